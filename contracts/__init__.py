@@ -1,0 +1,1 @@
+"""Task loading, contract derivation and implementation spaces."""

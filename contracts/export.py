@@ -1,0 +1,132 @@
+"""Export a valid candidate as a self-contained KernelBench `ModelNew` file.
+
+The file embeds the contract header, the candidate source and the torch binding (`cpp_source.cpp`) as
+strings and builds them with `torch.utils.cpp_extension.load_inline`, so any KernelBench harness can
+`exec` it with no other file present. The `.cu` written beside it is the same kernel, for reading and
+profiling.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from contracts.contract import binding_source, contract_header
+from contracts.task import TaskSpec
+
+
+def _inline_header(source: str, header: str) -> str:
+    return re.sub(r'#\s*include\s*"hiera_contract\.h"', lambda _m: header, source)
+
+
+def modelnew_source(spec: TaskSpec, candidate_source: str, *, cuda: bool, note: str = "") -> str:
+    header = contract_header(spec).replace("#pragma once\n", "")
+    kernel = _inline_header(candidate_source, "// (contract header inlined above)")
+    binding = _inline_header(binding_source(spec), "").replace("#include <torch/extension.h>\n", "")
+    scalars = [a.name for a in spec.scalar_args]
+    call_args = []
+    n_inputs = 0
+    for a in spec.args:
+        if a.role == "input":
+            call_args.append(f"inputs[{n_inputs}]")
+            n_inputs += 1
+        elif a.role in ("parameter", "buffer"):
+            call_args.append(f"state[{a.name!r}]")
+        else:
+            call_args.append(f"self._scalars[{a.name!r}]")
+    unpack = "out = outs[0]" if not spec.output_is_tuple else "out = tuple(outs)"
+    cuda_kw = "cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo']," if cuda else ""
+    cpp_sources = "[_HEADER + _BINDING]" if cuda else "[_HEADER + _KERNEL + _BINDING]"
+    cflags = "['-O3', '-DHIERA_WITH_CUDA']" if cuda else "['-O3', '-fopenmp']"
+    ldflags = "[]" if cuda else "['-fopenmp']"
+    return f'''"""ModelNew for task '{spec.name}', exported by hiera. {note}
+
+Self-contained: the kernel, the contract header and the binding are embedded below and compiled with
+torch.utils.cpp_extension.load_inline on first use. Same constructor and forward signature as Model.
+"""
+
+import torch
+from torch import nn
+from torch.utils.cpp_extension import load_inline
+
+_HEADER = r"""
+{header}
+"""
+
+_KERNEL = r"""
+{kernel}
+"""
+
+_BINDING = r"""
+{binding}
+"""
+
+_ext = None
+
+
+def _extension():
+    global _ext
+    if _ext is None:
+        _ext = load_inline(
+            name="hiera_{spec.name}_{abs(hash(candidate_source)) % 10**8}",
+            cpp_sources={cpp_sources},
+            {cuda_kw}
+            extra_cflags={cflags},
+            extra_ldflags={ldflags},
+            verbose=False,
+        )
+    return _ext
+
+
+{_reference_source(spec)}
+
+
+class ModelNew(nn.Module):
+    def __init__(self, *init_inputs):
+        super().__init__()
+        reference = Model(*init_inputs)
+        for name, child in reference.named_children():
+            self.add_module(name, child)
+        for name, p in reference._parameters.items():
+            self.register_parameter(name, p)
+        for name, b in reference._buffers.items():
+            self.register_buffer(name, b)
+        self._scalars = {{k: getattr(reference, k) for k in {scalars!r}}}
+
+    def forward(self, *inputs):
+        state = dict(self.named_parameters())
+        state.update(self.named_buffers())
+        outs = _extension().forward({", ".join(call_args)})
+        {unpack}
+        return out
+'''
+
+
+def _reference_source(spec: TaskSpec) -> str:
+    """The task's own source (Model, get_inputs, get_init_inputs), so the file stands alone."""
+    return "# --- the reference task, verbatim ---\n" + spec.path.read_text()
+
+
+def free_path(path: Path) -> Path:
+    """path, or path with -2, -3, ... before the suffix: results never overwrite an existing file."""
+    if not path.exists():
+        return path
+    n = 2
+    while True:
+        p = path.with_name(f"{path.stem}-{n}{path.suffix}")
+        if not p.exists():
+            return p
+        n += 1
+
+
+def result_paths(spec: TaskSpec, suffix: str = ".cu", directory: Path | None = None) -> tuple[Path, Path]:
+    """Free names beside the task: <task>_hiera.py and <task>_hiera.cu (numbered when taken)."""
+    d = directory or spec.path.parent
+    stem = f"{spec.path.stem}_hiera"
+    n = 1
+    while True:
+        tag = "" if n == 1 else f"-{n}"
+        py, src = d / f"{stem}{tag}.py", d / f"{stem}{tag}{suffix}"
+        if not py.exists() and not src.exists():
+            return py, src
+        n += 1

@@ -1,0 +1,204 @@
+"""Run in a subprocess: import a KernelBench-format task, run it once, describe it as JSON.
+
+Usage: python -m contracts.probe TASK.py OUT.json
+
+Never imported by the caller: a task is user code (it may crash, hang or print), so `contracts.task`
+starts this module in its own interpreter with a time limit and reads OUT.json back. Every failure is
+written as {"ok": false, "error": {...}} naming the file, the line and what to add or fix.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import json
+import math
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+# Attributes every nn.Module has; they are not the task's scalar constants.
+_MODULE_BOOKKEEPING = {"training", "dump_patches", "call_super_init"}
+
+
+def _error(kind: str, path: Path, line: int | None, message: str, fix: str) -> dict[str, Any]:
+    return {"ok": False, "error": {"kind": kind, "file": str(path), "line": line, "message": message,
+                                   "fix": fix}}
+
+
+def _task_line(tb: Any, path: Path) -> int | None:
+    """The deepest traceback frame inside the task file: where the user should look."""
+    line = None
+    for frame in traceback.extract_tb(tb):
+        if Path(frame.filename).resolve() == path.resolve():
+            line = frame.lineno
+    return line
+
+
+def _describe_value(v: Any) -> dict[str, Any]:
+    import torch
+
+    if isinstance(v, torch.Tensor):
+        d: dict[str, Any] = {
+            "kind": "tensor", "shape": list(v.shape), "dtype": str(v.dtype).replace("torch.", ""),
+            "strides": list(v.stride()), "contiguous": v.is_contiguous(), "device": v.device.type,
+        }
+        if v.numel() and not v.is_meta and v.dtype != torch.bool:
+            vf = v.detach().float() if v.is_floating_point() else v.detach().double()
+            d["min"] = float(vf.min())
+            d["max"] = float(vf.max())
+            d["finite"] = bool(torch.isfinite(vf).all())
+        return d
+    if isinstance(v, bool):
+        return {"kind": "scalar", "dtype": "bool", "value": v}
+    if isinstance(v, int):
+        return {"kind": "scalar", "dtype": "int64", "value": v}
+    if isinstance(v, float):
+        return {"kind": "scalar", "dtype": "float64", "value": v if math.isfinite(v) else str(v)}
+    return {"kind": "other", "type": type(v).__name__, "repr": repr(v)[:200]}
+
+
+def _graph(model: Any, inputs: list[Any]) -> tuple[list[dict[str, Any]] | None, str | None]:
+    """The operator graph by torch.fx with shapes propagated; (None, why) when it does not trace."""
+    import torch
+    from torch.fx.passes.shape_prop import ShapeProp
+
+    try:
+        gm = torch.fx.symbolic_trace(model)
+        ShapeProp(gm).propagate(*inputs)
+    except Exception as e:
+        return None, f"{type(e).__name__}: {e}"
+    nodes = []
+    modules = dict(gm.named_modules())
+    for n in gm.graph.nodes:
+        meta = n.meta.get("tensor_meta")
+        target = n.target
+        if n.op == "call_module":
+            target_desc = f"{type(modules[n.target]).__name__}:{n.target}"
+            mod_cfg = {k: v for k, v in vars(modules[n.target]).items()
+                       if not k.startswith("_") and isinstance(v, (int, float, bool, tuple, str))
+                       and k not in _MODULE_BOOKKEEPING}
+        else:
+            target_desc = getattr(target, "__name__", str(target))
+            mod_cfg = {}
+
+        def arg(a: Any) -> Any:
+            if isinstance(a, torch.fx.Node):
+                return {"node": a.name}
+            if isinstance(a, (list, tuple)):
+                return [arg(x) for x in a]
+            if isinstance(a, (int, float, bool, str)) or a is None:
+                return a
+            return repr(a)
+
+        entry = {"name": n.name, "op": n.op, "target": target_desc,
+                 "args": [arg(a) for a in n.args], "kwargs": {k: arg(v) for k, v in n.kwargs.items()},
+                 "config": {k: list(v) if isinstance(v, tuple) else v for k, v in mod_cfg.items()}}
+        if meta is not None and hasattr(meta, "shape"):
+            entry["shape"] = list(meta.shape)
+            entry["dtype"] = str(meta.dtype).replace("torch.", "")
+        nodes.append(entry)
+    return nodes, None
+
+
+def probe(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return _error("missing", path, None, f"{path} does not exist", "pass the path of a task .py file")
+    src = path.read_text()
+    try:
+        compile(src, str(path), "exec")
+    except SyntaxError as e:
+        return _error("syntax", path, e.lineno, f"syntax error: {e.msg}", "fix the syntax at that line")
+
+    spec = importlib.util.spec_from_file_location(f"hiera_task_{abs(hash(str(path)))}", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:
+        return _error("import", path, _task_line(e.__traceback__, path),
+                      f"importing the task raised {type(e).__name__}: {e}",
+                      "make the file importable on its own (no side effects that need other files)")
+
+    missing = [n for n in ("Model", "get_inputs", "get_init_inputs") if not hasattr(module, n)]
+    if missing:
+        hints = {
+            "Model": "add `class Model(nn.Module)` with __init__ and forward",
+            "get_inputs": "add `def get_inputs(): return [torch.rand(...), ...]` (the forward's inputs)",
+            "get_init_inputs": "add `def get_init_inputs(): return [...]` (Model's constructor arguments)",
+        }
+        return _error("format", path, None, f"not a KernelBench task: missing {', '.join(missing)}",
+                      "; ".join(hints[m] for m in missing))
+
+    import torch
+
+    try:
+        torch.manual_seed(0)
+        init_inputs = list(module.get_init_inputs())
+        model = module.Model(*init_inputs)
+        model.eval()
+    except Exception as e:
+        return _error("init", path, _task_line(e.__traceback__, path),
+                      f"Model(*get_init_inputs()) raised {type(e).__name__}: {e}",
+                      "make get_init_inputs() return the constructor's arguments")
+    try:
+        torch.manual_seed(1)
+        inputs = list(module.get_inputs())
+        with torch.no_grad():
+            out = model(*inputs)
+    except Exception as e:
+        return _error("forward", path, _task_line(e.__traceback__, path),
+                      f"Model.forward on get_inputs() raised {type(e).__name__}: {e}",
+                      "make get_inputs() return inputs the forward accepts")
+
+    outs = list(out) if isinstance(out, (tuple, list)) else [out]
+    if not outs or not all(isinstance(o, torch.Tensor) for o in outs):
+        return _error("forward", path, None,
+                      f"forward returned {type(out).__name__}; expected a tensor or a tuple of tensors",
+                      "return tensors from forward")
+
+    sig = inspect.signature(module.Model.forward)
+    names = [p for p in sig.parameters if p != "self"]
+    has_varargs = any(p.kind is p.VAR_POSITIONAL for p in sig.parameters.values())
+    if has_varargs or len(names) < len(inputs):
+        names = [f"input{i}" for i in range(len(inputs))]
+    input_desc = [{"name": names[i], **_describe_value(v)} for i, v in enumerate(inputs)]
+
+    params = [{"name": n, **_describe_value(p.detach())} for n, p in model.named_parameters()]
+    buffers = [{"name": n, **_describe_value(b)} for n, b in model.named_buffers()]
+    scalars = [
+        {"name": k, **_describe_value(v)} for k, v in vars(model).items()
+        if not k.startswith("_") and k not in _MODULE_BOOKKEEPING
+        and isinstance(v, (int, float, bool)) and not isinstance(v, torch.Tensor)
+    ]
+    graph, trace_error = _graph(model, inputs)
+    return {
+        "ok": True,
+        "path": str(path.resolve()),
+        "init_inputs": [_describe_value(v) for v in init_inputs],
+        "inputs": input_desc,
+        "parameters": params,
+        "buffers": buffers,
+        "scalars": scalars,
+        "outputs": [{"name": f"out{i}" if len(outs) > 1 else "out", **_describe_value(o)}
+                    for i, o in enumerate(outs)],
+        "output_is_tuple": isinstance(out, (tuple, list)),
+        "graph": graph,
+        "trace_error": trace_error,
+        "torch_version": torch.__version__,
+    }
+
+
+def main() -> None:
+    task, out = Path(sys.argv[1]), Path(sys.argv[2])
+    try:
+        result = probe(task)
+    except BaseException as e:  # the task may raise anything, SystemExit included
+        result = _error("internal", task, _task_line(e.__traceback__, task),
+                        f"{type(e).__name__}: {e}", "see the traceback: " + traceback.format_exc()[-800:])
+    out.write_text(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+"""KernelBench-format tasks: load one (in a subprocess) into a plain, typed description.
+
+A task file defines `class Model(nn.Module)`, `get_inputs()` and `get_init_inputs()`. Loading runs
+`contracts.probe` in its own interpreter so that a broken, slow or hostile task never runs in the caller.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class TaskError(Exception):
+    """A task file that cannot be used, with where and what to do."""
+
+    def __init__(self, file: str, line: int | None, message: str, fix: str, kind: str = "task"):
+        self.file, self.line, self.message, self.fix, self.kind = file, line, message, fix, kind
+        where = f"{file}:{line}" if line else file
+        super().__init__(f"{where}: {message}. To fix: {fix}.")
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    shape: tuple[int, ...]
+    dtype: str
+    contiguous: bool = True
+    min: float | None = None
+    max: float | None = None
+
+    @property
+    def numel(self) -> int:
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    @property
+    def itemsize(self) -> int:
+        return {"float64": 8, "int64": 8, "float32": 4, "int32": 4, "float16": 2, "bfloat16": 2,
+                "int16": 2, "int8": 1, "uint8": 1, "bool": 1}.get(self.dtype, 4)
+
+    @property
+    def nbytes(self) -> int:
+        return self.numel * self.itemsize
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument of the contract's forward, in contract order."""
+
+    name: str  # Python-side name: forward parameter, qualified parameter/buffer name, or attribute
+    role: str  # "input" | "parameter" | "buffer" | "scalar"
+    tensor: TensorSpec | None  # None for scalars
+    scalar_dtype: str | None = None  # "float64" | "int64" | "bool" for scalars
+    scalar_value: Any = None  # value seen when probing (scalars only)
+
+    @property
+    def c_name(self) -> str:
+        """A C identifier for this argument (fc.weight -> fc_weight)."""
+        ident = "".join(c if c.isalnum() else "_" for c in self.name)
+        return ident if not ident[0].isdigit() else "_" + ident
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    name: str
+    op: str  # placeholder | call_function | call_method | call_module | get_attr | output
+    target: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    config: dict[str, Any]
+    shape: tuple[int, ...] | None
+    dtype: str | None
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    path: Path
+    source_hash: str
+    args: tuple[Arg, ...]  # inputs, then parameters and buffers, then scalar constants
+    outputs: tuple[tuple[str, TensorSpec], ...]
+    output_is_tuple: bool
+    graph: tuple[GraphNode, ...] | None
+    trace_error: str | None
+    init_inputs: tuple[Any, ...] = field(default=())
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+    @property
+    def inputs(self) -> tuple[Arg, ...]:
+        return tuple(a for a in self.args if a.role == "input")
+
+    @property
+    def tensor_args(self) -> tuple[Arg, ...]:
+        return tuple(a for a in self.args if a.tensor is not None)
+
+    @property
+    def state_args(self) -> tuple[Arg, ...]:
+        return tuple(a for a in self.args if a.role in ("parameter", "buffer"))
+
+    @property
+    def scalar_args(self) -> tuple[Arg, ...]:
+        return tuple(a for a in self.args if a.role == "scalar")
+
+    def min_bytes(self) -> int:
+        """Bytes that must move at least once: every tensor argument read, every output written."""
+        return sum(a.tensor.nbytes for a in self.tensor_args if a.tensor) + sum(
+            t.nbytes for _, t in self.outputs)
+
+
+def _tensor(d: dict[str, Any]) -> TensorSpec:
+    return TensorSpec(tuple(d["shape"]), d["dtype"], d.get("contiguous", True), d.get("min"), d.get("max"))
+
+
+def spec_from_probe(path: Path, raw: dict[str, Any]) -> TaskSpec:
+    args: list[Arg] = []
+    for d in raw["inputs"]:
+        if d["kind"] == "tensor":
+            args.append(Arg(d["name"], "input", _tensor(d)))
+        elif d["kind"] == "scalar":
+            args.append(Arg(d["name"], "scalar", None, d["dtype"], d["value"]))
+        else:
+            raise TaskError(str(path), None, f"get_inputs() returns a {d['type']} ({d['repr']})",
+                            "return only tensors and Python numbers from get_inputs()")
+    args += [Arg(d["name"], "parameter", _tensor(d)) for d in raw["parameters"]]
+    args += [Arg(d["name"], "buffer", _tensor(d)) for d in raw["buffers"]]
+    args += [Arg(d["name"], "scalar", None, d["dtype"], d["value"]) for d in raw["scalars"]]
+    graph = None
+    if raw.get("graph") is not None:
+        graph = tuple(
+            GraphNode(n["name"], n["op"], n["target"], tuple(n["args"]), n["kwargs"], n.get("config", {}),
+                      tuple(n["shape"]) if "shape" in n else None, n.get("dtype"))
+            for n in raw["graph"]
+        )
+    return TaskSpec(
+        path=path.resolve(),
+        source_hash=hashlib.sha256(path.read_bytes()).hexdigest()[:16],
+        args=tuple(args),
+        outputs=tuple((d["name"], _tensor(d)) for d in raw["outputs"]),
+        output_is_tuple=raw["output_is_tuple"],
+        graph=graph,
+        trace_error=raw.get("trace_error"),
+        init_inputs=tuple(d.get("value", d.get("repr")) for d in raw["init_inputs"]),
+    )
+
+
+def probe_task(path: Path | str, timeout_s: float = 300.0) -> dict[str, Any]:
+    """Raw JSON description of a task, produced in a subprocess. Raises TaskError."""
+    path = Path(path)
+    if not path.is_file():
+        raise TaskError(str(path), None, "no such file", "pass the path of a KernelBench-format .py file")
+    with tempfile.TemporaryDirectory(prefix="hiera-probe-") as tmp:
+        out = Path(tmp) / "probe.json"
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parent.parent),
+                                                            os.environ.get("PYTHONPATH", "")]))
+        try:
+            proc = subprocess.run(
+                [sys.executable, "-m", "contracts.probe", str(path.resolve()), str(out)],
+                capture_output=True, text=True, timeout=timeout_s, env=env, cwd=str(path.parent),
+            )
+        except subprocess.TimeoutExpired as e:
+            raise TaskError(str(path), None, f"loading and running the task took over {timeout_s:.0f} s",
+                            "make get_inputs() and Model.forward finish quickly on the CPU") from e
+        if not out.exists():
+            tail = (proc.stderr or "")[-600:]
+            raise TaskError(str(path), None,
+                            f"the task process died (exit {proc.returncode}) before describing it: {tail}",
+                            "run `python TASK.py` to see the crash")
+        raw = json.loads(out.read_text())
+    if not raw["ok"]:
+        e = raw["error"]
+        raise TaskError(e["file"], e["line"], e["message"], e["fix"], e["kind"])
+    return raw
+
+
+def load_task(path: Path | str, timeout_s: float = 300.0) -> TaskSpec:
+    path = Path(path)
+    return spec_from_probe(path, probe_task(path, timeout_s))

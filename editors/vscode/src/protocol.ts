@@ -1,0 +1,111 @@
+// Types of the messages hiera-ls exchanges with the client beyond plain LSP (docs/protocol.md §2–§3).
+// Pure: no `vscode` import, so the modules that shape this data can be unit-tested in Node.
+
+export const JOB_STATUS_NOTIFICATION = 'hiera/jobStatus';
+export const RUN_RESULTS_REQUEST = 'hiera/runResults';
+
+/** Title of the code action hiera-ls offers on a module class. */
+export const OPTIMIZE_ACTION_TITLE = 'Optimize with HIERA';
+/** Server command behind that code action. */
+export const OPTIMIZE_COMMAND = 'hiera.optimize';
+
+export type JobState = 'queued' | 'running' | 'finished' | 'failed' | 'cancelled';
+
+export interface JobStatus {
+  jobId: string;
+  state: JobState;
+  runId: string | null;
+  round: number | null;
+  index: number | null;
+  of: number | null;
+  bestSpeedup: number | null;
+  message: string;
+}
+
+export type Direction = 'C' | 'P' | 'M' | 'R' | 'T';
+export const DIRECTIONS: readonly Direction[] = ['C', 'P', 'M', 'R', 'T'];
+
+export type CandidateStatus =
+  | 'valid'
+  | 'build_failed'
+  | 'space_violation'
+  | 'runtime_error'
+  | 'timeout'
+  | 'incorrect'
+  | 'suspect';
+
+export interface Outcome {
+  candidate_id: string;
+  index: number;
+  status: string;
+  reason: string;
+  speedup: number | null;
+  candidate_ms: number | null;
+}
+
+export interface RoundDecision {
+  round: number;
+  space: string;
+  scores: Partial<Record<Direction, number>>;
+  direction: string;
+  strategy: string;
+  rationale: string;
+  outcomes: Outcome[];
+}
+
+export interface BestCandidate {
+  candidate_id: string;
+  speedup: number;
+  candidate_ms: number;
+  round: number;
+  space: string;
+  direction: string;
+  paths: { py: string; cu: string | null };
+}
+
+export interface ChartEntry {
+  candidate_id: string;
+  round: number;
+  index: number;
+  status: string;
+  valid: boolean;
+  candidate_ms: number | null;
+  speedup: number | null;
+}
+
+/** Result of `hiera/runResults`: the optimize object of §2 plus chart data. */
+export interface RunResults {
+  run_id: string;
+  /** 'finished' | 'stopped' | 'failed' per §2; kept open so a newer server's state still renders. */
+  status: string;
+  task: string;
+  device: string;
+  backend: string;
+  reference_ms: number | null;
+  best: BestCandidate | null;
+  candidates: number;
+  rounds: RoundDecision[];
+  tokens?: { prompt: number; completion: number };
+  seconds?: Partial<Record<'build' | 'verify' | 'time' | 'profile' | 'model' | 'total', number>>;
+  cost_usd?: number | null;
+  chart: ChartEntry[];
+  compile_ms: { default: number | null; 'max-autotune': number | null };
+  profile: string | null;
+}
+
+export type RunResultsParams = { runId: string } | { uri: string };
+
+const JOB_STATES: readonly string[] = ['queued', 'running', 'finished', 'failed', 'cancelled'];
+
+/** Guards the notification before the status bar trusts it: a malformed message is dropped, not rendered. */
+export function isJobStatus(value: unknown): value is JobStatus {
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
+  const v = value as Record<string, unknown>;
+  return typeof v.jobId === 'string' && typeof v.state === 'string' && JOB_STATES.includes(v.state);
+}
+
+export function isTerminal(state: JobState): boolean {
+  return state === 'finished' || state === 'failed' || state === 'cancelled';
+}

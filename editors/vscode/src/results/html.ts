@@ -1,0 +1,210 @@
+// The results view's HTML: a page shell with a strict content security policy (no remote content, only
+// scripts and styles carrying this render's nonce) and a body rebuilt on every refresh. Pure, so the
+// CSP and the escaping are unit-tested.
+import type { RunResults } from '../protocol';
+import { formatMs, formatSpeedup, renderChart } from './chart';
+import { escapeHtml } from './escape';
+import { shapeChart, shapeDecisions, type DecisionRow } from './shape';
+
+/** Messages the page posts to the extension. */
+export type WebviewAction = 'openKernel' | 'openResult' | 'openProfile' | 'refresh';
+export const WEBVIEW_ACTIONS: readonly WebviewAction[] = ['openKernel', 'openResult', 'openProfile', 'refresh'];
+
+export function contentSecurityPolicy(nonce: string, cspSource: string): string {
+  return [
+    "default-src 'none'",
+    `img-src ${cspSource} data:`,
+    `font-src ${cspSource}`,
+    `style-src 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+}
+
+function basename(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}
+
+function button(action: WebviewAction, label: string, enabled: boolean, title: string): string {
+  return `<button data-action="${action}" title="${escapeHtml(title)}"${enabled ? '' : ' disabled'}>${escapeHtml(label)}</button>`;
+}
+
+function fact(label: string, value: string): string {
+  return `<div class="fact"><span class="fact-label">${escapeHtml(label)}</span><span class="fact-value">${escapeHtml(value)}</span></div>`;
+}
+
+function summary(r: RunResults): string {
+  const facts: string[] = [
+    fact('status', r.status),
+    fact('best', r.best ? `${formatSpeedup(r.best.speedup)} (${formatMs(r.best.candidate_ms)}, round ${r.best.round})` : 'no valid candidate'),
+    fact('reference', r.reference_ms !== null ? formatMs(r.reference_ms) : '—'),
+  ];
+  const compiled = r.compile_ms;
+  if (compiled?.default != null) {
+    facts.push(fact('torch.compile', formatMs(compiled.default)));
+  }
+  if (compiled?.['max-autotune'] != null) {
+    facts.push(fact('max-autotune', formatMs(compiled['max-autotune'])));
+  }
+  facts.push(fact('device', r.device), fact('backend', r.backend), fact('candidates', String(r.candidates)));
+  if (r.seconds?.total !== undefined) {
+    facts.push(fact('time', `${r.seconds.total.toFixed(0)} s`));
+  }
+  if (r.tokens !== undefined && r.tokens.prompt + r.tokens.completion > 0) {
+    facts.push(fact('tokens', `${r.tokens.prompt} in / ${r.tokens.completion} out`));
+  }
+  if (typeof r.cost_usd === 'number') {
+    facts.push(fact('cost', `$${r.cost_usd.toFixed(2)}`));
+  }
+  return `<div class="facts">${facts.join('')}</div>`;
+}
+
+function score(v: number | null): string {
+  return v === null ? '—' : v.toFixed(2);
+}
+
+function decisionsTable(rows: DecisionRow[]): string {
+  if (rows.length === 0) {
+    return '<p class="empty">No round has been decided yet.</p>';
+  }
+  const head =
+    '<tr><th>Round</th><th>Space</th>' +
+    ['C', 'P', 'M', 'R', 'T'].map((d) => `<th class="num">${d}</th>`).join('') +
+    '<th>Strategy</th><th class="num">Valid</th><th class="num">Best</th></tr>';
+  const body = rows
+    .map((r) => {
+      const scores = r.scores
+        .map((s) => `<td class="num${s.chosen ? ' chosen' : ''}"${s.chosen ? ' title="chosen direction"' : ''}>${score(s.score)}</td>`)
+        .join('');
+      const outcomes = r.outcomes
+        .map(
+          (o) =>
+            `<li class="outcome outcome-${o.status === 'valid' ? 'valid' : 'invalid'}"><span class="mono">#${o.index}</span> ` +
+            `${escapeHtml(o.status)}${o.ms !== null ? ` · ${escapeHtml(formatMs(o.ms))}` : ''}` +
+            `${o.speedup !== null ? ` · ${escapeHtml(formatSpeedup(o.speedup))}` : ''}` +
+            `${o.reason ? ` — ${escapeHtml(o.reason)}` : ''}</li>`,
+        )
+        .join('');
+      return (
+        `<tr class="decision"><td>${r.round}</td><td class="mono">${escapeHtml(r.space)}</td>${scores}` +
+        `<td>${escapeHtml(r.strategy)} <span class="muted">(${escapeHtml(r.direction)})</span></td>` +
+        `<td class="num">${r.valid}/${r.total}</td><td class="num">${r.bestSpeedup !== null ? escapeHtml(formatSpeedup(r.bestSpeedup)) : '—'}</td></tr>` +
+        `<tr class="detail"><td></td><td colspan="9"><details><summary>${escapeHtml(r.rationale || 'candidates')}</summary><ul>${outcomes}</ul></details></td></tr>`
+      );
+    })
+    .join('');
+  return `<table class="decisions"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+}
+
+const LEGEND =
+  '<div class="legend">' +
+  '<span><svg width="12" height="12"><circle class="pt-valid" cx="6" cy="6" r="5"/></svg> valid</span>' +
+  '<span><svg width="12" height="12"><path class="pt-invalid" d="M2,2L10,10M2,10L10,2"/></svg> invalid</span>' +
+  '<span><svg width="22" height="12"><line class="best-so-far" x1="0" y1="6" x2="22" y2="6"/></svg> best so far</span>' +
+  '<span><svg width="22" height="12"><line class="hline hline-reference" x1="0" y1="6" x2="22" y2="6"/></svg> reference</span>' +
+  '<span><svg width="22" height="12"><line class="hline hline-compile-default" x1="0" y1="6" x2="22" y2="6"/></svg> torch.compile</span>' +
+  '</div>';
+
+/** Everything inside `#content`: sent whole on each refresh, which keeps the page script trivial. */
+export function renderResultsBody(results: RunResults | null, note?: string): string {
+  const noteHtml = note ? `<p class="note">${escapeHtml(note)}</p>` : '';
+  if (results === null) {
+    return `${noteHtml}<p class="empty">No HIERA run for this module yet. Put the cursor in a module class and run “HIERA: Optimize Module at Cursor”.</p>${button('refresh', 'Refresh', true, 'Ask hiera-ls again')}`;
+  }
+  const paths = results.best?.paths;
+  const buttons =
+    '<div class="buttons">' +
+    button('openKernel', 'Open kernel (.cu)', !!paths?.cu, paths?.cu ?? 'the best candidate has no .cu file') +
+    button('openResult', 'Open result (.py)', !!paths?.py, paths?.py ?? 'no valid candidate yet') +
+    button('openProfile', 'Open profile', !!results.profile, results.profile ?? 'no profile recorded for this run') +
+    button('refresh', 'Refresh', true, 'Ask hiera-ls again') +
+    '</div>';
+  return (
+    noteHtml +
+    `<h1>${escapeHtml(basename(results.task))} <span class="muted mono">${escapeHtml(results.run_id)}</span></h1>` +
+    summary(results) +
+    buttons +
+    '<h2>Latency by round</h2>' +
+    renderChart(shapeChart(results)) +
+    LEGEND +
+    '<h2>Decisions</h2>' +
+    decisionsTable(shapeDecisions(results))
+  );
+}
+
+const STYLE = `
+body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 16px 24px; }
+h1 { font-size: 1.4em; margin: 12px 0 8px; } h2 { font-size: 1.1em; margin: 20px 0 6px; }
+.muted { color: var(--vscode-descriptionForeground); font-weight: normal; }
+.mono { font-family: var(--vscode-editor-font-family); }
+.facts { display: flex; flex-wrap: wrap; gap: 6px 18px; margin-bottom: 10px; }
+.fact-label { color: var(--vscode-descriptionForeground); margin-right: 6px; }
+.buttons { display: flex; gap: 8px; flex-wrap: wrap; }
+button { background: var(--vscode-button-background); color: var(--vscode-button-foreground); border: none; padding: 4px 12px; cursor: pointer; }
+button:hover:not([disabled]) { background: var(--vscode-button-hoverBackground); }
+button[disabled] { opacity: 0.5; cursor: default; }
+.chart text { fill: var(--vscode-foreground); font-size: 11px; }
+.chart .tick, .chart .untimed-label, .chart .round-label { fill: var(--vscode-descriptionForeground); }
+.axis { stroke: var(--vscode-foreground); stroke-width: 1; }
+.grid { stroke: var(--vscode-editorWidget-border, #8884); stroke-width: 0.5; stroke-dasharray: 2 3; }
+.band-even { fill: var(--vscode-editor-inactiveSelectionBackground, #8881); } .band-odd { fill: transparent; }
+.pt-valid { fill: var(--vscode-charts-green, #3c3); stroke: none; }
+.pt-best-ring { fill: none; stroke: var(--vscode-charts-yellow, #cc3); stroke-width: 2; }
+.pt-invalid, .pt-untimed { stroke: var(--vscode-charts-red, #e44); stroke-width: 2; fill: none; }
+.pt-untimed { opacity: 0.7; }
+.best-so-far { fill: none; stroke: var(--vscode-charts-green, #3c3); stroke-width: 2; }
+.hline { stroke-width: 1.5; stroke-dasharray: 6 4; }
+.hline-reference { stroke: var(--vscode-charts-blue, #48f); }
+.hline-compile-default { stroke: var(--vscode-charts-purple, #a6f); }
+.hline-compile-max-autotune { stroke: var(--vscode-charts-orange, #f90); }
+.hline-label-reference { fill: var(--vscode-charts-blue, #48f) !important; }
+.hline-label-compile-default { fill: var(--vscode-charts-purple, #a6f) !important; }
+.hline-label-compile-max-autotune { fill: var(--vscode-charts-orange, #f90) !important; }
+.legend { display: flex; gap: 16px; margin: 4px 0 0 64px; color: var(--vscode-descriptionForeground); }
+.legend svg { vertical-align: middle; }
+table.decisions { border-collapse: collapse; }
+.decisions th, .decisions td { padding: 3px 8px; text-align: left; border-bottom: 1px solid var(--vscode-editorWidget-border, #8884); }
+.decisions tr.detail td { border-bottom: none; padding-top: 0; }
+.decisions .num { text-align: right; font-variant-numeric: tabular-nums; }
+.decisions .chosen { font-weight: bold; color: var(--vscode-charts-yellow, #cc3); }
+.outcome-invalid { color: var(--vscode-descriptionForeground); }
+.empty, .note { color: var(--vscode-descriptionForeground); }
+`;
+
+// The page's only script: buttons post their action; the extension answers refreshes with new body HTML.
+const SCRIPT = `
+const vscode = acquireVsCodeApi();
+document.addEventListener('click', (event) => {
+  const target = event.target instanceof Element ? event.target.closest('button[data-action]') : null;
+  if (target && !target.disabled) { vscode.postMessage({ type: target.getAttribute('data-action') }); }
+});
+window.addEventListener('message', (event) => {
+  const message = event.data;
+  if (message && message.type === 'update' && typeof message.html === 'string') {
+    document.getElementById('content').innerHTML = message.html;
+  }
+});
+`;
+
+export function renderResultsPage(options: { nonce: string; cspSource: string; bodyHtml: string; title: string }): string {
+  const { nonce, cspSource, bodyHtml, title } = options;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(nonce, cspSource))}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${escapeHtml(title)}</title>
+<style nonce="${nonce}">${STYLE}</style>
+</head>
+<body>
+<div id="content">${bodyHtml}</div>
+<script nonce="${nonce}">${SCRIPT}</script>
+</body>
+</html>`;
+}
+
+/** A fresh nonce per render: 32 characters from a CSPRNG, as VS Code's webview samples do. */
+export function makeNonce(random: (size: number) => Uint8Array): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  return Array.from(random(32), (b) => alphabet[b % alphabet.length]).join('');
+}

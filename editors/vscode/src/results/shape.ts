@@ -1,0 +1,210 @@
+// Turns a `hiera/runResults` answer into what the results view draws: chart points in run order, the
+// best-so-far step line, the horizontal reference lines, the y range, and one row per round's decision.
+// Pure (no `vscode`), so it is unit-tested against hand-written results.
+import { DIRECTIONS, type ChartEntry, type Direction, type RunResults } from '../protocol';
+
+export interface ChartPoint {
+  /** 1-based position in the run: round by round, candidate by candidate. */
+  x: number;
+  round: number;
+  index: number;
+  candidateId: string;
+  status: string;
+  valid: boolean;
+  /** Latency, when the candidate got that far; invalid candidates often have none. */
+  ms: number | null;
+  speedup: number | null;
+  isBest: boolean;
+}
+
+export interface RoundSpan {
+  round: number;
+  fromX: number;
+  toX: number;
+}
+
+export interface HorizontalLine {
+  kind: 'reference' | 'compile-default' | 'compile-max-autotune';
+  label: string;
+  ms: number;
+}
+
+export interface ChartModel {
+  points: ChartPoint[];
+  rounds: RoundSpan[];
+  /** Best valid latency so far, one point per x from the first valid candidate on. */
+  bestSoFar: { x: number; ms: number }[];
+  lines: HorizontalLine[];
+  /** [low, high] of the y axis in ms; null when nothing has a latency yet. */
+  yDomain: [number, number] | null;
+  /** Log scale when latencies span more than `LOG_SCALE_RATIO`: one slow candidate must not flatten the rest. */
+  logScale: boolean;
+}
+
+export const LOG_SCALE_RATIO = 50;
+
+type ChartInput = Pick<RunResults, 'reference_ms' | 'best'> &
+  Partial<Pick<RunResults, 'chart' | 'rounds' | 'compile_ms'>>;
+
+function finitePositive(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0;
+}
+
+/** The chart entries, or, from a server that sent none, the same data rebuilt from the rounds' outcomes. */
+function entries(results: ChartInput): ChartEntry[] {
+  if (Array.isArray(results.chart) && results.chart.length > 0) {
+    return results.chart;
+  }
+  return (results.rounds ?? []).flatMap((r) =>
+    r.outcomes.map((o) => ({
+      candidate_id: o.candidate_id,
+      round: r.round,
+      index: o.index,
+      status: o.status,
+      valid: o.status === 'valid',
+      candidate_ms: o.candidate_ms,
+      speedup: o.speedup,
+    })),
+  );
+}
+
+export function shapeChart(results: ChartInput): ChartModel {
+  const sorted = [...entries(results)].sort((a, b) => a.round - b.round || a.index - b.index);
+  const bestId = results.best?.candidate_id ?? null;
+  const points: ChartPoint[] = sorted.map((e, i) => ({
+    x: i + 1,
+    round: e.round,
+    index: e.index,
+    candidateId: e.candidate_id,
+    status: e.status,
+    valid: e.valid,
+    ms: finitePositive(e.candidate_ms) ? e.candidate_ms : null,
+    speedup: typeof e.speedup === 'number' && Number.isFinite(e.speedup) ? e.speedup : null,
+    isBest: bestId !== null && e.candidate_id === bestId,
+  }));
+
+  const rounds: RoundSpan[] = [];
+  for (const p of points) {
+    const last = rounds[rounds.length - 1];
+    if (last !== undefined && last.round === p.round) {
+      last.toX = p.x;
+    } else {
+      rounds.push({ round: p.round, fromX: p.x, toX: p.x });
+    }
+  }
+
+  const bestSoFar: { x: number; ms: number }[] = [];
+  let best = Infinity;
+  for (const p of points) {
+    if (p.valid && p.ms !== null && p.ms < best) {
+      best = p.ms;
+    }
+    if (best !== Infinity) {
+      bestSoFar.push({ x: p.x, ms: best });
+    }
+  }
+
+  const lines: HorizontalLine[] = [];
+  if (finitePositive(results.reference_ms)) {
+    lines.push({ kind: 'reference', label: 'PyTorch reference', ms: results.reference_ms });
+  }
+  const compiled = results.compile_ms;
+  if (compiled !== undefined && compiled !== null) {
+    if (finitePositive(compiled.default)) {
+      lines.push({ kind: 'compile-default', label: 'torch.compile', ms: compiled.default });
+    }
+    if (finitePositive(compiled['max-autotune'])) {
+      lines.push({ kind: 'compile-max-autotune', label: 'torch.compile max-autotune', ms: compiled['max-autotune'] });
+    }
+  }
+
+  const values = [...points.flatMap((p) => (p.ms === null ? [] : [p.ms])), ...lines.map((l) => l.ms)];
+  let yDomain: [number, number] | null = null;
+  let logScale = false;
+  if (values.length > 0) {
+    const lo = Math.min(...values);
+    const hi = Math.max(...values);
+    logScale = hi / lo > LOG_SCALE_RATIO;
+    yDomain = logScale ? [lo / 1.5, hi * 1.5] : [0, hi * 1.1];
+  }
+  return { points, rounds, bestSoFar, lines, yDomain, logScale };
+}
+
+export interface DecisionRow {
+  round: number;
+  space: string;
+  /** The five direction scores in C P M R T order; null where the server sent none. */
+  scores: { direction: Direction; score: number | null; chosen: boolean }[];
+  direction: string;
+  strategy: string;
+  rationale: string;
+  valid: number;
+  total: number;
+  bestSpeedup: number | null;
+  outcomes: { index: number; candidateId: string; status: string; reason: string; ms: number | null; speedup: number | null }[];
+}
+
+export function shapeDecisions(results: Pick<RunResults, 'rounds'>): DecisionRow[] {
+  return [...(results.rounds ?? [])]
+    .sort((a, b) => a.round - b.round)
+    .map((r) => {
+      const outcomes = [...(r.outcomes ?? [])].sort((a, b) => a.index - b.index);
+      const validSpeedups = outcomes
+        .filter((o) => o.status === 'valid' && typeof o.speedup === 'number')
+        .map((o) => o.speedup as number);
+      return {
+        round: r.round,
+        space: r.space,
+        scores: DIRECTIONS.map((d) => {
+          const s = r.scores?.[d];
+          return { direction: d, score: typeof s === 'number' ? s : null, chosen: r.direction === d };
+        }),
+        direction: r.direction,
+        strategy: r.strategy,
+        rationale: r.rationale,
+        valid: outcomes.filter((o) => o.status === 'valid').length,
+        total: outcomes.length,
+        bestSpeedup: validSpeedups.length > 0 ? Math.max(...validSpeedups) : null,
+        outcomes: outcomes.map((o) => ({
+          index: o.index,
+          candidateId: o.candidate_id,
+          status: o.status,
+          reason: o.reason,
+          ms: o.candidate_ms,
+          speedup: o.speedup,
+        })),
+      };
+    });
+}
+
+/** Rounded axis ticks ("nice numbers") covering [lo, hi] for a linear axis. */
+export function linearTicks(lo: number, hi: number, count = 5): number[] {
+  if (!(hi > lo)) {
+    return [lo];
+  }
+  const raw = (hi - lo) / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
+  const ticks: number[] = [];
+  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) {
+    ticks.push(Number(t.toPrecision(12)));
+  }
+  return ticks;
+}
+
+/** Ticks at 1, 2 and 5 times the powers of ten inside [lo, hi], for a log axis. */
+export function logTicks(lo: number, hi: number): number[] {
+  if (!(lo > 0) || !(hi > lo)) {
+    return [];
+  }
+  const ticks: number[] = [];
+  for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+    for (const m of [1, 2, 5]) {
+      const t = Number((m * 10 ** e).toPrecision(12));
+      if (t >= lo && t <= hi) {
+        ticks.push(t);
+      }
+    }
+  }
+  return ticks;
+}

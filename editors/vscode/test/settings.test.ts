@@ -1,0 +1,119 @@
+import { state } from './vscodeMock';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { beforeEach, describe, it } from 'node:test';
+import { DEFAULTS, classifyChange, getSettings, readSettings, substitute, type ConfigReader } from '../src/settings';
+
+function reader(values: Record<string, unknown>): ConfigReader {
+  return { get: <T>(key: string) => values[key] as T | undefined };
+}
+
+interface ManifestProperty {
+  default?: unknown;
+  description?: string;
+  markdownDescription?: string;
+  enum?: string[];
+}
+
+const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+  contributes: { configuration: { properties: Record<string, ManifestProperty> } };
+};
+const properties = manifest.contributes.configuration.properties;
+
+describe('readSettings', () => {
+  it('returns the documented defaults for an empty configuration', () => {
+    assert.deepEqual(readSettings(reader({})), DEFAULTS);
+  });
+
+  it('keeps valid values', () => {
+    const s = readSettings(
+      reader({ backend: 'llm', rounds: 5, candidates: 2, 'llm.model': 'm', 'llm.apiKeyEnv': 'MY_KEY', interpreter: ['/p/python', '-X', 'dev'] }),
+    );
+    assert.equal(s.backend, 'llm');
+    assert.equal(s.rounds, 5);
+    assert.equal(s.candidates, 2);
+    assert.equal(s['llm.model'], 'm');
+    assert.equal(s['llm.apiKeyEnv'], 'MY_KEY');
+    assert.deepEqual(s.interpreter, ['/p/python', '-X', 'dev']);
+  });
+
+  it('falls back to defaults for values of the wrong type or out of range', () => {
+    const s = readSettings(reader({ backend: 'gpt', rounds: 0, candidates: 2.5, space: 3, 'trace.server': 'loud', interpreter: 42 }));
+    assert.equal(s.backend, 'expert');
+    assert.equal(s.rounds, 3);
+    assert.equal(s.candidates, 6);
+    assert.equal(s.space, 'auto');
+    assert.equal(s['trace.server'], 'off');
+    assert.deepEqual(s.interpreter, []);
+  });
+
+  it('accepts a plain string interpreter and drops blank items', () => {
+    assert.deepEqual(readSettings(reader({ interpreter: '/usr/bin/python3' })).interpreter, ['/usr/bin/python3']);
+    assert.deepEqual(readSettings(reader({ interpreter: ['', '/x/python', 7] })).interpreter, ['/x/python']);
+  });
+});
+
+describe('package.json configuration', () => {
+  it('declares every setting with a description and the same default as DEFAULTS', () => {
+    for (const [key, value] of Object.entries(DEFAULTS)) {
+      const p = properties[`hiera.${key}`];
+      assert.ok(p, `hiera.${key} missing from package.json`);
+      assert.deepEqual(p.default, value, `default of hiera.${key}`);
+      assert.ok((p.description ?? p.markdownDescription ?? '').length > 10, `description of hiera.${key}`);
+    }
+    assert.deepEqual(Object.keys(properties).sort(), Object.keys(DEFAULTS).map((k) => `hiera.${k}`).sort());
+  });
+
+  it('has enums for backend, trace and precision that readSettings accepts', () => {
+    assert.deepEqual(properties['hiera.backend'].enum, ['expert', 'llm']);
+    assert.deepEqual(properties['hiera.trace.server'].enum, ['off', 'messages', 'verbose']);
+    for (const v of properties['hiera.backend'].enum ?? []) {
+      assert.equal(readSettings(reader({ backend: v })).backend, v);
+    }
+  });
+});
+
+describe('substitute', () => {
+  const subs = { workspaceFolder: '/ws', home: '/home/u', env: { VENV: '/venvs/a' } };
+  it('expands workspaceFolder, userHome, env and ~', () => {
+    assert.equal(substitute('${workspaceFolder}/.venv/bin/python', subs), '/ws/.venv/bin/python');
+    assert.equal(substitute('${userHome}/py', subs), '/home/u/py');
+    assert.equal(substitute('${env:VENV}/bin/python', subs), '/venvs/a/bin/python');
+    assert.equal(substitute('~/bin/python', subs), '/home/u/bin/python');
+  });
+  it('leaves ${workspaceFolder} alone without a folder, and a ~ inside a path', () => {
+    assert.equal(substitute('${workspaceFolder}/x', { ...subs, workspaceFolder: undefined }), '${workspaceFolder}/x');
+    assert.equal(substitute('/a/~/b', subs), '/a/~/b');
+  });
+});
+
+describe('getSettings (through the vscode API)', () => {
+  beforeEach(() => state.reset());
+
+  it('reads the hiera section and expands the interpreter against the first workspace folder', () => {
+    state.workspaceFolders = [{ uri: { fsPath: '/work/proj' } }];
+    state.config.set('hiera.interpreter', ['${workspaceFolder}/.venv/bin/python']);
+    state.config.set('hiera.rounds', 7);
+    state.config.set('other.rounds', 1);
+    const s = getSettings();
+    assert.deepEqual(s.interpreter, ['/work/proj/.venv/bin/python']);
+    assert.equal(s.rounds, 7);
+    assert.equal(s.candidates, 6);
+  });
+});
+
+describe('classifyChange', () => {
+  const affecting = (...sections: string[]) => (s: string) => sections.some((x) => x === s || x.startsWith(`${s}.`));
+  it('restarts now for the interpreter', () => {
+    assert.equal(classifyChange(affecting('hiera.interpreter')), 'restart');
+  });
+  it('restarts when idle for server settings, nested ones included', () => {
+    assert.equal(classifyChange(affecting('hiera.rounds')), 'restartWhenIdle');
+    assert.equal(classifyChange(affecting('hiera.llm.baseUrl')), 'restartWhenIdle');
+  });
+  it('ignores the trace setting and other sections', () => {
+    assert.equal(classifyChange(affecting('hiera.trace.server')), 'none');
+    assert.equal(classifyChange(affecting('python.defaultInterpreterPath')), 'none');
+  });
+});

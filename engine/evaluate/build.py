@@ -1,0 +1,159 @@
+"""Compile candidate sources into shared libraries, cached by content hash, several at a time.
+
+Each candidate compiles alone against the contract header (no torch headers): a few seconds per `.cu`
+instead of about a minute for a `torch/extension.h` build (measured: BENCHMARKS.md). The toolchain is
+found the way torch.utils.cpp_extension finds it (CUDA_HOME, then nvcc on PATH), and the cache key covers
+the source, the header, the flags and the compiler's version, so a stale library is never reused.
+
+Builds run as compiler subprocesses from a thread pool; nothing built here is loaded in this process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from engine.evaluate.outcome import BuildResult, Candidate, CandidateKind
+
+# Appended to every CUDA candidate: the worker reads launch errors through the candidate's own CUDA
+# runtime (it is linked statically, so torch's copy cannot see them). Appending keeps line numbers intact.
+_CUDA_SHIM = """
+#include <cuda_runtime.h>
+extern "C" int hiera_peek_last_error(void) { return (int)cudaGetLastError(); }
+extern "C" const char* hiera_error_string(int e) { return cudaGetErrorString((cudaError_t)e); }
+"""
+
+
+class ToolchainMissing(RuntimeError):
+    pass
+
+
+@lru_cache(maxsize=1)
+def find_nvcc() -> str:
+    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if home and (Path(home) / "bin" / "nvcc").exists():
+            return str(Path(home) / "bin" / "nvcc")
+    found = shutil.which("nvcc")
+    if found:
+        return found
+    raise ToolchainMissing("nvcc not found: install the CUDA toolkit or set CUDA_HOME to its folder")
+
+
+@lru_cache(maxsize=1)
+def find_cxx() -> str:
+    for cxx in (os.environ.get("CXX"), "g++", "c++", "clang++"):
+        if cxx and shutil.which(cxx):
+            return shutil.which(cxx)  # type: ignore[return-value]
+    raise ToolchainMissing("no C++ compiler found: install g++ or set CXX")
+
+
+@lru_cache(maxsize=4)
+def _compiler_version(compiler: str) -> str:
+    try:
+        return subprocess.run([compiler, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return compiler
+
+
+@dataclass(frozen=True)
+class BuildConfig:
+    contract_dir: Path  # holds hiera_contract.h
+    cache_dir: Path
+    cuda_arch: str | None = None  # e.g. "90" (from the worker's device); None = the nvcc default
+    jobs: int = max(os.cpu_count() or 1, 1)
+    timeout_s: float = 300.0
+
+
+def _libraries_for(source: str) -> list[str]:
+    libs = []
+    if re.search(r"\bcublasLt\w*\s*\(", source):
+        libs.append("-lcublasLt")
+    if re.search(r"\bcublas\w*\s*\(", source):
+        libs.append("-lcublas")
+    if re.search(r"\bcudnn\w*\s*\(", source):
+        libs.append("-lcudnn")
+    return libs
+
+
+def compile_command(kind: CandidateKind, src: Path, out: Path, cfg: BuildConfig, source: str) -> list[str]:
+    include = f"-I{cfg.contract_dir}"
+    if kind is CandidateKind.CUDA:
+        arch = [f"-gencode=arch=compute_{cfg.cuda_arch},code=sm_{cfg.cuda_arch}"] if cfg.cuda_arch else []
+        return [find_nvcc(), "-O3", "-std=c++17", "-lineinfo", "--expt-relaxed-constexpr", *arch,
+                "-Xcompiler", "-fPIC", "-shared", include, str(src), "-o", str(out), *_libraries_for(source)]
+    return [find_cxx(), "-O3", "-march=native", "-fopenmp", "-std=c++17", "-fPIC", "-shared", include,
+            str(src), "-o", str(out)]
+
+
+def _cache_key(cand: Candidate, cfg: BuildConfig) -> str:
+    h = hashlib.sha256()
+    h.update(cand.kind.value.encode())
+    h.update(cand.source.encode())
+    header = cfg.contract_dir / "hiera_contract.h"
+    h.update(header.read_bytes() if header.exists() else b"")
+    h.update((cfg.cuda_arch or "").encode())
+    compiler = find_nvcc() if cand.kind is CandidateKind.CUDA else find_cxx()
+    h.update(_compiler_version(compiler).encode())
+    h.update(_CUDA_SHIM.encode())
+    return h.hexdigest()[:24]
+
+
+def _errors_first(log: str) -> str:
+    """Compiler output with the error lines first: what a user (or a model) needs to read."""
+    lines = log.splitlines()
+    errors = [ln for ln in lines if re.search(r"\berror\b", ln, re.IGNORECASE)]
+    rest = [ln for ln in lines if ln not in errors]
+    return "\n".join(errors[:30] + (["..."] if rest and errors else []) + rest[:60])
+
+
+def build_one(cand: Candidate, cfg: BuildConfig) -> BuildResult:
+    if cand.kind is CandidateKind.MODELNEW:
+        # A ModelNew compiles itself (load_inline) when the worker imports it; nothing to do here.
+        return BuildResult(True, None, 0.0, False, "")
+    t0 = time.perf_counter()
+    key = _cache_key(cand, cfg)
+    d = cfg.cache_dir / key
+    lib = d / "candidate.so"
+    if lib.exists():
+        return BuildResult(True, str(lib), time.perf_counter() - t0, True, (d / "build.log").read_text()
+                           if (d / "build.log").exists() else "")
+    d.mkdir(parents=True, exist_ok=True)
+    src = d / ("cuda_source.cu" if cand.kind is CandidateKind.CUDA else "cpu_source.cpp")
+    src.write_text(cand.source + (_CUDA_SHIM if cand.kind is CandidateKind.CUDA else ""))
+    tmp = d / f"candidate.{os.getpid()}.{id(cand)}.so"
+    try:
+        cmd = compile_command(cand.kind, src, tmp, cfg, cand.source)
+    except ToolchainMissing as e:
+        return BuildResult(False, None, time.perf_counter() - t0, False, str(e))
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=cfg.timeout_s)
+    except subprocess.TimeoutExpired:
+        return BuildResult(False, None, time.perf_counter() - t0, False,
+                           f"the compiler ran over {cfg.timeout_s:.0f} s", " ".join(cmd))
+    log = (proc.stdout + proc.stderr).strip()
+    (d / "build.log").write_text(log)
+    seconds = time.perf_counter() - t0
+    if proc.returncode != 0 or not tmp.exists():
+        tmp.unlink(missing_ok=True)
+        return BuildResult(False, None, seconds, False, _errors_first(log) or f"exit {proc.returncode}",
+                           " ".join(cmd))
+    os.replace(tmp, lib)  # atomic: a concurrent build of the same source never sees half a file
+    return BuildResult(True, str(lib), seconds, False, log, " ".join(cmd))
+
+
+def build_many(cands: Sequence[Candidate], cfg: BuildConfig) -> dict[str, BuildResult]:
+    """Build a batch in parallel (one compiler process per core); results by candidate id."""
+    if not cands:
+        return {}
+    with ThreadPoolExecutor(max_workers=min(cfg.jobs, len(cands))) as pool:
+        results = list(pool.map(lambda c: build_one(c, cfg), cands))
+    return {c.id: r for c, r in zip(cands, results)}

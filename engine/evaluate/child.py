@@ -1,0 +1,58 @@
+"""The evaluation worker's entry point: `python -m engine.evaluate.child ADDRESS TASK DEVICE PRECISION`.
+
+Started only by worker.Worker. It connects back over an authenticated Unix socket, loads the task on its
+device and answers EvalRequests one at a time until told to stop.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+from multiprocessing.connection import Client, Connection
+
+
+def _die_with_parent() -> None:
+    """Linux: get SIGKILL when the parent dies, so a killed CLI or server leaves no worker behind."""
+    try:
+        libc = ctypes.CDLL(None)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _child(conn: Connection, task_path: str, device: str, precision: str) -> None:
+    from engine.evaluate.session import Session
+
+    try:
+        session = Session(task_path, device, precision)
+        conn.send(("ready", session.device_info()))
+    except BaseException as e:
+        conn.send(("failed", f"{type(e).__name__}: {e}"))
+        return
+    while True:
+        try:
+            req = conn.recv()
+        except EOFError:
+            return
+        if req is None:
+            return
+        reply = session.evaluate(req)
+        conn.send(("reply", reply))
+        if reply.fatal:
+            # A CUDA fault poisons the context: this process must not evaluate anything else.
+            conn.close()
+            os._exit(3)
+
+
+def main() -> None:
+    address, task_path, device, precision = sys.argv[1:5]
+    _die_with_parent()
+    key = bytes.fromhex(os.environ.pop("HIERA_WORKER_KEY"))
+    conn = Client(address, family="AF_UNIX", authkey=key)
+    _child(conn, task_path, device, precision)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+"""Typed data passed between the evaluation stages: candidates in, outcomes out."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from contracts.spaces import Space
+
+
+class CandidateKind(str, enum.Enum):
+    CUDA = "cuda"  # cuda_source.cu against the contract's C ABI
+    CPP = "cpp"  # a C++ file against the same ABI, for the CPU path
+    MODELNEW = "modelnew"  # a whole KernelBench ModelNew .py (imported solutions, the no-contract mode)
+
+    @property
+    def suffix(self) -> str:
+        return {"cuda": ".cu", "cpp": ".cpp", "modelnew": ".py"}[self.value]
+
+
+class Status(str, enum.Enum):
+    VALID = "valid"
+    BUILD_FAILED = "build_failed"
+    SPACE_VIOLATION = "space_violation"
+    RUNTIME_ERROR = "runtime_error"
+    TIMEOUT = "timeout"
+    INCORRECT = "incorrect"
+    SUSPECT = "suspect"
+
+
+class Precision(str, enum.Enum):
+    FP32 = "fp32"  # strict IEEE fp32, TF32 off everywhere (reference included)
+    TF32 = "tf32"  # TF32 allowed for matmul/conv, looser tolerance; recorded with the result
+
+    @property
+    def tolerance(self) -> float:
+        # fp32: KernelBench's current 1e-4 for atol and rtol; tf32: 1e-2, what peers use for fp32 runs.
+        return 1e-4 if self is Precision.FP32 else 1e-2
+
+
+@dataclass(frozen=True)
+class Candidate:
+    id: str
+    kind: CandidateKind
+    source: str
+    space: Space | None = None  # the space the candidate claims; None = check against the run's space
+    origin: str = "user"  # who made it: "user", "expert:<generator>", "llm:<model>"
+    note: str = ""  # a short description (strategy, variant parameters)
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    ok: bool
+    artifact: str | None  # the built .so (or the .py path for ModelNew candidates)
+    seconds: float
+    cached: bool
+    log: str  # the compiler's output (errors first on failure)
+    command: str = ""
+
+
+@dataclass(frozen=True)
+class Timing:
+    median_ms: float
+    min_ms: float
+    max_ms: float
+    mean_ms: float
+    std_ms: float
+    p25_ms: float
+    p75_ms: float
+    trials: int
+    method: str  # "cuda_events+device_sync+l2_flush" or "perf_counter"
+
+    @property
+    def spread(self) -> float:
+        """Interquartile range over the median: the relative noise of this measurement."""
+        return (self.p75_ms - self.p25_ms) / self.median_ms if self.median_ms > 0 else 0.0
+
+    @staticmethod
+    def from_samples(samples: list[float], method: str) -> Timing:
+        s = sorted(samples)
+        n = len(s)
+
+        def q(p: float) -> float:
+            k = (n - 1) * p
+            lo, hi = int(k), min(int(k) + 1, n - 1)
+            return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+        mean = sum(s) / n
+        std = (sum((x - mean) ** 2 for x in s) / max(n - 1, 1)) ** 0.5
+        return Timing(q(0.5), s[0], s[-1], mean, std, q(0.25), q(0.75), n, method)
+
+
+@dataclass(frozen=True)
+class ErrorStats:
+    """How far an output is from the reference, at its worst element."""
+
+    max_abs: float
+    max_rel: float
+    where: str  # e.g. "out[3, 1021]"
+    expected: float
+    got: float
+    mismatches: int
+    total: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    candidate_id: str
+    status: Status
+    reason: str
+    flags: tuple[str, ...] = ()
+    candidate: Timing | None = None
+    reference: Timing | None = None
+    error: ErrorStats | None = None
+    build_s: float | None = None
+    verify_s: float | None = None
+    time_s: float | None = None
+    precision: Precision = Precision.FP32
+    device: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def valid(self) -> bool:
+        return self.status is Status.VALID
+
+    @property
+    def speedup(self) -> float | None:
+        if self.valid and self.candidate and self.reference and self.candidate.median_ms > 0:
+            return self.reference.median_ms / self.candidate.median_ms
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "candidate_id": self.candidate_id,
+            "status": self.status.value,
+            "reason": self.reason,
+            "flags": list(self.flags),
+            "speedup": self.speedup,
+            "candidate_ms": self.candidate.median_ms if self.candidate else None,
+            "reference_ms": self.reference.median_ms if self.reference else None,
+            "timing": {"candidate": asdict(self.candidate) if self.candidate else None,
+                       "reference": asdict(self.reference) if self.reference else None},
+            "error": asdict(self.error) if self.error else None,
+            "build_s": self.build_s,
+            "verify_s": self.verify_s,
+            "time_s": self.time_s,
+            "device": self.device,
+            "precision": self.precision.value,
+            **({"extra": self.extra} if self.extra else {}),
+        }
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Outcome:
+        t = d.get("timing") or {}
+        return Outcome(
+            candidate_id=d["candidate_id"], status=Status(d["status"]), reason=d["reason"],
+            flags=tuple(d.get("flags", ())),
+            candidate=Timing(**t["candidate"]) if t.get("candidate") else None,
+            reference=Timing(**t["reference"]) if t.get("reference") else None,
+            error=ErrorStats(**d["error"]) if d.get("error") else None,
+            build_s=d.get("build_s"), verify_s=d.get("verify_s"), time_s=d.get("time_s"),
+            precision=Precision(d.get("precision", "fp32")), device=d.get("device", ""),
+            extra=d.get("extra", {}),
+        )

@@ -1,0 +1,183 @@
+"""The evaluation pipeline: space check -> build (parallel) -> verify and time (worker) -> Outcome."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from contracts.contract import contract_layout, write_contract
+from contracts.spaces import Space, check_source
+from contracts.task import TaskSpec
+from engine.evaluate.build import BuildConfig, build_many
+from engine.evaluate.outcome import BuildResult, Candidate, CandidateKind, Outcome, Precision, Status
+from engine.evaluate.session import EvalReply, EvalRequest
+from engine.evaluate.worker import Worker, WorkerDied, WorkerLimits
+
+
+def resolve_device(device: str) -> str:
+    """'auto' -> 'cuda' when a CUDA device exists, else 'cpu'; validates the rest."""
+    import torch
+
+    if device == "auto":
+        return "cuda:0" if torch.cuda.is_available() else "cpu"
+    if device.startswith("cuda"):
+        if not torch.cuda.is_available():
+            raise ValueError(f"--device {device}: no CUDA device is available here; use --device cpu")
+        index = int(device.split(":")[1]) if ":" in device else 0
+        if index >= torch.cuda.device_count():
+            raise ValueError(f"--device {device}: only {torch.cuda.device_count()} CUDA device(s) exist")
+        return f"cuda:{index}"
+    if device != "cpu":
+        raise ValueError(f"--device {device}: expected cpu, cuda, cuda:N or auto")
+    return device
+
+
+@dataclass(frozen=True)
+class EvalSettings:
+    device: str = "cpu"
+    precision: Precision = Precision.FP32
+    space: Space = Space.LIBRARIES_PYTORCH  # the largest space a candidate may use
+    correctness_trials: int = 5
+    timing_trials: int = 100
+    seed: int = 1234
+    request_timeout_s: float = 600.0
+
+
+class Evaluator:
+    """Evaluates candidates for one task on one device. Use as a context manager (owns a worker)."""
+
+    def __init__(self, task: TaskSpec, workdir: Path, settings: EvalSettings, cache_dir: Path | None = None):
+        self.task = task
+        self.settings = settings
+        self.workdir = workdir
+        self.contract_dir = workdir / "contract"
+        self.paths = write_contract(task, self.contract_dir)
+        self.layout = contract_layout(task)
+        self.cache_dir = cache_dir or workdir / "build-cache"
+        self.worker = Worker(str(task.path), settings.device, settings.precision.value,
+                             WorkerLimits(per_request_s=settings.request_timeout_s))
+        self.device_info: dict[str, object] = {}
+
+    def __enter__(self) -> Evaluator:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.worker.close()
+
+    def ensure_worker(self) -> dict[str, object]:
+        if not self.worker.alive():
+            self.device_info = self.worker.start()
+        return self.device_info
+
+    @property
+    def build_config(self) -> BuildConfig:
+        arch = self.device_info.get("capability") if self.device_info else None
+        return BuildConfig(self.contract_dir, self.cache_dir, cuda_arch=arch)  # type: ignore[arg-type]
+
+    def _precheck(self, cand: Candidate) -> Outcome | None:
+        space = cand.space or self.settings.space
+        if not self.settings.space.allows(space):
+            space = self.settings.space
+        python = cand.kind is CandidateKind.MODELNEW
+        violations = check_source(cand.source, space, python=python)
+        if violations:
+            return Outcome(cand.id, Status.SPACE_VIOLATION,
+                           "; ".join(v.describe(space) for v in violations[:5]),
+                           extra={"lines": [v.line for v in violations]})
+        on_cuda = self.settings.device.startswith("cuda")
+        if cand.kind is CandidateKind.CUDA and not on_cuda:
+            return Outcome(cand.id, Status.RUNTIME_ERROR,
+                           "a CUDA candidate needs a CUDA device; this run is on the CPU (use a C++ candidate "
+                           "or run on a GPU machine)")
+        if cand.kind is CandidateKind.CPP and on_cuda:
+            return Outcome(cand.id, Status.RUNTIME_ERROR,
+                           "a C++ (CPU) candidate cannot run on a CUDA device; use a .cu candidate")
+        return None
+
+    def evaluate(self, cands: Sequence[Candidate],
+                 on_outcome: Callable[[Candidate, Outcome], None] | None = None,
+                 on_start: Callable[[Candidate], None] | None = None) -> list[Outcome]:
+        """Evaluate a batch: builds in parallel, then each candidate in the worker, in order."""
+        self.ensure_worker()
+        outcomes: dict[str, Outcome] = {}
+        to_build = []
+        for c in cands:
+            pre = self._precheck(c)
+            if pre is not None:
+                outcomes[c.id] = self._finish(pre)
+            else:
+                to_build.append(c)
+        built = build_many(to_build, self.build_config)
+        for c in cands:
+            if c.id in outcomes:
+                if on_outcome:
+                    on_outcome(c, outcomes[c.id])
+                continue
+            if on_start:
+                on_start(c)
+            b = built[c.id]
+            if not b.ok:
+                out = Outcome(c.id, Status.BUILD_FAILED, b.log[:4000] or "build failed", build_s=b.seconds)
+            else:
+                out = self._run(c, b)
+            outcomes[c.id] = self._finish(out)
+            if on_outcome:
+                on_outcome(c, outcomes[c.id])
+        return [outcomes[c.id] for c in cands]
+
+    def _finish(self, out: Outcome) -> Outcome:
+        return replace(out, device=self._device_label(), precision=self.settings.precision)
+
+    def _device_label(self) -> str:
+        name = self.device_info.get("name") if self.device_info else None
+        return f"{self.settings.device} ({name})" if name else self.settings.device
+
+    def _run(self, cand: Candidate, b: BuildResult) -> Outcome:
+        artifact = b.artifact
+        if cand.kind is CandidateKind.MODELNEW:
+            artifact = str(self.workdir / "candidates" / f"{cand.id}.py")
+            Path(artifact).parent.mkdir(parents=True, exist_ok=True)
+            Path(artifact).write_text(cand.source)
+        req = EvalRequest(
+            candidate_id=cand.id, kind=cand.kind.value, artifact=str(artifact),
+            contract=self.layout if cand.kind is not CandidateKind.MODELNEW else None,
+            correctness_trials=self.settings.correctness_trials, timing_trials=self.settings.timing_trials,
+            seed=self.settings.seed,
+        )
+        t0 = time.perf_counter()
+        try:
+            reply = self.worker.evaluate(req, self.settings.request_timeout_s)
+        except WorkerDied as e:
+            reply = EvalReply(cand.id, Status.RUNTIME_ERROR, str(e), fatal=True)
+        if reply.fatal and reply.status is Status.RUNTIME_ERROR and "restarted" not in reply.reason:
+            reply.reason += " (the device was left unusable; the worker was restarted)"
+        return Outcome(
+            cand.id, reply.status, reply.reason, tuple(reply.flags), reply.candidate, reply.reference,
+            reply.error, build_s=b.seconds, verify_s=reply.verify_s or (time.perf_counter() - t0),
+            time_s=reply.time_s, extra={"build_cached": b.cached, "load_s": reply.load_s},
+        )
+
+
+def candidate_from_file(path: Path, device: str, space: Space | None = None, cid: str | None = None) -> Candidate:
+    """A candidate from a user's file: .cu (CUDA, contract ABI), .cpp/.cc (CPU, contract ABI), .py (ModelNew)."""
+    suffix = path.suffix.lower()
+    kind = {".cu": CandidateKind.CUDA, ".cpp": CandidateKind.CPP, ".cc": CandidateKind.CPP,
+            ".cxx": CandidateKind.CPP, ".py": CandidateKind.MODELNEW}.get(suffix)
+    if kind is None:
+        raise ValueError(f"{path}: unknown candidate type {suffix!r}; expected .cu, .cpp or a ModelNew .py")
+    source = path.read_text()
+    import hashlib
+
+    return Candidate(cid or f"{path.stem}-{hashlib.sha256(source.encode()).hexdigest()[:8]}", kind, source,
+                     space, origin="user", note=str(path))
+
+
+def describe_settings(s: EvalSettings) -> str:
+    return json.dumps({"device": s.device, "precision": s.precision.value, "space": s.space.value,
+                       "correctness_trials": s.correctness_trials, "timing_trials": s.timing_trials})

@@ -1,0 +1,170 @@
+"""Worker processes: candidates run only here, one process per device, under time limits.
+
+A segfault, a hang, an illegal memory access or an out-of-memory error ends that worker; the parent
+records it as the candidate's outcome and starts a fresh worker for the next one. The parent never
+imports candidate code and never touches the device.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, Listener
+from pathlib import Path
+from typing import Any
+
+from engine.evaluate.outcome import Status
+from engine.evaluate.session import EvalReply, EvalRequest
+
+
+@dataclass(frozen=True)
+class WorkerLimits:
+    start_s: float = 300.0  # importing torch, the task, creating the context
+    load_s: float = 600.0  # a ModelNew that builds itself with load_inline on first import
+    per_request_s: float = 600.0  # verify + time one candidate
+
+
+class WorkerDied(RuntimeError):
+    pass
+
+
+class Worker:
+    """One evaluation process bound to one device; restarted after any crash or timeout."""
+
+    def __init__(self, task_path: str, device: str, precision: str, limits: WorkerLimits | None = None):
+        self.task_path, self.device, self.precision = task_path, device, precision
+        self.limits = limits or WorkerLimits()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.conn: Connection | None = None
+        self.info: dict[str, Any] = {}
+        self.restarts = 0
+
+    def start(self) -> dict[str, Any]:
+        # A plain subprocess (not multiprocessing's spawn, which re-imports the caller's __main__), talking
+        # over an authenticated Unix socket. Its stdout goes to our stderr: candidate code may print, and
+        # our stdout can be an event stream.
+        sock_dir = tempfile.mkdtemp(prefix="hiera-worker-")
+        address = str(Path(sock_dir) / "sock")
+        key = secrets.token_bytes(16)
+        listener = Listener(address, family="AF_UNIX", authkey=key)
+        env = dict(os.environ, HIERA_WORKER_KEY=key.hex(),
+                   PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parents[2]),
+                                               os.environ.get("PYTHONPATH", "")]))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "engine.evaluate.child", address, self.task_path, self.device,
+             self.precision], stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno(), env=env)
+        try:
+            parent = _accept(listener, self.proc, self.limits.start_s)
+        finally:
+            listener.close()
+            Path(address).unlink(missing_ok=True)
+            os.rmdir(sock_dir)
+        if parent is None:
+            code = self.proc.poll()
+            self.kill()
+            raise WorkerDied(f"the evaluation worker did not start ({_exit_text(code)})")
+        self.conn = parent
+        if not parent.poll(self.limits.start_s):
+            self.kill()
+            raise WorkerDied(f"the evaluation worker did not start within {self.limits.start_s:.0f} s")
+        try:
+            kind, payload = parent.recv()
+        except EOFError as e:
+            code = self.proc.wait(5)
+            self.kill()
+            raise WorkerDied(f"the evaluation worker died while starting ({_exit_text(code)})") from e
+        if kind != "ready":
+            self.kill()
+            raise WorkerDied(f"the evaluation worker could not load the task: {payload}")
+        self.info = payload
+        return payload
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None and self.conn is not None
+
+    def evaluate(self, req: EvalRequest, timeout_s: float | None = None) -> EvalReply:
+        """Run one request; a crash or timeout becomes the reply and the worker restarts on next use."""
+        if not self.alive():
+            if self.proc is not None:
+                self.restarts += 1
+            self.start()
+        assert self.conn is not None
+        limit = timeout_s or self.limits.per_request_s
+        t0 = time.perf_counter()
+        self.conn.send(req)
+        if not self.conn.poll(limit):
+            self.kill()
+            return EvalReply(req.candidate_id, Status.TIMEOUT,
+                             f"no result within {limit:.0f} s (hang or far too slow); the worker was killed",
+                             verify_s=time.perf_counter() - t0)
+        try:
+            _kind, reply = self.conn.recv()
+        except (EOFError, ConnectionResetError):
+            assert self.proc is not None
+            try:
+                code: int | None = self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                code = None
+            self.kill()
+            return EvalReply(req.candidate_id, Status.RUNTIME_ERROR,
+                             f"the candidate crashed the worker process ({_exit_text(code)}); "
+                             "the worker was restarted", verify_s=time.perf_counter() - t0, fatal=True)
+        if reply.fatal:
+            self.kill()
+        return reply
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    def close(self) -> None:
+        if self.conn is not None and self.alive():
+            try:
+                self.conn.send(None)
+                self.proc.wait(10)  # type: ignore[union-attr]
+            except (BrokenPipeError, OSError, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+
+
+def _exit_text(code: int | None) -> str:
+    if code is None:
+        return "no exit status"
+    if code < 0:
+        try:
+            return f"killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
+
+
+def _accept(listener: Listener, proc: subprocess.Popen[bytes], limit_s: float) -> Connection | None:
+    """Wait for the child to connect, giving up if it exits or the limit passes."""
+    import threading
+
+    result: list[Connection] = []
+
+    def accept() -> None:
+        with contextlib.suppress(OSError):
+            result.append(listener.accept())
+
+    t = threading.Thread(target=accept, daemon=True)
+    t.start()
+    deadline = time.monotonic() + limit_s
+    while t.is_alive() and time.monotonic() < deadline and proc.poll() is None:
+        t.join(0.1)
+    if not result:
+        t.join(0.5)
+    return result[0] if result else None
+
