@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { renderChart, spreadLabels } from '../src/results/chart';
+import { contentSecurityPolicy, makeNonce, renderResultsBody, renderResultsPage } from '../src/results/html';
+import { shapeChart } from '../src/results/shape';
+import { sampleResults } from './fixtures';
+
+function count(haystack: string, needle: RegExp): number {
+  return (haystack.match(needle) ?? []).length;
+}
+
+describe('renderChart', () => {
+  const svg = renderChart(shapeChart(sampleResults()));
+
+  it('marks valid candidates as dots and invalid ones as crosses', () => {
+    assert.equal(count(svg, /class="pt pt-valid"/g), 3);
+    assert.equal(count(svg, /class="pt pt-invalid"/g), 1, 'the incorrect candidate with a time');
+    assert.equal(count(svg, /class="pt pt-untimed"/g), 1, 'the build failure without a time');
+    assert.equal(count(svg, /class="pt-best-ring"/g), 1);
+  });
+
+  it('draws the best-so-far line and the reference and torch.compile lines', () => {
+    assert.equal(count(svg, /class="best-so-far"/g), 1);
+    assert.equal(count(svg, /class="hline hline-reference"/g), 1);
+    assert.equal(count(svg, /class="hline hline-compile-default"/g), 1);
+    assert.equal(count(svg, /hline-compile-max-autotune"/g), 0, 'unknown max-autotune time is not drawn');
+    assert.match(svg, /round 1<\/text>.*round 2<\/text>/s);
+  });
+
+  it('puts the faster candidate higher', () => {
+    const cy = (id: string) => Number(new RegExp(`data-candidate="${id}"[^>]*cy="([0-9.]+)"`).exec(svg)?.[1]);
+    assert.ok(cy('c-2-1') > 0 && cy('c-1-1') > 0);
+    assert.ok(cy('c-2-1') < cy('c-1-1'), '0.8 ms is above 1.6 ms');
+  });
+
+  it('uses no inline style attributes, which the CSP would block', () => {
+    assert.doesNotMatch(svg, /\sstyle=/);
+  });
+
+  it('says so when there are no candidates', () => {
+    assert.match(renderChart(shapeChart({ reference_ms: 1, best: null, chart: [] })), /No candidates yet/);
+  });
+});
+
+describe('spreadLabels', () => {
+  it('separates labels that would overlap and keeps their order', () => {
+    assert.deepEqual(spreadLabels([100, 104, 50], 13), [100, 113, 50]);
+  });
+});
+
+describe('results page', () => {
+  const nonce = makeNonce((n) => new Uint8Array(n).map((_, i) => i * 7));
+  const page = renderResultsPage({ nonce, cspSource: 'vscode-webview://abc', bodyHtml: renderResultsBody(sampleResults()), title: 'T' });
+
+  it('has a CSP that allows only nonce scripts and styles and no remote content', () => {
+    const csp = contentSecurityPolicy(nonce, 'vscode-webview://abc');
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, new RegExp(`script-src 'nonce-${nonce}'`));
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|https?:/);
+    assert.ok(page.includes('http-equiv="Content-Security-Policy"'));
+  });
+
+  it('gives every script and style element the nonce and loads nothing remote', () => {
+    assert.equal(nonce.length, 32);
+    assert.equal(count(page, /<script\b/g), count(page, new RegExp(`<script nonce="${nonce}">`, 'g')));
+    assert.equal(count(page, /<style\b/g), count(page, new RegExp(`<style nonce="${nonce}">`, 'g')));
+    assert.doesNotMatch(page, /\s(src|href)="https?:/);
+  });
+
+  it('shows the decisions with the five scores and the strategy', () => {
+    assert.match(page, /tile for shared memory/);
+    assert.match(page, /<td class="num chosen" title="chosen direction">0\.90<\/td>/);
+    assert.match(page, /gemm_relu\.py/);
+    assert.match(page, /2\.50×/);
+  });
+
+  it('enables the open buttons only for files the run has', () => {
+    assert.match(page, /data-action="openKernel" title="[^"]*best\.cu">/);
+    const noCu = sampleResults();
+    noCu.best = noCu.best && { ...noCu.best, paths: { py: noCu.best.paths.py, cu: null } };
+    noCu.profile = null;
+    const body = renderResultsBody(noCu);
+    assert.match(body, /data-action="openKernel"[^>]*disabled/);
+    assert.match(body, /data-action="openProfile"[^>]*disabled/);
+    assert.doesNotMatch(body, /data-action="openResult"[^>]*disabled/);
+  });
+
+  it('escapes text from the server', () => {
+    const evil = sampleResults();
+    evil.rounds[0].outcomes[0].reason = '<img src=x onerror=alert(1)>';
+    evil.task = '/ws/<script>.py';
+    const body = renderResultsBody(evil);
+    assert.doesNotMatch(body, /<img|<script/);
+    assert.match(body, /&lt;img src=x onerror=alert\(1\)&gt;/);
+  });
+
+  it('explains an empty result', () => {
+    assert.match(renderResultsBody(null), /No HIERA run for this module yet/);
+    assert.match(renderResultsBody(null, 'server down'), /server down/);
+  });
+});

@@ -1,0 +1,161 @@
+"""The three HIERA agents as interfaces, and the plain data they exchange.
+
+- SSDA (space and direction agent): `select_space` picks one of the three implementation spaces;
+  `score_directions` scores the five optimization directions C, P, M, R, T, each with its evidence.
+- SPA (strategy planning agent): `plan` turns the argmax direction into a strategy from the knowledge base
+  that is valid in the chosen space.
+- OA (optimization agent): `generate` writes K candidate sources implementing the strategy against the
+  frozen contract.
+
+Backends (expert rules, an LLM) implement all three; the loop (engine/loop.py) only sees these types.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from contracts.spaces import Space
+from contracts.task import TaskSpec
+from engine.evaluate.outcome import Candidate, Outcome, Precision
+
+
+class Direction(str, enum.Enum):
+    C = "C"  # control flow and boundary specialization
+    P = "P"  # thread/warp parallelism: grid and block shape, work per thread, occupancy
+    M = "M"  # memory transaction efficiency: coalescing, vector width, bank conflicts
+    R = "R"  # data reuse and pipelining: tiling, register blocking, fusion, double buffering
+    T = "T"  # tensor cores and the instruction pipeline
+
+    @property
+    def title(self) -> str:
+        return {
+            "C": "control flow", "P": "parallelism", "M": "memory transactions",
+            "R": "data reuse / pipelining", "T": "tensor cores / instruction pipeline",
+        }[self.value]
+
+
+@dataclass(frozen=True)
+class SpaceChoice:
+    space: Space
+    rationale: str
+
+
+@dataclass(frozen=True)
+class DirectionScores:
+    scores: dict[Direction, float]  # each in [0, 1]
+    evidence: dict[Direction, tuple[str, ...]]
+    rationale: str = ""
+
+    def best(self) -> Direction:
+        # Ties break in the order C, P, M, R, T would be arbitrary; prefer the order of typical payoff.
+        order = [Direction.R, Direction.M, Direction.T, Direction.P, Direction.C]
+        return max(order, key=lambda d: (self.scores.get(d, 0.0), -order.index(d)))
+
+    def as_json(self) -> dict[str, float]:
+        return {d.value: round(self.scores.get(d, 0.0), 3) for d in Direction}
+
+    def evidence_json(self) -> dict[str, list[str]]:
+        return {d.value: list(self.evidence.get(d, ())) for d in Direction}
+
+
+@dataclass(frozen=True)
+class Strategy:
+    direction: Direction
+    space: Space
+    name: str  # knowledge-base key, e.g. "M.vectorize_16B"
+    description: str
+    steps: tuple[str, ...] = ()
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    round: int
+    space: Space
+    direction: Direction
+    strategy: str
+    best_speedup: float | None
+    outcomes: tuple[Outcome, ...]
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything an agent may look at when it decides or writes code for one round."""
+
+    spec: TaskSpec
+    contract_dir: Path
+    device: str  # "cpu" or "cuda:N"
+    device_info: dict[str, Any]
+    precision: Precision
+    round: int
+    rounds: int
+    allowed_spaces: tuple[Space, ...]  # all three in auto mode; one in a fixed-space run
+    parent: Candidate | None  # the current best valid candidate (None: the reference is the parent)
+    parent_outcome: Outcome | None
+    parent_profile: Any | None  # engine.profile Profile, when profiling ran
+    history: tuple[RoundRecord, ...] = ()
+    reference_ms: float | None = None
+    use_contract: bool = True  # False: the "without contract" ablation (whole ModelNew .py candidates)
+    planning: bool = True  # False: the "without planning" ablation
+
+    @property
+    def on_gpu(self) -> bool:
+        return self.device.startswith("cuda")
+
+    def contract_text(self) -> dict[str, str]:
+        """The frozen contract files, by name (for prompts)."""
+        names = ("hiera_contract.h", "params_semantics.json", "groundtruth.py")
+        return {n: (self.contract_dir / n).read_text() for n in names if (self.contract_dir / n).exists()}
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """A generation attempt that produced no usable source (malformed reply, refusal, timeout)."""
+
+    id: str
+    reason: str
+    source: str = ""
+
+
+@dataclass
+class Usage:
+    """Model usage of one agent call; the expert backend records zero tokens and its seconds."""
+
+    role: str  # ssda | spa | oa
+    model: str | None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    cost_usd: float | None = None
+    ok: bool = True
+    error: str | None = None
+
+
+class SpaceDirectionAgent(Protocol):
+    def select_space(self, ctx: Context) -> SpaceChoice: ...
+
+    def score_directions(self, ctx: Context, space: Space) -> DirectionScores: ...
+
+
+class PlanningAgent(Protocol):
+    def plan(self, ctx: Context, space: Space, scores: DirectionScores) -> Strategy: ...
+
+
+class OptimizationAgent(Protocol):
+    def generate(self, ctx: Context, space: Space, strategy: Strategy, k: int) -> list[Candidate | Invalid]: ...
+
+
+class Backend(Protocol):
+    """One backend provides all three agents and reports what its calls cost."""
+
+    name: str
+    ssda: SpaceDirectionAgent
+    spa: PlanningAgent
+    oa: OptimizationAgent
+
+    def drain_usage(self) -> list[Usage]:
+        """Usage records since the last drain (the loop stores them with the round)."""
+        ...
