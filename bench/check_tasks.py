@@ -19,7 +19,6 @@ import argparse
 import importlib.util
 import json
 import math
-import os
 import subprocess
 import sys
 import time
@@ -103,7 +102,7 @@ def work(path, device, repeat):
         traced = torch.fx.symbolic_trace(model)
         res["traces"] = True
         res["graph_nodes"] = len(traced.graph.nodes)
-    except Exception as exc:  # noqa: BLE001 - record any tracing failure
+    except Exception as exc:
         traced = None
         res["traces"] = False
         res["trace_error"] = f"{type(exc).__name__}: {exc}"[:300]
@@ -225,7 +224,8 @@ def run_one(path, device, timeout, repeat):
         if line.startswith(MARK):
             return json.loads(line[len(MARK):])
     tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
-    return {"task": str(path), "device": device, "ok": False, "problems": [" | ".join(tail) or f"exit {proc.returncode}"]}
+    problem = " | ".join(tail) or f"exit {proc.returncode}"
+    return {"task": str(path), "device": device, "ok": False, "problems": [problem]}
 
 
 def _mb(n):
@@ -241,7 +241,7 @@ def _rel(p):
 
 def print_table(results, device):
     cuda = device == "cuda"
-    head = ["task", "device", "output shape", "seconds", "in+param+out MB", "traces", "status"]
+    head = ["task", "device", "output shape", "first run s", "in+param+out MB", "traces", "status"]
     if cuda:
         head[3:3] = ["eager ms", "peak MB"]
     rows = []
@@ -265,8 +265,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("paths", nargs="*", help="task files or folders (default: bench/ and examples/)")
     ap.add_argument("--device", default="cpu", choices=["cpu", "meta", "cuda"])
-    ap.add_argument("--timeout", type=float, default=120.0,
-                    help="seconds per task before a CPU run is abandoned and redone on meta (default 120)")
+    ap.add_argument("--timeout", type=float, default=60.0,
+                    help="seconds per task before a CPU run is abandoned and redone on meta (default 60)")
     ap.add_argument("--repeat", type=int, default=10, help="timed repetitions on cuda (default 10)")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     ap.add_argument("--worker", metavar="FILE", help=argparse.SUPPRESS)
@@ -275,7 +275,7 @@ def main(argv=None):
     if args.worker:
         try:
             res = work(args.worker, args.device, args.repeat)
-        except Exception as exc:  # noqa: BLE001 - report and let the driver print it
+        except Exception as exc:
             res = {"task": args.worker, "device": args.device, "ok": False,
                    "problems": [f"{type(exc).__name__}: {exc}"[:400]]}
         print(MARK + json.dumps(res), flush=True)

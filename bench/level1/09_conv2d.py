@@ -1,8 +1,8 @@
-"""2D convolution, 3x3, stride 1, padding 1, 64 -> 128 channels with bias, on a 32 x 64 x 112 x 112 batch."""
+"""2D convolution, 3x3, stride 1, padding 1, 64 -> 128 channels with bias, on a 128 x 64 x 112 x 112 batch."""
 import torch
 import torch.nn as nn
 
-batch_size = 32
+batch_size = 128
 in_channels = 64
 out_channels = 128
 kernel_size = 3

@@ -1,4 +1,4 @@
-"""Conv2d 3x3 (32 -> 64 channels) -> inference-mode BatchNorm (running stats + affine) -> ReLU on 32 x 32 x 128 x 128."""
+"""Conv2d 3x3 (32 -> 64 channels) -> eval-mode BatchNorm (running stats + affine) -> ReLU on 32 x 32 x 128 x 128."""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

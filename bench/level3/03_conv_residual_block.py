@@ -1,4 +1,4 @@
-"""ResNet basic block: conv3x3-BN-ReLU-conv3x3-BN + identity residual, then ReLU (inference-mode BN); 32 x 128 x 56 x 56."""
+"""ResNet basic block, conv3x3-BN-ReLU-conv3x3-BN + identity, ReLU (eval-mode BN), on 32 x 128 x 56 x 56."""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -1,4 +1,4 @@
-"""Pre-norm transformer MLP block: x + Linear(GELU(Linear(LayerNorm(x)))), width 1024 -> 4096 -> 1024, 8 x 1024 tokens."""
+"""Pre-norm transformer MLP: x + Linear(GELU(Linear(LayerNorm(x)))), 1024 -> 4096 -> 1024, 8 x 1024 tokens."""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -1,4 +1,4 @@
-"""Tiny CNN classifier: conv 7x7/2 (3 -> 64) -> ReLU -> global average pool -> Linear 64 -> 1000; 128 x 3 x 224 x 224."""
+"""Tiny CNN classifier: conv 7x7/2 (3 -> 64), ReLU, global average pool, Linear 64 -> 1000; 128 x 3 x 224 x 224."""
 import torch
 import torch.nn as nn
 

@@ -19,6 +19,16 @@ export default tseslint.config(
     },
   },
   {
+    // node:test's describe/it return promises the runner itself awaits.
+    files: ['tests/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', name: ['describe', 'it'], package: 'node:test' }] },
+      ],
+    },
+  },
+  {
     // Plain JavaScript run by Node (the e2e driver): no type information.
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,

@@ -50,6 +50,8 @@ class Worker:
         # A plain subprocess (not multiprocessing's spawn, which re-imports the caller's __main__), talking
         # over an authenticated Unix socket. Its stdout goes to our stderr: candidate code may print, and
         # our stdout can be an event stream.
+        if self.proc is not None:
+            self.restarts += 1
         sock_dir = tempfile.mkdtemp(prefix="hiera-worker-")
         address = str(Path(sock_dir) / "sock")
         key = secrets.token_bytes(16)
@@ -92,8 +94,6 @@ class Worker:
     def evaluate(self, req: EvalRequest, timeout_s: float | None = None) -> EvalReply:
         """Run one request; a crash or timeout becomes the reply and the worker restarts on next use."""
         if not self.alive():
-            if self.proc is not None:
-                self.restarts += 1
             self.start()
         assert self.conn is not None
         limit = timeout_s or self.limits.per_request_s

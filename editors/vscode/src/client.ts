@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import {
   ExecuteCommandRequest,
   LanguageClient,
+  State,
   TransportKind,
   type LanguageClientOptions,
   type ServerOptions,
@@ -23,6 +24,8 @@ export class HieraClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private queue: Promise<void> = Promise.resolve();
   private _state: ServerState = 'stopped';
+  /** Set while we stop the client ourselves, so that stop is not reported as a crash. */
+  private stopping = false;
   private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
   private readonly jobStatusEmitter = new vscode.EventEmitter<JobStatus>();
   readonly onDidChangeState = this.stateEmitter.event;
@@ -115,6 +118,15 @@ export class HieraClient implements vscode.Disposable {
         this.log.warn(`ignored malformed ${JOB_STATUS_NOTIFICATION}: ${JSON.stringify(params)}`);
       }
     });
+    // After the client's own restarts are exhausted it stays stopped: show that instead of "ready".
+    client.onDidChangeState((e) => {
+      if (this.client === client && !this.stopping && e.newState === State.Stopped && this._state === 'running') {
+        this.log.error('hiera-ls stopped unexpectedly; "HIERA: Restart Server" starts it again');
+        this.setState('failed');
+      } else if (this.client === client && e.newState === State.Running && this._state === 'failed') {
+        this.setState('running');
+      }
+    });
     this.client = client;
     try {
       await client.start();
@@ -134,6 +146,7 @@ export class HieraClient implements vscode.Disposable {
       this.setState('stopped');
       return;
     }
+    this.stopping = true;
     try {
       if (client.isRunning()) {
         await client.stop(STOP_TIMEOUT_MS);
@@ -145,6 +158,8 @@ export class HieraClient implements vscode.Disposable {
       await client.dispose();
     } catch {
       // Disposing a client that never started rejects; nothing is left to clean up then.
+    } finally {
+      this.stopping = false;
     }
     this.setState('stopped');
   }

@@ -112,7 +112,7 @@ export function renderChart(model: ChartModel): string {
   const bottom = CHART_HEIGHT - MARGIN.bottom;
   const out: string[] = [];
   out.push(
-    `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" role="img" aria-label="Candidate latency by round">`,
+    `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" preserveAspectRatio="xMinYMin meet" role="img" aria-label="Candidate latency by round">`,
   );
 
   // Round bands, shaded alternately, labelled at the top.

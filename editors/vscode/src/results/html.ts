@@ -92,7 +92,7 @@ function decisionsTable(rows: DecisionRow[]): string {
       );
     })
     .join('');
-  return `<table class="decisions"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+  return `<div class="table-scroll"><table class="decisions"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
 }
 
 const LEGEND =
@@ -142,6 +142,8 @@ h1 { font-size: 1.4em; margin: 12px 0 8px; } h2 { font-size: 1.1em; margin: 20px
 button { background: var(--vscode-button-background); color: var(--vscode-button-foreground); border: none; padding: 4px 12px; cursor: pointer; }
 button:hover:not([disabled]) { background: var(--vscode-button-hoverBackground); }
 button[disabled] { opacity: 0.5; cursor: default; }
+/* The SVG scales with the panel (viewBox only), up to its natural size. */
+.chart { display: block; width: 100%; max-width: 760px; height: auto; }
 .chart text { fill: var(--vscode-foreground); font-size: 11px; }
 .chart .tick, .chart .untimed-label, .chart .round-label { fill: var(--vscode-descriptionForeground); }
 .axis { stroke: var(--vscode-foreground); stroke-width: 1; }
@@ -159,7 +161,9 @@ button[disabled] { opacity: 0.5; cursor: default; }
 .hline-label-reference { fill: var(--vscode-charts-blue, #48f) !important; }
 .hline-label-compile-default { fill: var(--vscode-charts-purple, #a6f) !important; }
 .hline-label-compile-max-autotune { fill: var(--vscode-charts-orange, #f90) !important; }
-.legend { display: flex; gap: 16px; margin: 4px 0 0 64px; color: var(--vscode-descriptionForeground); }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 16px; margin: 4px 0 0 8px; color: var(--vscode-descriptionForeground); }
+.legend span { white-space: nowrap; }
+.table-scroll { overflow-x: auto; }
 .legend svg { vertical-align: middle; }
 table.decisions { border-collapse: collapse; }
 .decisions th, .decisions td { padding: 3px 8px; text-align: left; border-bottom: 1px solid var(--vscode-editorWidget-border, #8884); }

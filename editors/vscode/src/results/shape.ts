@@ -69,7 +69,10 @@ function entries(results: ChartInput): ChartEntry[] {
 }
 
 export function shapeChart(results: ChartInput): ChartModel {
-  const sorted = [...entries(results)].sort((a, b) => a.round - b.round || a.index - b.index);
+  // A server may leave round/index empty for an entry it could not place; such entries sort first.
+  const sorted = entries(results)
+    .map((e) => ({ ...e, round: e.round ?? 0, index: e.index ?? 0 }))
+    .sort((a, b) => a.round - b.round || a.index - b.index);
   const bestId = results.best?.candidate_id ?? null;
   const points: ChartPoint[] = sorted.map((e, i) => ({
     x: i + 1,
@@ -114,7 +117,7 @@ export function shapeChart(results: ChartInput): ChartModel {
       lines.push({ kind: 'compile-default', label: 'torch.compile', ms: compiled.default });
     }
     if (finitePositive(compiled['max-autotune'])) {
-      lines.push({ kind: 'compile-max-autotune', label: 'torch.compile max-autotune', ms: compiled['max-autotune'] });
+      lines.push({ kind: 'compile-max-autotune', label: 'max-autotune', ms: compiled['max-autotune'] });
     }
   }
 

@@ -1,7 +1,7 @@
 // A hand-written stand-in for the `vscode` module, installed by hooking Node's module loader, so code that
 // imports `vscode` runs under `node --test`. It covers only what the tested modules touch, and records
 // what they do so tests can assert on it. Import this module before the module under test.
-import Module = require('node:module');
+import Module from 'node:module';
 
 type Listener<T> = (e: T) => unknown;
 
@@ -109,13 +109,9 @@ const vscode = {
 };
 
 const loader = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
-const originalLoad = loader._load;
-loader._load = function (request: string, parent: unknown, isMain: boolean): unknown {
-  if (request === 'vscode') {
-    return vscode;
-  }
-  return originalLoad.call(this, request, parent, isMain);
-};
+const originalLoad = loader._load.bind(Module);
+loader._load = (request: string, parent: unknown, isMain: boolean): unknown =>
+  request === 'vscode' ? vscode : originalLoad(request, parent, isMain);
 
 /** A log channel that keeps its lines. */
 export function fakeLog(): { lines: string[]; info(m: string): void; warn(m: string): void; error(m: string): void } {

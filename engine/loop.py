@@ -1,0 +1,358 @@
+"""Algorithm 1: the HIERA loop.
+
+    parent = the reference; feedback = its profile (when profiling is on)
+    for each round: space = SSDA.select_space; scores = SSDA.score_directions; d = argmax scores
+                    strategy = SPA.plan(space, d); X = OA.generate(strategy, K)
+                    evaluate X as a batch; the best valid candidate (if better) becomes the parent;
+                    profile it; feed that profile to the next round
+
+Every decision, candidate, outcome, profile and model call is written to the run store as it happens, so
+a killed run keeps everything it finished and `--resume` continues from the next round.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from contracts.export import modelnew_source, result_paths
+from contracts.spaces import Space
+from contracts.task import TaskSpec
+from engine.agents.base import Backend, Context, Direction, DirectionScores, Invalid, RoundRecord, SpaceChoice, Usage
+from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status
+from engine.evaluate.pipeline import EvalSettings, Evaluator
+from engine.store import RunStore
+
+Event = dict[str, Any]
+EventSink = Callable[[Event], None]
+
+
+@dataclass(frozen=True)
+class LoopSettings:
+    rounds: int = 3
+    candidates: int = 6
+    space: Space | None = None  # None: the SSDA chooses every round (auto)
+    planning: bool = True
+    use_contract: bool = True
+    profile: bool = True
+    ncu_path: str | None = None
+    results_dir: Path | None = None  # None: beside the task
+    write_results: bool = True
+    eval: EvalSettings = field(default_factory=EvalSettings)
+
+
+@dataclass
+class Best:
+    candidate: Candidate
+    outcome: Outcome
+    round: int
+    space: Space
+    direction: Direction
+
+    @property
+    def speedup(self) -> float:
+        return self.outcome.speedup or 0.0
+
+
+@dataclass
+class LoopState:
+    run_id: str
+    best: Best | None = None
+    parent_profile: Any | None = None
+    history: list[RoundRecord] = field(default_factory=list)
+    rounds_json: list[dict[str, Any]] = field(default_factory=list)
+    usage: list[Usage] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(
+        ("build", "verify", "time", "profile", "model"), 0.0))
+    reference_ms: list[float] = field(default_factory=list)
+    evaluated: int = 0
+    profiling_off: str | None = None
+
+
+def _cid(round_: int, index: int, source: str) -> str:
+    return f"r{round_}c{index}-{hashlib.sha256(source.encode()).hexdigest()[:6]}"
+
+
+class Loop:
+    def __init__(self, spec: TaskSpec, backend: Backend, store: RunStore, workdir: Path, settings: LoopSettings,
+                 sink: EventSink | None = None, cache_dir: Path | None = None):
+        self.spec, self.backend, self.store, self.settings = spec, backend, store, settings
+        self.workdir = workdir
+        self.sink = sink or (lambda e: None)
+        self.cache_dir = cache_dir
+        self.allowed = (settings.space,) if settings.space else tuple(Space)
+        self.t0 = time.perf_counter()
+
+    # --- events -------------------------------------------------------------------------------------
+
+    def emit(self, event: str, **data: Any) -> None:
+        self.sink({"event": event, **data})
+
+    def notice(self, state: LoopState, message: str) -> None:
+        self.store.record_notice(state.run_id, message)
+        self.emit("notice", message=message)
+
+    # --- the run ------------------------------------------------------------------------------------
+
+    def start(self, backend_name: str) -> LoopState:
+        s = self.settings
+        run_id = self.store.start_run(
+            "optimize", self.spec.path, self.spec.name, self.spec.source_hash,
+            {"rounds": s.rounds, "candidates": s.candidates, "space": s.space.value if s.space else "auto",
+             "planning": s.planning, "contract": s.use_contract, "profile": s.profile,
+             "precision": s.eval.precision.value, "device": s.eval.device},
+            backend=backend_name, device=s.eval.device)
+        return LoopState(run_id)
+
+    def resume(self, run_id: str) -> tuple[LoopState, int]:
+        """Rebuild the state of a stopped run from the store; returns it and the next round."""
+        run = self.store.run(run_id)
+        if run is None:
+            raise ValueError(f"no run {run_id} in {self.store.db_path}")
+        self.store.resume_run(run_id)
+        state = LoopState(run_id)
+        decisions = {d["round"]: d for d in self.store.decisions(run_id)}
+        by_round: dict[int, list[dict[str, Any]]] = {}
+        for c in self.store.candidates(run_id):
+            by_round.setdefault(c["round"], []).append(c)
+        done = [r for r in sorted(decisions) if len(by_round.get(r, [])) >= self.settings.candidates]
+        for r in done:
+            d = decisions[r]
+            outcomes = []
+            for row in by_round[r]:
+                o = Outcome.from_json(row["outcome"])
+                outcomes.append(o)
+                cand = Candidate(row["id"], CandidateKind(row["kind"]), Path(row["source_path"]).read_text(),
+                                 Space(row["space"]) if row["space"] else None, row["origin"], row["note"])
+                self._consider(state, cand, o, r, Space(d["space"]), Direction(d["direction"]))
+                if o.reference:
+                    state.reference_ms.append(o.reference.median_ms)
+            state.history.append(RoundRecord(r, Space(d["space"]), Direction(d["direction"]), d["strategy"],
+                                             state.best.speedup if state.best else None, tuple(outcomes)))
+            state.rounds_json.append(self._round_json(r, d["space"], d["scores"], d["direction"], d["strategy"],
+                                                      d["rationale"], by_round[r]))
+            state.evaluated += len(by_round[r])
+        next_round = (max(done) + 1) if done else 1
+        return state, next_round
+
+    def run(self, state: LoopState, first_round: int = 1) -> dict[str, Any]:
+        s = self.settings
+        status = "finished"
+        with Evaluator(self.spec, self.workdir, s.eval, cache_dir=self.cache_dir) as ev:
+            self.evaluator = ev
+            info = ev.ensure_worker()
+            self.emit("run_started", run_id=state.run_id, task=str(self.spec.path), device=ev._device_label(),
+                      rounds=s.rounds, candidates=s.candidates, backend=self.backend.name,
+                      store=str(self.store.db_path), run_dir=str(self.store.run_dir(state.run_id)))
+            if s.profile and state.parent_profile is None and state.best is None:
+                state.parent_profile = self._profile(state, None, "reference")
+            try:
+                for r in range(first_round, s.rounds + 1):
+                    self._round(state, r, info)
+            except KeyboardInterrupt:
+                status = "stopped"
+        return self.finish(state, status)
+
+    def _context(self, state: LoopState, r: int, info: dict[str, Any]) -> Context:
+        best = state.best
+        return Context(
+            spec=self.spec, contract_dir=self.evaluator.contract_dir, device=self.settings.eval.device,
+            device_info=dict(info), precision=self.settings.eval.precision, round=r, rounds=self.settings.rounds,
+            allowed_spaces=self.allowed, parent=best.candidate if best else None,
+            parent_outcome=best.outcome if best else None, parent_profile=state.parent_profile,
+            history=tuple(state.history),
+            reference_ms=sorted(state.reference_ms)[len(state.reference_ms) // 2] if state.reference_ms else None,
+            use_contract=self.settings.use_contract, planning=self.settings.planning,
+        )
+
+    def _decide(self, ctx: Context) -> tuple[SpaceChoice, DirectionScores, Any]:
+        choice = self.backend.ssda.select_space(ctx)
+        if choice.space not in self.allowed:
+            # A fixed-space run: the agent may not leave it.
+            choice = SpaceChoice(self.allowed[0], f"{choice.rationale} (fixed to {self.allowed[0].value})")
+        scores = self.backend.ssda.score_directions(ctx, choice.space)
+        strategy = self.backend.spa.plan(ctx, choice.space, scores)
+        return choice, scores, strategy
+
+    def _round(self, state: LoopState, r: int, info: dict[str, Any]) -> None:
+        s = self.settings
+        ctx = self._context(state, r, info)
+        choice, scores, strategy = self._decide(ctx)
+        direction = strategy.direction
+        bottleneck = getattr(state.parent_profile, "bottleneck", None) if state.parent_profile else None
+        self.store.record_decision(state.run_id, r, choice.space.value, scores.as_json(), scores.evidence_json(),
+                                   direction.value, strategy.name, f"{choice.rationale} | {scores.rationale}",
+                                   state.best.candidate.id if state.best else None, bottleneck)
+        self.emit("round_started", round=r, space=choice.space.value, scores=scores.as_json(),
+                  direction=direction.value, strategy=strategy.name,
+                  rationale=f"{choice.rationale} | {scores.rationale}")
+        generated = self.backend.oa.generate(ctx, choice.space, strategy, s.candidates)
+        self._record_usage(state, r)
+        cands: list[Candidate] = []
+        invalid: list[tuple[int, Invalid]] = []
+        index_of: dict[str, int] = {}  # candidate id -> its 1-based position among the K generated
+        for i, g in enumerate(generated[: s.candidates], start=1):
+            if isinstance(g, Invalid):
+                invalid.append((i, g))
+            else:
+                c = replace(g, id=_cid(r, i, g.source), space=g.space or choice.space)
+                index_of[c.id] = i
+                cands.append(c)
+        rows: list[dict[str, Any]] = []
+        outcomes: list[Outcome] = []
+
+        def finished(c: Candidate, o: Outcome) -> None:
+            i = index_of.get(c.id, 0)
+            self.store.record_candidate(state.run_id, c, o, r, i)
+            state.evaluated += 1
+            for k, v in (("build", o.build_s), ("verify", o.verify_s), ("time", o.time_s)):
+                state.seconds[k] += v or 0.0
+            if o.reference:
+                first = not state.reference_ms
+                state.reference_ms.append(o.reference.median_ms)
+                if first:
+                    self.store.set_reference(state.run_id, o.reference.median_ms, o.device)
+                    self.emit("reference_timed", reference_ms=o.reference.median_ms)
+            self._consider(state, c, o, r, choice.space, direction)
+            outcomes.append(o)
+            rows.append(self._candidate_row(c, o, i))
+            self.emit("candidate_finished", round=r, index=i, of=s.candidates, candidate_id=c.id,
+                      status=o.status.value, reason=o.reason[:300], speedup=o.speedup,
+                      candidate_ms=o.candidate.median_ms if o.candidate else None,
+                      best_speedup=state.best.speedup if state.best else None)
+
+        for i, inv in invalid:
+            c = Candidate(_cid(r, i, inv.id + inv.source), CandidateKind.CUDA if ctx.on_gpu else CandidateKind.CPP,
+                          inv.source, choice.space, origin=self.backend.name, note=strategy.name)
+            index_of[c.id] = i
+            self.emit("candidate_started", round=r, index=i, of=s.candidates)
+            finished(c, Outcome(c.id, Status.BUILD_FAILED, f"no usable source: {inv.reason}"))
+        self.evaluator.evaluate(
+            cands, on_outcome=finished,
+            on_start=lambda c: self.emit("candidate_started", round=r, index=index_of.get(c.id, 0), of=s.candidates))
+        round_best = max((o for o in outcomes if o.valid), key=lambda o: o.speedup or 0.0, default=None)
+        if s.profile and state.best is not None and round_best is not None \
+                and round_best.candidate_id == state.best.candidate.id:
+            prof = self._profile(state, state.best.candidate, state.best.candidate.id)
+            if prof is not None:
+                state.parent_profile = prof
+        state.history.append(RoundRecord(r, choice.space, direction, strategy.name,
+                                         state.best.speedup if state.best else None, tuple(outcomes)))
+        state.rounds_json.append(self._round_json(r, choice.space.value, scores.as_json(), direction.value,
+                                                  strategy.name, f"{choice.rationale} | {scores.rationale}", rows))
+        self.emit("round_finished", round=r, best_speedup=state.best.speedup if state.best else None)
+
+    def _consider(self, state: LoopState, c: Candidate, o: Outcome, r: int, space: Space, d: Direction) -> None:
+        if o.valid and (state.best is None or (o.speedup or 0) > state.best.speedup):
+            state.best = Best(c, o, r, space, d)
+
+    def _record_usage(self, state: LoopState, r: int) -> None:
+        for u in self.backend.drain_usage():
+            state.usage.append(u)
+            state.seconds["model"] += u.seconds
+            self.store.record_model_call(state.run_id, r, u.role, u.model, u.prompt_tokens, u.completion_tokens,
+                                         u.seconds, u.cost_usd, u.ok, u.error)
+
+    def _profile(self, state: LoopState, cand: Candidate | None, label: str) -> Any | None:
+        """Profile the reference (cand None) or a candidate; None when profiling is off or fails."""
+        if state.profiling_off is not None or not self.settings.eval.device.startswith("cuda"):
+            return None
+        try:
+            from engine import profile as prof
+        except ImportError:
+            return None
+        t0 = time.perf_counter()
+        try:
+            if cand is None:
+                p = prof.profile_reference(str(self.spec.path), self.settings.eval.device,
+                                           ncu_path=self.settings.ncu_path,
+                                           work_dir=self.store.run_dir(state.run_id) / "profiles")
+            else:
+                artifact = self._artifact(cand)
+                p = prof.profile_candidate(str(self.spec.path), str(self.evaluator.contract_dir), artifact,
+                                           cand.kind.value, self.settings.eval.device,
+                                           ncu_path=self.settings.ncu_path,
+                                           work_dir=self.store.run_dir(state.run_id) / "profiles")
+        except prof.ProfilerUnavailable as e:
+            state.profiling_off = str(e)
+            self.notice(state, f"{e} — continuing on timings alone")
+            return None
+        except Exception as e:  # a profile that fails must never stop the run
+            self.notice(state, f"profiling {label} failed ({type(e).__name__}: {e}); continuing on timings")
+            return None
+        finally:
+            state.seconds["profile"] += time.perf_counter() - t0
+        self.store.record_profile(state.run_id, label, p.to_json())
+        return p
+
+    def _artifact(self, cand: Candidate) -> str:
+        from engine.evaluate.build import build_one
+
+        if cand.kind is CandidateKind.MODELNEW:
+            path = self.evaluator.workdir / "candidates" / f"{cand.id}.py"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(cand.source)
+            return str(path)
+        b = build_one(cand, self.evaluator.build_config)
+        return str(b.artifact)
+
+    # --- results --------------------------------------------------------------------------------------
+
+    def _candidate_row(self, c: Candidate, o: Outcome, i: int) -> dict[str, Any]:
+        return {"candidate_id": c.id, "index": i, "status": o.status.value, "reason": o.reason[:500],
+                "speedup": o.speedup, "candidate_ms": o.candidate.median_ms if o.candidate else None}
+
+    @staticmethod
+    def _round_json(r: int, space: str, scores: dict[str, float], direction: str, strategy: str, rationale: str,
+                    rows: list[dict[str, Any]]) -> dict[str, Any]:
+        outs = [{"candidate_id": x["candidate_id"], "index": x.get("index") or x.get("idx"),
+                 "status": x["status"], "reason": x["reason"][:500], "speedup": x["speedup"],
+                 "candidate_ms": x["candidate_ms"]} for x in rows]
+        return {"round": r, "space": space, "scores": scores, "direction": direction, "strategy": strategy,
+                "rationale": rationale, "outcomes": outs}
+
+    def write_results(self, best: Best) -> dict[str, str | None]:
+        c = best.candidate
+        directory = self.settings.results_dir
+        if directory is not None:
+            directory.mkdir(parents=True, exist_ok=True)
+        if c.kind is CandidateKind.MODELNEW:
+            py, _ = result_paths(self.spec, ".cu", directory)
+            py.write_text(c.source)
+            return {"py": str(py), "cu": None}
+        py, src = result_paths(self.spec, c.kind.suffix, directory)
+        note = f"{best.outcome.speedup:.2f}x over eager on {best.outcome.device}; kernel copy: {src.name}."
+        py.write_text(modelnew_source(self.spec, c.source, cuda=c.kind is CandidateKind.CUDA, note=note))
+        src.write_text(c.source)
+        return {"py": str(py), "cu": str(src)}
+
+    def finish(self, state: LoopState, status: str) -> dict[str, Any]:
+        best = state.best
+        paths: dict[str, str | None] | None = None
+        if best is not None and self.settings.write_results:
+            paths = self.write_results(best)
+        ref = sorted(state.reference_ms)[len(state.reference_ms) // 2] if state.reference_ms else None
+        costs = [u.cost_usd for u in state.usage if u.cost_usd is not None]
+        state.seconds["total"] = time.perf_counter() - self.t0
+        result = {
+            "run_id": state.run_id, "status": status, "task": str(self.spec.path),
+            "device": self.evaluator._device_label() if hasattr(self, "evaluator") else self.settings.eval.device,
+            "backend": self.backend.name, "reference_ms": ref,
+            "best": None if best is None else {
+                "candidate_id": best.candidate.id, "speedup": best.outcome.speedup,
+                "candidate_ms": best.outcome.candidate.median_ms if best.outcome.candidate else None,
+                "round": best.round, "space": best.space.value, "direction": best.direction.value,
+                "flags": list(best.outcome.flags), "paths": paths},
+            "candidates": state.evaluated, "rounds": state.rounds_json,
+            "tokens": {"prompt": sum(u.prompt_tokens for u in state.usage),
+                       "completion": sum(u.completion_tokens for u in state.usage)},
+            "seconds": {k: round(v, 3) for k, v in state.seconds.items()},
+            "cost_usd": round(sum(costs), 6) if costs else None,
+            "notices": self.store.notices(state.run_id),
+        }
+        self.store.finish_run(state.run_id, status, result)
+        return result

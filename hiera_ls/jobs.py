@@ -1,0 +1,452 @@
+"""Engine jobs: `hiera optimize` / `hiera profile` as subprocesses, with progress, a queue per device and cancel.
+
+A command handler creates a Job and returns at once; the job runs as an asyncio task that waits for its
+device (one job per device at a time, the rest queued in order), starts the engine in its own process group,
+reads the `--events jsonl` stream (docs/protocol.md §1) and turns it into work-done progress and
+`hiera/jobStatus` notifications. Cancelling (from the progress UI, `hiera.cancel`, or the server exiting)
+interrupts the whole process group, then kills it after a grace period: what the engine finished is
+already in its store.
+
+Nothing here blocks the event loop: the subprocess is asyncio's, file writes are tiny or in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import signal
+import sys
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from hiera_ls.settings import SPACE_TITLES, Settings
+
+log = logging.getLogger(__name__)
+
+JobKind = Literal["optimize", "profile", "profileKernel"]
+JobState = Literal["queued", "running", "finished", "failed", "cancelled"]
+
+CANCEL_GRACE_S = 3.0  # SIGINT first so the engine can close its run cleanly; SIGKILL after this
+JOB_STATUS = "hiera/jobStatus"
+
+
+def engine_command() -> list[str]:
+    """The engine's argv prefix: HIERA_ENGINE_CMD (a JSON list) or this interpreter's `-m engine.cli`."""
+    raw = os.environ.get("HIERA_ENGINE_CMD")
+    if raw:
+        try:
+            cmd = json.loads(raw)
+        except ValueError as e:
+            raise ValueError(f"HIERA_ENGINE_CMD is not a JSON list of strings: {e}") from e
+        if not (isinstance(cmd, list) and cmd and all(isinstance(x, str) for x in cmd)):
+            raise ValueError("HIERA_ENGINE_CMD must be a JSON list of strings, e.g. [\"python\", \"-m\", \"engine.cli\"]")
+        return cmd
+    return [sys.executable, "-m", "engine.cli"]
+
+
+def engine_python() -> str:
+    """The interpreter the engine runs under (where torch must see the GPU)."""
+    cmd = engine_command()
+    return cmd[0] if "python" in Path(cmd[0]).name else sys.executable
+
+
+def engine_env(settings: Settings, root: Path) -> dict[str, str]:
+    env = dict(os.environ, PYTHONUNBUFFERED="1", HIERA_WORKSPACE=str(root))
+    if settings.ncu_path:
+        # The engine looks for ncu on PATH; hiera.ncuPath may name the executable or its folder.
+        p = Path(settings.ncu_path).expanduser()
+        folder = p if p.is_dir() else p.parent
+        env["PATH"] = f"{folder}{os.pathsep}{env.get('PATH', '')}"
+        env["HIERA_NCU"] = str(p)
+    if settings.llm.api_key_env != "OPENAI_API_KEY" and settings.llm.api_key_env in os.environ:
+        # The key travels only in the child's environment, as the engine expects it; never in argv or logs.
+        env["OPENAI_API_KEY"] = os.environ[settings.llm.api_key_env]
+    env["HIERA_LLM_API_KEY_ENV"] = settings.llm.api_key_env
+    return env
+
+
+def optimize_argv(settings: Settings, task: Path, root: Path, space: str | None, results_dir: Path | None,
+                  device: str) -> list[str]:
+    s = settings
+    argv = [*engine_command(), "optimize", str(task), "--events", "jsonl", "--workspace", str(root),
+            "--backend", s.backend, "--rounds", str(s.rounds), "--candidates", str(s.candidates),
+            "--space", space or s.space, "--precision", s.precision, "--device", device]
+    if s.llm.base_url:
+        argv += ["--llm-base-url", s.llm.base_url]
+    if s.llm.model:
+        argv += ["--llm-model", s.llm.model]
+    if results_dir is not None:
+        argv += ["--results-dir", str(results_dir)]
+    return argv
+
+
+def profile_argv(settings: Settings, task: Path, root: Path, candidate: Path | None, device: str) -> list[str]:
+    argv = [*engine_command(), "profile", str(task)]
+    if candidate is not None:
+        argv.append(str(candidate))
+    return [*argv, "--json", "--workspace", str(root), "--precision", settings.precision, "--device", device]
+
+
+class CudaProbe:
+    """Whether the engine's interpreter sees a CUDA device: asked once, in a subprocess (no torch in the server)."""
+
+    def __init__(self) -> None:
+        self._result: tuple[bool, str] | None = None
+        self._lock = asyncio.Lock()
+
+    async def check(self) -> tuple[bool, str]:
+        """(available, detail) where detail names the interpreter and any error."""
+        async with self._lock:
+            if self._result is None:
+                self._result = await self._ask()
+            return self._result
+
+    async def _ask(self) -> tuple[bool, str]:
+        py = engine_python()
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                py, "-c", "import torch; print(torch.cuda.is_available())",
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, stdin=asyncio.subprocess.DEVNULL)
+            out, err = await asyncio.wait_for(proc.communicate(), timeout=120)
+        except (OSError, asyncio.TimeoutError) as e:
+            return False, f"{py} could not be asked ({type(e).__name__}: {e})"
+        if proc.returncode != 0:
+            tail = err.decode(errors="replace").strip().splitlines()[-1:] or ["(no output)"]
+            return False, f"{py} cannot import torch: {tail[0]}"
+        ok = out.decode().strip().endswith("True")
+        return ok, f"torch.cuda.is_available() is {ok} in {py}"
+
+
+@dataclass
+class Job:
+    id: str
+    kind: JobKind
+    title: str
+    argv: list[str]
+    root: Path
+    device: str  # queue key: "cpu" or "cuda:N"
+    env: dict[str, str]
+    log_path: Path
+    uri: str | None = None
+    path: Path | None = None  # the module file (optimize, profile) or the .cu (profileKernel)
+    class_name: str | None = None
+    results_dir: Path | None = None
+    state: JobState = "queued"
+    token: str | None = None
+    run_id: str | None = None
+    run_dir: Path | None = None
+    round: int | None = None
+    rounds: int | None = None
+    index: int | None = None
+    of: int | None = None
+    best_speedup: float | None = None
+    message: str = "queued"
+    result: dict[str, Any] | None = None  # the optimize `result` event, or profile's --json object
+    error: str | None = None
+    error_log: str | None = None
+    returncode: int | None = None
+    notices: list[str] = field(default_factory=list)
+    started: float = field(default_factory=time.time)
+    cancel_requested: bool = False
+    proc: asyncio.subprocess.Process | None = None
+    task: asyncio.Task[None] | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.state in ("queued", "running")
+
+    def status_json(self) -> dict[str, Any]:
+        return {"jobId": self.id, "state": self.state, "runId": self.run_id, "round": self.round,
+                "index": self.index, "of": self.of, "bestSpeedup": self.best_speedup, "message": self.message,
+                "kind": self.kind, "uri": self.uri, "className": self.class_name}
+
+
+def new_job_id(kind: str) -> str:
+    return f"{kind}-{time.strftime('%H%M%S')}-{secrets.token_hex(2)}"
+
+
+class JobManager:
+    def __init__(self, ls: LanguageServer, on_done: Callable[[Job], Awaitable[None]],
+                 on_update: Callable[[Job], None]):
+        self.ls = ls
+        self.on_done = on_done
+        self.on_update = on_update  # cheap: the server refreshes code lenses from it
+        self.jobs: dict[str, Job] = {}
+        self._device_locks: dict[str, asyncio.Lock] = {}
+        self._by_token: dict[str, Job] = {}
+
+    # --- public -----------------------------------------------------------------------------------------
+
+    def submit(self, job: Job) -> Job:
+        self.jobs[job.id] = job
+        job.task = asyncio.get_running_loop().create_task(self._run(job), name=f"hiera job {job.id}")
+        job.task.add_done_callback(self._log_crash)
+        return job
+
+    def active(self) -> list[Job]:
+        return [j for j in self.jobs.values() if j.active]
+
+    def for_module(self, path: Path, class_name: str) -> Job | None:
+        for j in self.jobs.values():
+            if j.active and j.kind == "optimize" and j.path == path and j.class_name == class_name:
+                return j
+        return None
+
+    def cancel(self, job_id: str | None = None) -> list[Job]:
+        targets = [self.jobs[job_id]] if job_id in self.jobs else ([] if job_id else self.active())
+        for job in targets:
+            if not job.active or job.cancel_requested:
+                continue
+            job.cancel_requested = True
+            job.message = "cancelling"
+            if job.proc is not None and job.proc.returncode is None:
+                self._interrupt(job)
+            elif job.task is not None:
+                job.task.cancel()  # still queued: it never started a process
+        return targets
+
+    def cancel_token(self, token: types.ProgressToken) -> None:
+        job = self._by_token.get(str(token))
+        if job is not None:
+            self.cancel(job.id)
+
+    def kill_all(self) -> None:
+        """Synchronous and final: the server is going away (shutdown, exit, EOF, SIGTERM)."""
+        for job in self.jobs.values():
+            job.cancel_requested = True
+            if job.proc is not None and job.proc.returncode is None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(job.proc.pid, signal.SIGKILL)
+
+    # --- the job's life ---------------------------------------------------------------------------------
+
+    async def _run(self, job: Job) -> None:
+        await self._progress_begin(job)
+        lock = self._device_locks.setdefault(job.device, asyncio.Lock())
+        try:
+            if lock.locked():
+                ahead = [j.id for j in self.jobs.values() if j.device == job.device and j.state == "running"]
+                self._update(job, "queued", f"queued: waiting for {job.device} ({', '.join(ahead) or 'another job'})")
+            async with lock:
+                if job.cancel_requested:
+                    raise asyncio.CancelledError
+                await self._execute(job)
+        except asyncio.CancelledError:
+            job.state = "cancelled"
+            job.message = "cancelled"
+        except Exception as e:  # a bug in the server, not in the job: report it like a failed job
+            log.exception("job %s crashed", job.id)
+            job.state, job.error, job.message = "failed", f"{type(e).__name__}: {e}", f"failed: {e}"
+        try:
+            await self.on_done(job)
+        except Exception:
+            log.exception("delivering the results of job %s failed", job.id)
+        self._progress_end(job)
+        self._send_status(job)
+        self.on_update(job)
+
+    async def _execute(self, job: Job) -> None:
+        job.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._update(job, "running", "starting the engine")
+        logf = open(job.log_path, "ab")  # noqa: SIM115 - handed to the child, closed below
+        try:
+            logf.write(f"$ {' '.join(job.argv)}\n".encode())
+            logf.flush()
+            try:
+                job.proc = await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "hiera_ls.launch", *job.argv, cwd=str(job.root), env=job.env,
+                    stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=logf,
+                    start_new_session=True,  # its own process group: cancel reaches builds and workers too
+                    limit=64 << 20)  # one event line holds the whole result object
+            except OSError as e:
+                job.state, job.error = "failed", f"could not start the engine ({job.argv[0]}): {e}"
+                job.message = f"failed: {job.error}"
+                return
+            assert job.proc.stdout is not None
+            last_line = ""
+            while True:
+                raw = await job.proc.stdout.readline()
+                if not raw:
+                    break
+                line = raw.decode(errors="replace").strip()
+                if not line:
+                    continue
+                last_line = line
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    logf.write(f"[stdout] {line}\n".encode())
+                    logf.flush()
+                    continue
+                if isinstance(event, dict):
+                    if job.kind == "optimize":
+                        self._on_event(job, event)
+                    else:
+                        job.result = event
+            job.returncode = await job.proc.wait()
+        finally:
+            logf.close()
+        self._finish(job, last_line)
+
+    def _finish(self, job: Job, last_line: str) -> None:
+        rc = job.returncode
+        if job.cancel_requested:
+            job.state, job.message = "cancelled", "cancelled"
+            if job.run_id:
+                from hiera_ls.store import StoreReader
+
+                StoreReader(job.root).mark_ended(job.run_id, "stopped")
+            return
+        if job.kind == "optimize":
+            status = (job.result or {}).get("status")
+            if job.result is not None and status in ("finished", "stopped"):
+                job.state = "finished"
+                best = job.result.get("best")
+                job.message = (f"done: {best['speedup']:.2f}x faster" if best and best.get("speedup")
+                               else "done: no valid candidate beat the reference")
+                return
+            if job.error is None:
+                job.error = (f"the run ended {status}" if status
+                             else f"the engine exited with code {rc} without a result")
+        elif rc == 0 and job.result is not None and job.result.get("status") not in ("error", "failed"):
+            job.state, job.message = "finished", "done"
+            return
+        elif job.error is None:
+            reason = (job.result or {}).get("reason") or (job.result or {}).get("message")
+            job.error = reason or f"the engine exited with code {rc}" + (f": {last_line[:200]}" if last_line else "")
+        job.state = "failed"
+        job.message = f"failed: {job.error}"
+        if job.run_id:
+            from hiera_ls.store import StoreReader
+
+            StoreReader(job.root).mark_ended(job.run_id, "failed")
+
+    def _interrupt(self, job: Job) -> None:
+        assert job.proc is not None
+        pid = job.proc.pid
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGINT)
+
+        def hard_kill() -> None:
+            if job.proc is not None and job.proc.returncode is None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(pid, signal.SIGKILL)
+
+        asyncio.get_running_loop().call_later(CANCEL_GRACE_S, hard_kill)
+
+    # --- events (docs/protocol.md §1) ----------------------------------------------------------------------
+
+    def _on_event(self, job: Job, ev: dict[str, Any]) -> None:
+        kind = ev.get("event")
+        if kind == "run_started":
+            job.run_id = ev.get("run_id")
+            job.run_dir = Path(ev["run_dir"]) if ev.get("run_dir") else None
+            job.rounds = ev.get("rounds")
+            job.of = ev.get("candidates")
+            self._update(job, "running", f"started on {ev.get('device', '?')} · {ev.get('backend', '')} backend")
+        elif kind == "notice":
+            msg = str(ev.get("message", ""))
+            job.notices.append(msg)
+            self.ls.window_show_message(types.ShowMessageParams(types.MessageType.Info, f"hiera: {msg}"))
+        elif kind == "reference_timed":
+            ms = ev.get("reference_ms")
+            self._update(job, "running", f"reference {ms:.4g} ms" if isinstance(ms, (int, float)) else "reference timed")
+        elif kind == "round_started":
+            job.round = ev.get("round")
+            job.index = 0
+            space = SPACE_TITLES.get(str(ev.get("space")), str(ev.get("space")))
+            self._update(job, "running", f"{self._where(job)} · {space} · direction {ev.get('direction', '?')}"
+                                         f"{': ' + ev['strategy'] if ev.get('strategy') else ''}")
+        elif kind == "candidate_started":
+            job.round, job.index, job.of = ev.get("round", job.round), ev.get("index"), ev.get("of", job.of)
+            self._update(job, "running", self._where(job, candidate=True))
+        elif kind == "candidate_finished":
+            job.round, job.index, job.of = ev.get("round", job.round), ev.get("index"), ev.get("of", job.of)
+            if ev.get("best_speedup") is not None:
+                job.best_speedup = ev["best_speedup"]
+            self._update(job, "running", self._where(job, candidate=True), done=True)
+        elif kind == "round_finished":
+            if ev.get("best_speedup") is not None:
+                job.best_speedup = ev["best_speedup"]
+        elif kind == "result":
+            job.result = {k: v for k, v in ev.items() if k != "event"}
+            job.run_id = job.result.get("run_id") or job.run_id
+            best = job.result.get("best") or {}
+            if best.get("speedup") is not None:
+                job.best_speedup = best["speedup"]
+        elif kind == "error":
+            job.error = str(ev.get("message") or "the engine reported an error")
+            job.error_log = ev.get("log")
+
+    @staticmethod
+    def _where(job: Job, candidate: bool = False) -> str:
+        parts = [f"round {job.round or '?'}/{job.rounds or '?'}"]
+        if candidate:
+            parts.append(f"candidate {job.index or '?'}/{job.of or '?'}")
+        parts.append(f"best {job.best_speedup:.2f}x" if job.best_speedup else "best -")
+        return " · ".join(parts)
+
+    # --- progress and status ---------------------------------------------------------------------------------
+
+    def _percentage(self, job: Job, done: bool) -> int | None:
+        if not (job.rounds and job.of and job.round):
+            return None
+        finished = (job.round - 1) * job.of + (job.index or 0) - (0 if done else 1)
+        return max(0, min(100, int(100 * finished / (job.rounds * job.of))))
+
+    def _update(self, job: Job, state: JobState, message: str, done: bool = False) -> None:
+        job.state, job.message = state, message
+        if job.token is not None:
+            self.ls.work_done_progress.report(job.token, types.WorkDoneProgressReport(
+                message=message, percentage=self._percentage(job, done), cancellable=True))
+        self._send_status(job)
+        self.on_update(job)
+
+    def _send_status(self, job: Job) -> None:
+        self.ls.protocol.notify(JOB_STATUS, job.status_json())
+
+    async def _progress_begin(self, job: Job) -> None:
+        caps = self.ls.client_capabilities
+        if not (caps.window and caps.window.work_done_progress):
+            return  # the client has no progress UI; hiera/jobStatus still reports
+        token = f"hiera-{job.id}-{uuid.uuid4().hex[:8]}"  # fresh per job: pygls refuses a reused token
+        try:
+            await asyncio.wait_for(self.ls.work_done_progress.create_async(token), timeout=10)
+        except Exception as e:
+            log.warning("client refused progress for job %s: %s", job.id, e)
+            return
+        job.token = token
+        self._by_token[token] = job
+        # The client may cancel through the token's future too; both paths land in cancel().
+        self.ls.work_done_progress.tokens[token].add_done_callback(
+            lambda fut: asyncio.get_event_loop().call_soon_threadsafe(self.cancel_token, token)
+            if fut.cancelled() else None)
+        self.ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(
+            title=job.title, cancellable=True, message="queued" if self._busy(job) else "starting", percentage=0))
+
+    def _busy(self, job: Job) -> bool:
+        lock = self._device_locks.get(job.device)
+        return bool(lock and lock.locked())
+
+    def _progress_end(self, job: Job) -> None:
+        if job.token is None:
+            return
+        self.ls.work_done_progress.end(job.token, types.WorkDoneProgressEnd(message=job.message))
+        self.ls.work_done_progress.tokens.pop(job.token, None)
+        self._by_token.pop(job.token, None)
+
+    @staticmethod
+    def _log_crash(task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("job task %s failed", task.get_name(), exc_info=task.exception())

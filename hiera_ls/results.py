@@ -1,0 +1,108 @@
+"""`hiera/runResults`: a run as the §2 optimize object (docs/protocol.md), built from the store, never re-run.
+
+A finished run's summary already is that object (the engine stores it); a run still going, stopped or
+killed has none, so the object is assembled from its decisions, candidates and model calls. Either way
+the chart, the torch.compile baselines and the profile report are added from the store.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from hiera_ls.store import StoreReader
+
+_COMPILE = re.compile(r"(?:torch\.?compile|compile)[:/_\- ]*(default|max-autotune)", re.I)
+
+
+def _best(cands: list[dict[str, Any]], decisions: dict[int, dict[str, Any]]) -> dict[str, Any] | None:
+    valid = [c for c in cands if c["status"] == "valid" and c.get("speedup")]
+    if not valid:
+        return None
+    b = max(valid, key=lambda c: c["speedup"])
+    d = decisions.get(b.get("round") or -1, {})
+    src = b.get("source_path") or ""
+    return {"candidate_id": b["id"], "speedup": b["speedup"], "candidate_ms": b.get("candidate_ms"),
+            "round": b.get("round"), "space": b.get("space") or d.get("space"), "direction": d.get("direction"),
+            "paths": {"py": src if src.endswith(".py") else None, "cu": src if src.endswith(".cu") else None}}
+
+
+def assemble(reader: StoreReader, run: dict[str, Any]) -> dict[str, Any]:
+    """The §2 object for any run: the stored summary when the engine wrote one, else rebuilt from rows."""
+    cands = [c for c in reader.candidates(run["id"]) if not _is_compile_baseline(c)]
+    summary = run.get("summary")
+    if isinstance(summary, dict) and "rounds" in summary:
+        out = dict(summary)
+        out.setdefault("run_id", run["id"])
+        return out
+    decisions = {d["round"]: d for d in reader.decisions(run["id"])}
+    rounds = []
+    for r, d in sorted(decisions.items()):
+        outcomes = [{"candidate_id": c["id"], "index": c.get("idx"), "status": c["status"], "reason": c["reason"],
+                     "speedup": c.get("speedup"), "candidate_ms": c.get("candidate_ms")}
+                    for c in cands if c.get("round") == r]
+        rounds.append({"round": r, "space": d["space"], "scores": d["scores"], "direction": d["direction"],
+                       "strategy": d["strategy"], "rationale": d["rationale"], "outcomes": outcomes})
+    calls = reader.model_calls(run["id"])
+    costs = [c["cost_usd"] for c in calls if c.get("cost_usd") is not None]
+    return {
+        "run_id": run["id"], "status": run["status"], "task": run["task_path"], "device": run.get("device"),
+        "backend": run.get("backend"), "reference_ms": run.get("reference_ms"), "best": _best(cands, decisions),
+        "candidates": len(cands), "rounds": rounds,
+        "tokens": {"prompt": sum(c["prompt_tokens"] for c in calls),
+                   "completion": sum(c["completion_tokens"] for c in calls)},
+        "seconds": {"build": _sum(cands, "build_s"), "verify": _sum(cands, "verify_s"), "time": _sum(cands, "time_s"),
+                    "model": sum(c["seconds"] for c in calls)},
+        "cost_usd": sum(costs) if costs else None,
+    }
+
+
+def _sum(rows: list[dict[str, Any]], key: str) -> float:
+    return float(sum(r.get(key) or 0.0 for r in rows))
+
+
+def _is_compile_baseline(c: dict[str, Any]) -> bool:
+    return bool(_COMPILE.search(f"{c.get('origin', '')} {c['id']}")) and c.get("round") in (None, 0)
+
+
+def _compile_ms(run: dict[str, Any], cands: list[dict[str, Any]]) -> dict[str, float | None]:
+    out: dict[str, float | None] = {"default": None, "max-autotune": None}
+    summary = run.get("summary") if isinstance(run.get("summary"), dict) else {}
+    stored = summary.get("compile_ms") if summary else None
+    if isinstance(stored, dict):
+        out.update({k: stored.get(k) for k in out})
+        return out
+    for c in cands:  # the engine may record torch.compile baselines as round-0 candidates
+        m = _COMPILE.search(f"{c.get('origin', '')} {c['id']}")
+        if m and c.get("round") in (None, 0) and c.get("candidate_ms") is not None:
+            out[m.group(1).lower()] = c["candidate_ms"]
+    return out
+
+
+def profile_path(reader: StoreReader, run: dict[str, Any]) -> str | None:
+    """The Nsight Compute report of a run: named by a stored profile, else the newest .ncu-rep in its folder."""
+    for data in reader.profiles(run["id"]).values():
+        for key in ("report", "report_path", "path"):
+            if isinstance(data.get(key), str):
+                return data[key]
+    run_dir = reader.workspace / ".hiera" / "runs" / run["id"]
+    reports = sorted(run_dir.glob("**/*.ncu-rep"), key=lambda p: p.stat().st_mtime) if run_dir.is_dir() else []
+    return str(reports[-1]) if reports else None
+
+
+def run_results(reader: StoreReader, run: dict[str, Any]) -> dict[str, Any]:
+    """The `hiera/runResults` answer for one run."""
+    out = assemble(reader, run)
+    all_cands = reader.candidates(run["id"])
+    out["chart"] = [{"candidate_id": c["id"], "round": c.get("round"), "index": c.get("idx"), "status": c["status"],
+                     "valid": c["status"] == "valid", "candidate_ms": c.get("candidate_ms"),
+                     "speedup": c.get("speedup")}
+                    for c in all_cands if not _is_compile_baseline(c)]
+    out["compile_ms"] = _compile_ms(run, all_cands)
+    out["profile"] = profile_path(reader, run)
+    return out
+
+
+def run_dir(workspace: Path, run_id: str) -> Path:
+    return workspace / ".hiera" / "runs" / run_id

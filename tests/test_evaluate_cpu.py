@@ -1,0 +1,93 @@
+"""The evaluator on the CPU: every outcome kind, and a worker that survives crashing candidates."""
+
+from __future__ import annotations
+
+import pytest
+
+from contracts.spaces import Space
+from engine.evaluate import Status
+from tests.conftest import CANDIDATES, TASKS
+from tests.evalkit import candidate, evaluate_one, evaluator
+
+
+@pytest.fixture(scope="module")
+def ev(tmp_path_factory):
+    e = evaluator(TASKS / "scale_bias_relu.py", tmp_path_factory.mktemp("eval"), timeout_s=20)
+    yield e
+    e.close()
+
+
+def test_correct_cpp_candidate_is_valid_with_paired_timings(ev):
+    o = evaluate_one(ev, CANDIDATES / "scale_bias_relu.cpp")
+    assert o.status is Status.VALID, o.reason
+    assert o.candidate.trials >= 100 and o.reference.trials >= 100
+    assert o.speedup == pytest.approx(o.reference.median_ms / o.candidate.median_ms)
+    assert o.candidate.min_ms <= o.candidate.median_ms <= o.candidate.max_ms
+
+
+def test_compile_error_is_build_failed_with_the_compilers_message(ev):
+    o = evaluate_one(ev, CANDIDATES / "broken_syntax.cpp")
+    assert o.status is Status.BUILD_FAILED
+    assert "error" in o.reason and "undeclared_name" in o.reason
+
+
+def test_wrong_math_is_incorrect_with_worst_element(ev):
+    o = evaluate_one(ev, CANDIDATES / "wrong_math.cpp")
+    assert o.status is Status.INCORRECT
+    assert o.error is not None and o.error.max_abs > 1e-3
+    assert "worst at out[" in o.reason
+
+
+def test_nonzero_return_code_is_a_runtime_error(ev):
+    o = evaluate_one(ev, CANDIDATES / "returns_error.cpp")
+    assert o.status is Status.RUNTIME_ERROR
+    assert "returned 7" in o.reason
+
+
+def test_space_violation_names_the_line_and_is_never_built(ev):
+    o = evaluate_one(ev, CANDIDATES / "uses_cublas.cpp", Space.PURE_CUDA)
+    assert o.status is Status.SPACE_VIOLATION
+    assert "line 6:" in o.reason and "cuBLAS" in o.reason
+    assert o.extra["lines"] == [6]  # the comment naming cublasSgemm on line 5 is not a violation
+    assert o.build_s is None
+
+
+def test_segfault_kills_only_the_worker_and_the_next_candidate_evaluates(ev):
+    o = evaluate_one(ev, CANDIDATES / "segfault.cpp")
+    assert o.status is Status.RUNTIME_ERROR
+    assert "SIGSEGV" in o.reason
+    again = evaluate_one(ev, CANDIDATES / "scale_bias_relu.cpp")
+    assert again.status is Status.VALID, again.reason
+    assert ev.worker.restarts >= 1
+
+
+def test_hang_times_out_and_the_worker_recovers(ev):
+    o = evaluate_one(ev, CANDIDATES / "hang.cpp")
+    assert o.status is Status.TIMEOUT
+    again = evaluate_one(ev, CANDIDATES / "scale_bias_relu.cpp")
+    assert again.status is Status.VALID, again.reason
+
+
+def test_build_cache_reuses_an_identical_source(ev):
+    c = candidate(CANDIDATES / "scale_bias_relu.cpp")
+    from engine.evaluate.build import build_one
+
+    first = build_one(c, ev.build_config)
+    second = build_one(c, ev.build_config)
+    assert first.ok and second.ok and second.cached
+    assert first.artifact == second.artifact
+
+
+def test_a_batch_builds_in_parallel_and_keeps_order(ev):
+    a = candidate(CANDIDATES / "scale_bias_relu.cpp")
+    b = candidate(CANDIDATES / "wrong_math.cpp")
+    outs = ev.evaluate([b, a])
+    assert [o.candidate_id for o in outs] == ["wrong_math", "scale_bias_relu"]
+    assert [o.status for o in outs] == [Status.INCORRECT, Status.VALID]
+
+
+def test_a_cuda_candidate_on_the_cpu_says_what_to_do(ev, tmp_path):
+    cu = tmp_path / "k.cu"
+    cu.write_text('#include "hiera_contract.h"\n')
+    o = evaluate_one(ev, cu)
+    assert o.status is Status.RUNTIME_ERROR and "needs a CUDA device" in o.reason
