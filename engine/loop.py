@@ -309,7 +309,7 @@ class Loop:
     @staticmethod
     def _round_json(r: int, space: str, scores: dict[str, float], direction: str, strategy: str, rationale: str,
                     rows: list[dict[str, Any]]) -> dict[str, Any]:
-        outs = [{"candidate_id": x["candidate_id"], "index": x.get("index") or x.get("idx"),
+        outs = [{"candidate_id": x.get("candidate_id") or x["id"], "index": x.get("index") or x.get("idx"),
                  "status": x["status"], "reason": x["reason"][:500], "speedup": x["speedup"],
                  "candidate_ms": x["candidate_ms"]} for x in rows]
         return {"round": r, "space": space, "scores": scores, "direction": direction, "strategy": strategy,

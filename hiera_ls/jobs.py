@@ -41,6 +41,10 @@ CANCEL_GRACE_S = 3.0  # SIGINT first so the engine can close its run cleanly; SI
 JOB_STATUS = "hiera/jobStatus"
 
 
+class JobError(Exception):
+    """A job that cannot run as asked; the message says what to do (shown to the user as is)."""
+
+
 def engine_command() -> list[str]:
     """The engine's argv prefix: HIERA_ENGINE_CMD (a JSON list) or this interpreter's `-m engine.cli`."""
     raw = os.environ.get("HIERA_ENGINE_CMD")
@@ -161,6 +165,8 @@ class Job:
     cancel_requested: bool = False
     proc: asyncio.subprocess.Process | None = None
     task: asyncio.Task[None] | None = None
+    # Work before the queue: resolve the device (may probe CUDA), write the task file, build argv.
+    prepare: Callable[[Job], Awaitable[None]] | None = None
 
     @property
     def active(self) -> bool:
@@ -233,8 +239,10 @@ class JobManager:
 
     async def _run(self, job: Job) -> None:
         await self._progress_begin(job)
-        lock = self._device_locks.setdefault(job.device, asyncio.Lock())
         try:
+            if job.prepare is not None:
+                await job.prepare(job)
+            lock = self._device_locks.setdefault(job.device, asyncio.Lock())
             if lock.locked():
                 ahead = [j.id for j in self.jobs.values() if j.device == job.device and j.state == "running"]
                 self._update(job, "queued", f"queued: waiting for {job.device} ({', '.join(ahead) or 'another job'})")
@@ -245,6 +253,11 @@ class JobManager:
         except asyncio.CancelledError:
             job.state = "cancelled"
             job.message = "cancelled"
+            if job.proc is not None and job.proc.returncode is None:  # the server is going away
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(job.proc.pid, signal.SIGKILL)
+        except JobError as e:
+            job.state, job.error, job.message = "failed", str(e), "failed"
         except Exception as e:  # a bug in the server, not in the job: report it like a failed job
             log.exception("job %s crashed", job.id)
             job.state, job.error, job.message = "failed", f"{type(e).__name__}: {e}", f"failed: {e}"
@@ -366,16 +379,16 @@ class JobManager:
             job.round = ev.get("round")
             job.index = 0
             space = SPACE_TITLES.get(str(ev.get("space")), str(ev.get("space")))
-            self._update(job, "running", f"{self._where(job)} · {space} · direction {ev.get('direction', '?')}"
-                                         f"{': ' + ev['strategy'] if ev.get('strategy') else ''}")
+            self._update(job, "running", f"round {job.round}/{job.rounds or '?'} · {space} · direction "
+                                         f"{ev.get('direction', '?')}{': ' + ev['strategy'] if ev.get('strategy') else ''}")
         elif kind == "candidate_started":
             job.round, job.index, job.of = ev.get("round", job.round), ev.get("index"), ev.get("of", job.of)
-            self._update(job, "running", self._where(job, candidate=True))
+            self._update(job, "running", self._where(job))
         elif kind == "candidate_finished":
             job.round, job.index, job.of = ev.get("round", job.round), ev.get("index"), ev.get("of", job.of)
             if ev.get("best_speedup") is not None:
                 job.best_speedup = ev["best_speedup"]
-            self._update(job, "running", self._where(job, candidate=True), done=True)
+            self._update(job, "running", self._where(job), done=True)
         elif kind == "round_finished":
             if ev.get("best_speedup") is not None:
                 job.best_speedup = ev["best_speedup"]
@@ -390,19 +403,17 @@ class JobManager:
             job.error_log = ev.get("log")
 
     @staticmethod
-    def _where(job: Job, candidate: bool = False) -> str:
-        parts = [f"round {job.round or '?'}/{job.rounds or '?'}"]
-        if candidate:
-            parts.append(f"candidate {job.index or '?'}/{job.of or '?'}")
-        parts.append(f"best {job.best_speedup:.2f}x" if job.best_speedup else "best -")
-        return " · ".join(parts)
+    def _where(job: Job) -> str:
+        best = f"best {job.best_speedup:.2f}x" if job.best_speedup else "best -"
+        return f"round {job.round or '?'}/{job.rounds or '?'} · candidate {job.index or '?'}/{job.of or '?'} · {best}"
 
     # --- progress and status ---------------------------------------------------------------------------------
 
     def _percentage(self, job: Job, done: bool) -> int | None:
         if not (job.rounds and job.of and job.round):
             return None
-        finished = (job.round - 1) * job.of + (job.index or 0) - (0 if done else 1)
+        idx = job.index or 0
+        finished = (job.round - 1) * job.of + (idx if done else max(idx - 1, 0))
         return max(0, min(100, int(100 * finished / (job.rounds * job.of))))
 
     def _update(self, job: Job, state: JobState, message: str, done: bool = False) -> None:
@@ -428,10 +439,10 @@ class JobManager:
             return
         job.token = token
         self._by_token[token] = job
-        # The client may cancel through the token's future too; both paths land in cancel().
+        # pygls cancels the token's future on window/workDoneProgress/cancel; that is our cancel button.
+        loop = asyncio.get_running_loop()
         self.ls.work_done_progress.tokens[token].add_done_callback(
-            lambda fut: asyncio.get_event_loop().call_soon_threadsafe(self.cancel_token, token)
-            if fut.cancelled() else None)
+            lambda fut: loop.call_soon_threadsafe(self.cancel_token, token) if fut.cancelled() else None)
         self.ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(
             title=job.title, cancellable=True, message="queued" if self._busy(job) else "starting", percentage=0))
 

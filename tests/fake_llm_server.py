@@ -170,7 +170,9 @@ class FakeLLMServer:
         self._httpd = ThreadingHTTPServer(("127.0.0.1", self._port), handler)
         self._httpd.daemon_threads = True  # a hanging reply must not keep the test process alive
         self._port = self._httpd.server_address[1]
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="fake-llm", daemon=True)
+        # A short poll interval: shutdown() waits up to one interval, and tests start many servers.
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02},
+                                        name="fake-llm", daemon=True)
         self._thread.start()
         return self
 

@@ -132,9 +132,15 @@ class LLMBackend:
     # --- Backend protocol --------------------------------------------------------------------------------
 
     def drain_usage(self) -> list[Usage]:
+        """One record per model call. `ok` is False when the call failed or its reply was unusable
+        (malformed JSON, no code); the tokens of an unusable reply are still counted: they were paid for."""
         with self._lock:
             out, self._usage = self._usage, []
         return out
+
+    def close(self) -> None:
+        """Close the HTTP connections (a long-lived process, like the language server, should)."""
+        self._client.close()
 
     # --- pre-flight --------------------------------------------------------------------------------------
 
@@ -358,7 +364,9 @@ class LLMBackend:
     def _adapt(self, msg: str, kwargs: dict[str, Any], level: int) -> bool:
         """Learn from a 400 what this server does not support; False when there is nothing to change."""
         with self._lock:
-            if "max_tokens" in msg and self._max_tokens_param == "max_tokens":
+            # OpenAI's newer models: "Unsupported parameter: 'max_tokens' ... Use 'max_completion_tokens'".
+            # A "max_tokens is too large" error names only max_tokens and is a real error, not this.
+            if "max_completion_tokens" in msg and self._max_tokens_param == "max_tokens":
                 self._max_tokens_param = "max_completion_tokens"
                 log.info("%s rejects max_tokens; using max_completion_tokens", self._url)
                 return True

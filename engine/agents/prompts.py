@@ -85,8 +85,28 @@ def contract_section(ctx: Context) -> str:
     parts = [f"Task: {ctx.spec.name}"]
     for name in ("hiera_contract.h", "params_semantics.json", "groundtruth.py"):
         if name in files:
-            parts.append(f"--- {name} ---\n{clip(files[name], _MAX_CONTRACT_FILE)}")
+            text = _compact_json(files[name]) if name.endswith(".json") else files[name]
+            parts.append(f"--- {name} ---\n{clip(text, _MAX_CONTRACT_FILE)}")
     return "\n".join(parts)
+
+
+def _compact_json(text: str) -> str:
+    """One line per top-level entry instead of one per value: a third of the tokens, same content."""
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return text
+    if not isinstance(obj, dict):
+        return json.dumps(obj)
+    lines = []
+    for k, v in obj.items():
+        if isinstance(v, list) and v:
+            lines.append(f'"{k}": [')
+            lines += [f"  {json.dumps(x, default=str)}," for x in v]
+            lines.append("]")
+        else:
+            lines.append(f'"{k}": {json.dumps(v, default=str)}')
+    return "\n".join(lines)
 
 
 def device_section(ctx: Context) -> str:
@@ -187,7 +207,8 @@ def space_prompt(ctx: Context) -> Prompt:
         "speed for this workload: libraries usually win on large GEMMs and convolutions, hand-written "
         "kernels on fused pointwise and reduction chains where a library call adds launches and memory "
         "round trips. Use the profile and history: switch spaces when the current one has stopped paying.",
-        _json_instruction({"space": allowed[0], "rationale": "one or two sentences citing the workload/profile"}),
+        _json_instruction({"space": " or ".join(allowed),
+                           "rationale": "one or two sentences citing the workload/profile"}),
     ])
     schema = {
         "type": "object",
@@ -258,7 +279,7 @@ def plan_prompt(ctx: Context, space: Space, scores: DirectionScores) -> Prompt:
         "writer can follow for THIS task (name the tensors, the tile/block sizes, the vector widths). "
         "Use params for the tunable numbers. Do not repeat a strategy that already failed unless the "
         "steps fix the reason it failed.",
-        _json_instruction({"strategy": keys[0] if keys else "R.fuse_pointwise",
+        _json_instruction({"strategy": "one key from the knowledge base above",
                            "steps": ["step 1", "step 2", "step 3"],
                            "params": [{"name": "block_threads", "value": "256"}],
                            "rationale": "why this strategy for this bottleneck"}),
@@ -365,6 +386,9 @@ def _variant_hint(variant: int, k: int) -> str:
     # over the strategy's tuning space, which is what K candidates are for.
     if k <= 1:
         return "Write one candidate."
-    return (f"This is candidate {variant + 1} of {k} written independently for this round: pick tuning choices "
-            "(block size, work per thread, vector width, unrolling, tile shape) that differ from the obvious "
-            f"default in a way specific to number {variant + 1}, so the {k} candidates cover the options.")
+    if variant == 0:
+        return (f"This is candidate 1 of {k}, written independently: use the configuration you expect to be "
+                "fastest.")
+    return (f"This is candidate {variant + 1} of {k}, written independently: explore an alternative to the "
+            "configuration you would pick first (block size, work per thread, vector width, unrolling, tile "
+            f"shape), a different one for each number, so the {k} candidates cover the options.")

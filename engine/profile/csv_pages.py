@@ -108,7 +108,8 @@ def parse_details(text: str) -> dict[str, tuple[str, dict[str, Reading], tuple[R
                 parse_number(cell.get("Estimated Speedup", "")), cell.get("Estimated Speedup Type"),
                 cell.get("Section Name")))
         elif cell.get("Metric Name"):
-            metrics[lid][cell["Metric Name"]] = (parse_number(cell.get("Metric Value", "")), cell.get("Metric Unit", ""))
+            value = parse_number(cell.get("Metric Value", ""))
+            metrics[lid][cell["Metric Name"]] = (value, cell.get("Metric Unit", ""))
     return {lid: (kernels[lid], dict(metrics[lid]), tuple(rules[lid])) for lid in kernels}
 
 

@@ -7,6 +7,7 @@ tested once against either source.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.profile.metrics import RuleResult
 
@@ -46,3 +47,25 @@ def parse_number(text: str) -> float | str | None:
         return float(candidate)
     except ValueError:
         return s
+
+
+def launch_to_json(launch: Launch) -> dict[str, object]:
+    """A Launch as plain JSON (fixtures record what a reader extracted, to replay it without ncu)."""
+    return {
+        "id": launch.id,
+        "kernel": launch.kernel,
+        "metrics": {k: [v, u] for k, (v, u) in launch.metrics.items()},
+        "rules": [r.to_json() for r in launch.rules],
+        "lines": [{"file": s.file, "line": s.line, "kernel": s.kernel, "text": s.text, "counters": s.counters}
+                  for s in launch.lines],
+    }
+
+
+def launch_from_json(d: dict[str, Any]) -> Launch:
+    return Launch(
+        id=str(d["id"]), kernel=str(d["kernel"]),
+        metrics={k: (v[0], str(v[1])) for k, v in d.get("metrics", {}).items()},
+        rules=tuple(RuleResult.from_json(r) for r in d.get("rules", ())),
+        lines=tuple(SourceLine(s["file"], int(s["line"]), s["kernel"], s.get("text", ""),
+                               {k: float(v) for k, v in s.get("counters", {}).items()}) for s in d.get("lines", ())),
+    )

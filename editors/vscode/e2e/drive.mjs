@@ -139,7 +139,7 @@ async function main() {
   await step('run the "Optimize with HIERA" code action', async () => {
     await page.locator('.monaco-editor .view-line', { hasText: 'class Model' }).click();
     await page.keyboard.press('Control+.');
-    const action = page.locator('.action-widget .action-list-item, .action-widget .monaco-list-row', { hasText: 'Optimize with HIERA' }).first();
+    const action = page.locator('.action-widget .action-list-item, .action-widget .monaco-list-row', { hasText: /Optimize with HIERA(?! in)/ }).first();
     try {
       await action.waitFor({ timeout: 20_000 });
       await action.click();
@@ -161,19 +161,21 @@ async function main() {
   });
   await step('the run wrote new files into the workspace', async () => {
     // The result .py arrives through workspace/applyEdit; give the editor a moment to save it.
+    // Files under .hiera/ are the server's bookkeeping (store, logs); the deliverables land beside the module.
     const deadline = Date.now() + 30_000;
     let added = [];
+    const delivered = () => added.filter((f) => !f.startsWith(`.hiera${path.sep}`));
     while (Date.now() < deadline) {
       added = listFiles(WORKSPACE).filter((f) => !before.includes(f));
-      if (added.length > 0) {
+      if (delivered().length > 0) {
         break;
       }
       await sleep(1000);
     }
-    if (added.length === 0) {
-      throw new Error(`no new file (job ended with "${done ?? '?'}")`);
-    }
     writeFileSync(path.join(OUT, 'new-files.txt'), `${added.join('\n')}\n`);
+    if (delivered().length === 0) {
+      throw new Error(`no new file beside the module (job ended with "${done ?? '?'}"; new under .hiera/: ${added.length})`);
+    }
     return added.join(', ');
   });
   // Show the results whatever the run's outcome, as long as the server runs: a failed run has results too.
@@ -192,6 +194,9 @@ async function main() {
   await step('"Open kernel (.cu)" opens the best kernel', async () => {
     const frame = await resultsFrame(page, 10_000);
     const open = frame.locator('button[data-action="openKernel"]');
+    if ((await open.count()) === 0) {
+      return 'no run to open a kernel from';
+    }
     if (await open.isDisabled()) {
       return 'button disabled: the run has no best kernel';
     }

@@ -27,9 +27,10 @@ function isCommand(item: CommandLike | CodeActionLike): item is CommandLike {
 }
 
 /**
- * The action whose command is `hiera.optimize`, else the one titled "Optimize with HIERA" (a server may
- * resolve the command lazily). Actions another extension contributes at the same place are ignored, as
- * are disabled ones.
+ * The action titled exactly "Optimize with HIERA": hiera-ls also offers "Optimize with HIERA in a fixed
+ * space: …" variants with the same command, and VS Code does not keep the server's order. Failing that,
+ * the first action running `hiera.optimize`. Actions another extension contributes at the same place are
+ * ignored, as are disabled ones.
  */
 export function findOptimizeAction<E = unknown>(
   items: readonly (CommandLike | CodeActionLike)[] | undefined,
@@ -41,6 +42,6 @@ export function findOptimizeAction<E = unknown>(
   );
   const usable = candidates.filter((c) => !c.disabled);
   const hit =
-    usable.find((c) => c.command?.command === OPTIMIZE_COMMAND) ?? usable.find((c) => c.title === OPTIMIZE_ACTION_TITLE);
+    usable.find((c) => c.title === OPTIMIZE_ACTION_TITLE) ?? usable.find((c) => c.command?.command === OPTIMIZE_COMMAND);
   return hit === undefined ? undefined : { title: hit.title, command: hit.command, edit: hit.edit };
 }

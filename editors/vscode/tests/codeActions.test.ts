@@ -15,6 +15,16 @@ describe('findOptimizeAction', () => {
     assert.deepEqual(found?.command?.arguments, ['file:///m.py', 'Model']);
   });
 
+  it('prefers the plain action over the fixed-space variants, whatever their order', () => {
+    const fixed = { ...optimize, title: 'Optimize with HIERA in a fixed space: pure CUDA', arguments: ['file:///m.py', 'Model', { space: 'pure_cuda' }] };
+    const found = findOptimizeAction([
+      { title: fixed.title, command: fixed },
+      { title: 'Optimize with HIERA', command: optimize },
+    ]);
+    assert.equal(found?.title, 'Optimize with HIERA');
+    assert.deepEqual(found?.command?.arguments, ['file:///m.py', 'Model']);
+  });
+
   it('accepts a bare Command', () => {
     assert.equal(findOptimizeAction([optimize])?.command?.command, 'hiera.optimize');
   });

@@ -1,0 +1,130 @@
+"""Nsight Compute profiling: hardware metrics mapped to the C/P/M/R/T directions, with per-line hotspots.
+
+The API the loop and the language server call:
+
+    profile_candidate(task_path, contract_dir, artifact, kind, device, *, work_dir, ...) -> Profile
+    profile_reference(task_path, device, *, work_dir, ...) -> Profile
+
+Both raise ProfilerUnavailable (one type, a message for the user) when profiling cannot run here: no ncu,
+no counter permission, no CUDA device, nothing profiled, a timeout. Callers say so once and go on.
+
+Modules: ncu.py (find and run ncu, read reports back), target.py (the program ncu launches), csv_pages.py
+and report_api.py (the two report readers), catalog.py (metric names -> KernelProfile, lines), metrics.py
+(the profile model), directions.py (scores, evidence, roofline, ncu's bottleneck), feedback.py (prompt text).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.profile.catalog import kernel_profile, line_findings
+from engine.profile.directions import bottleneck, roofline, score
+from engine.profile.metrics import Bottleneck, KernelProfile, LineFinding, Profile, RuleResult
+from engine.profile.ncu import CollectOptions, ProfilerUnavailable, collect, find_ncu, read_report
+from engine.profile.readings import Launch
+from engine.profile.target import nvtx_filter
+
+__all__ = ["Bottleneck", "KernelProfile", "LineFinding", "Profile", "ProfilerUnavailable", "RuleResult",
+           "find_ncu", "profile_candidate", "profile_from_launches", "profile_reference"]
+
+_REPO = Path(__file__).resolve().parents[2]
+
+
+def profile_from_launches(launches: Sequence[Launch], *, source_map: Mapping[str, str] | None = None,
+                          notices: Sequence[str] = (), target: str = "", seconds: float | None = None) -> Profile:
+    """Readings from either reader -> the Profile with its direction scores."""
+    kernels = tuple(kernel_profile(ln) for ln in launches)
+    lines = line_findings(launches, source_map)
+    scores, evidence = score(kernels, lines)
+    notes = list(notices)
+    if kernels and not any(ln.lines for ln in launches):
+        notes.append("no per-line data: the kernels carry no line information (build with -lineinfo)")
+    return Profile(kernels=kernels, lines=lines, scores=scores, evidence=evidence, bottleneck=bottleneck(kernels),
+                   roofline=roofline(kernels), notices=tuple(notes), target=target, seconds=seconds)
+
+
+def _check_device(device: str) -> None:
+    if not device.startswith("cuda"):
+        raise ProfilerUnavailable(f"profiling off: Nsight Compute profiles CUDA kernels; the device is {device} "
+                                  "(use --device cuda on a machine with an NVIDIA GPU)")
+
+
+def _env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(_REPO), os.environ.get("PYTHONPATH")) if p))
+
+
+def _run_profile(ncu: str, program: list[str], opts: CollectOptions, work_dir: Path, timeout_s: float,
+                 target: str, source_map: Mapping[str, str]) -> Profile:
+    work_dir.mkdir(parents=True, exist_ok=True)
+    collected = collect(ncu, program, work_dir / "profile.ncu-rep", opts, timeout_s=timeout_s, env=_env())
+    data = read_report(ncu, collected.report)
+    if not data.launches:
+        raise ProfilerUnavailable(f"profiling found no kernel in the report {collected.report}: nothing ran inside "
+                                  f"the NVTX range {(opts.nvtx_include or '').rstrip('/')!r}")
+    return profile_from_launches(data.launches, source_map=source_map,
+                                 notices=(*collected.notices, *data.notices), target=target,
+                                 seconds=round(collected.seconds, 2))
+
+
+def _layout_for(task_path: Path) -> dict[str, Any]:
+    from contracts.contract import contract_layout
+    from contracts.task import TaskError, load_task
+
+    try:
+        return contract_layout(load_task(task_path))
+    except TaskError as e:
+        raise ProfilerUnavailable(f"profiling failed: the task could not be loaded: {e}") from e
+
+
+def profile_candidate(task_path: str | Path, contract_dir: str | Path, artifact: str | Path, kind: str, device: str,
+                      *, ncu_path: str | None = None, timeout_s: float = 120.0, work_dir: str | Path,
+                      layout: Mapping[str, Any] | None = None, source_path: str | Path | None = None,
+                      kernel_regex: str | None = None, precision: str = "fp32", full_set: bool = False,
+                      max_kernels: int = 20) -> Profile:
+    """Profile one built candidate of a task with ncu.
+
+    kind: "cuda" (a contract .cu built into `artifact`, a .so) or "modelnew" (`artifact` is the ModelNew .py).
+    layout: the contract layout (contracts.contract.contract_layout); loaded from the task when omitted.
+    source_path: the candidate's .cu as the user knows it; line findings name it (default: the built copy,
+    `cuda_source.cu` beside the .so, whose line numbers are the same: the build only appends at the end).
+    kernel_regex: profile only kernels whose function name matches, first launch only.
+    """
+    ncu = find_ncu(ncu_path)
+    _check_device(device)
+    kind = str(getattr(kind, "value", kind))
+    if kind not in ("cuda", "modelnew"):
+        raise ProfilerUnavailable(f"profiling off: a {kind} candidate runs on the CPU; Nsight Compute profiles CUDA "
+                                  "candidates (.cu) and ModelNew modules")
+    work = Path(work_dir)
+    work.mkdir(parents=True, exist_ok=True)
+    program = [sys.executable, "-m", "engine.profile.target", "--task", str(Path(task_path).resolve()),
+               "--kind", kind, "--device", device, "--artifact", str(Path(artifact).resolve()),
+               "--contract-dir", str(Path(contract_dir).resolve()), "--precision", precision]
+    source_map: dict[str, str] = {}
+    if kind == "cuda":
+        layout_file = work / "layout.json"
+        layout_file.write_text(json.dumps(dict(layout) if layout is not None else _layout_for(Path(task_path))))
+        program += ["--layout", str(layout_file)]
+        built = Path(artifact).resolve().parent / "cuda_source.cu"
+        source_map[str(built)] = str(Path(source_path).resolve()) if source_path else str(built)
+    opts = CollectOptions(nvtx_include=nvtx_filter(kind), kernel_regex=kernel_regex,
+                          launch_count=1 if kernel_regex else max_kernels, full_set=full_set)
+    return _run_profile(ncu, program, opts, work, timeout_s, str(source_path or artifact), source_map)
+
+
+def profile_reference(task_path: str | Path, device: str, *, ncu_path: str | None = None, timeout_s: float = 120.0,
+                      work_dir: str | Path, kernel_regex: str | None = None, precision: str = "fp32",
+                      full_set: bool = False, max_kernels: int = 20) -> Profile:
+    """Profile the task's reference Model (the PyTorch kernels it launches), the same way as a candidate."""
+    ncu = find_ncu(ncu_path)
+    _check_device(device)
+    program = [sys.executable, "-m", "engine.profile.target", "--task", str(Path(task_path).resolve()),
+               "--kind", "reference", "--device", device, "--precision", precision]
+    opts = CollectOptions(nvtx_include=nvtx_filter("reference"), kernel_regex=kernel_regex,
+                          launch_count=1 if kernel_regex else max_kernels, full_set=full_set)
+    return _run_profile(ncu, program, opts, Path(work_dir), timeout_s, "reference", {})

@@ -1,0 +1,190 @@
+"""Read an .ncu-rep with the `ncu_report` module shipped in the same Nsight Compute install.
+
+Preferred over CSV exports when it imports: one pass over the report, exact metric names, per-PC source
+counters mapped to lines with `source_info` (what NVIDIA's own UncoalescedGlobalAccess rule does). The
+module lives in `<install>/extras/python` and must match the ncu that wrote the report, so it is looked up
+next to the ncu binary in use, never taken from elsewhere.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import os
+import re
+import sys
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from engine.profile.catalog import LINE_STALLS, SOURCE_COUNTERS, rule_from_fields, stall_key, wanted_metrics
+from engine.profile.metrics import RuleResult
+from engine.profile.readings import Launch, Reading, SourceLine, parse_number
+
+
+def extras_dirs(ncu_path: str) -> list[Path]:
+    """Where `ncu_report` can be, for an ncu binary (or the /usr/local/cuda/bin wrapper script)."""
+    real = Path(os.path.realpath(ncu_path))
+    dirs = [real.parent / "extras" / "python"]
+    # The CUDA toolkit's bin/ncu is a wrapper; the install sits beside bin/ as nsight-compute-<version>.
+    toolkit = real.parent.parent
+    dirs += sorted(toolkit.glob("nsight-compute*/extras/python"), reverse=True)
+    return [d for d in dirs if (d / "ncu_report.py").exists()]
+
+
+def load_module(ncu_path: str) -> ModuleType | None:
+    """The ncu_report module matching this ncu, or None when it cannot be imported here."""
+    for d in extras_dirs(ncu_path):
+        if str(d) not in sys.path:
+            sys.path.insert(0, str(d))
+        try:
+            return importlib.import_module("ncu_report")
+        except (ImportError, OSError):
+            continue
+    return None
+
+
+def _value(metric: Any, index: int | None = None) -> float | str | None:
+    v = metric.value() if index is None else metric.value(index)
+    if isinstance(v, bool):
+        return float(v)
+    if isinstance(v, (int, float)):
+        return float(v)
+    if isinstance(v, str):
+        return parse_number(v)
+    return None
+
+
+def _unit(metric: Any) -> str:
+    try:
+        return str(metric.unit() or "")
+    except (AttributeError, RuntimeError):
+        return ""
+
+
+_MARKUP = re.compile(r"@(?:url|section|table|metric):([^@]*?)(?::([^@]*))?@")
+
+
+def _plain_text(s: str) -> str:
+    # Rule messages carry links as "@url:Title:https://...@" and "@section:Id:Label@"; keep the readable part.
+    return _MARKUP.sub(lambda m: m.group(2) if m.group(2) and not m.group(2).startswith("http") else m.group(1), s)
+
+
+def _msg_type(t: Any) -> str:
+    s = str(t).upper()
+    if "OPT" in s:
+        return "OPT"
+    if "WARN" in s:
+        return "WRN"
+    if "ERR" in s:
+        return "ERR"
+    if s.isdigit():  # NvRules MsgType order: NONE, OK, OPTIMIZATION, WARNING, ERROR
+        return {"2": "OPT", "3": "WRN", "4": "ERR"}.get(s, "INF")
+    return "INF"
+
+
+def _speedup_type(t: Any) -> str | None:
+    s = str(t).upper()
+    if "GLOBAL" in s or s == "1":
+        return "global"
+    if "LOCAL" in s or s == "0":
+        return "local"
+    return None
+
+
+def rules_from_dicts(items: Iterable[Any]) -> tuple[RuleResult, ...]:
+    """RuleResults from `rule_results_as_dicts()`; tolerant of the shapes seen across versions."""
+    out: list[RuleResult] = []
+    for d in items:
+        if isinstance(d, str):
+            try:
+                d = ast.literal_eval(d)  # some versions hand back stringified dicts
+            except (ValueError, SyntaxError):
+                continue
+        if not isinstance(d, dict):
+            continue
+        name = str(d.get("rule_identifier") or d.get("name") or "")
+        messages = d.get("rule_message") or d.get("rule_messages") or d.get("messages") or []
+        if isinstance(messages, dict):
+            messages = [messages]
+        speed = d.get("speedup_estimation") or {}
+        if isinstance(speed, list):
+            speed = speed[0] if speed else {}
+        for msg in messages:
+            if not isinstance(msg, dict) or not msg.get("message"):
+                continue
+            sp = speed.get("speedup") if isinstance(speed, dict) else None
+            out.append(rule_from_fields(
+                name, _msg_type(msg.get("type")), _plain_text(str(msg["message"])),
+                float(sp) if isinstance(sp, (int, float)) else None,
+                _speedup_type(speed.get("type")) if isinstance(speed, dict) and sp is not None else None,
+                str(d.get("section_identifier") or "") or None))
+    return tuple(out)
+
+
+def _source_lines(action: Any, kernel: str) -> list[SourceLine]:
+    """Per-PC source metrics summed per (file, line) through the action's source correlation."""
+    metric_names = {key: name for key, (_, name) in SOURCE_COUNTERS.items()}
+    metric_names.update({stall_key(r): name for r, (_, name) in LINE_STALLS.items()})
+    where: dict[int, tuple[str, int] | None] = {}
+    sums: dict[tuple[str, int], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for key, name in metric_names.items():
+        m = action.metric_by_name(name)
+        if m is None or not m.has_correlation_ids():
+            continue
+        pcs = m.correlation_ids()
+        for i in range(m.num_instances()):
+            v = _value(m, i)
+            if not isinstance(v, float) or v == 0:
+                continue
+            pc = int(pcs.as_uint64(i))
+            if pc not in where:
+                info = action.source_info(pc)
+                where[pc] = (str(info.file_name()), int(info.line())) if info is not None and info.line() else None
+            loc = where[pc]
+            if loc is not None:
+                sums[loc][key] += v
+    texts: dict[str, list[str]] = {}
+    try:
+        files = action.source_files() or {}
+        texts = {str(f): str(content).splitlines() for f, content in dict(files).items()}
+    except (AttributeError, RuntimeError, TypeError):
+        pass
+    lines = []
+    for (f, n), counters in sums.items():
+        src = texts.get(f, [])
+        lines.append(SourceLine(file=f, line=n, kernel=kernel,
+                                text=src[n - 1] if 0 < n <= len(src) else "", counters=dict(counters)))
+    return lines
+
+
+def _name(module: ModuleType, action: Any) -> str:
+    try:
+        return str(action.name(module.IAction.NameBase_FUNCTION))
+    except (AttributeError, TypeError):
+        return str(action.name())
+
+
+def launches_from_report(module: ModuleType, report: Path) -> list[Launch]:
+    ctx = module.load_report(str(report))
+    wanted = wanted_metrics()
+    launches: list[Launch] = []
+    for r in range(ctx.num_ranges()):
+        rng = ctx.range_by_idx(r)
+        for a in range(rng.num_actions()):
+            action = rng.action_by_idx(a)
+            kernel = _name(module, action)
+            metrics: dict[str, Reading] = {}
+            for n in wanted:
+                m = action.metric_by_name(n)
+                if m is not None:
+                    metrics[n] = (_value(m), _unit(m))
+            try:
+                rules = rules_from_dicts(action.rule_results_as_dicts())
+            except AttributeError:
+                rules = ()
+            launches.append(Launch(id=f"{r}:{a}", kernel=kernel, metrics=metrics, rules=rules,
+                                   lines=tuple(_source_lines(action, kernel))))
+    return launches

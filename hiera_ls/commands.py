@@ -1,0 +1,189 @@
+"""The `hiera.*` commands: check the request, describe a Job, hand it to the JobManager, return at once.
+
+What could make a job pointless is checked here, before anything starts, and told to the user with what to
+do (a class without inputs, a `.cu` that is not from a run, no CUDA device where one was asked for).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from hiera_ls import jobs as jobs_mod
+from hiera_ls.jobs import Job, JobError, engine_env, new_job_id, optimize_argv, profile_argv
+from hiera_ls.modules import ANNOTATION_HELP, ModuleClass, find_kernels, scan_python
+from hiera_ls.settings import SPACE_TITLES, SPACES, Settings
+from hiera_ls.taskfile import write_task
+
+if TYPE_CHECKING:
+    from hiera_ls.server import HieraServer
+
+
+class CommandError(JobError):
+    """A request the user has to change; the message says how."""
+
+
+@dataclass(frozen=True)
+class Target:
+    path: Path
+    uri: str
+    module: ModuleClass
+    source: str  # the saved file's text: the engine reads the file, not the editor's buffer
+
+
+def _arg(args: tuple[Any, ...], i: int, key: str) -> Any:
+    """Arguments come positionally (protocol.md) or, from some clients, as one object."""
+    if len(args) == 1 and isinstance(args[0], dict):
+        return args[0].get(key)
+    return args[i] if len(args) > i else None
+
+
+def uri_to_path(uri: Any) -> Path:
+    if not isinstance(uri, str) or not uri.startswith("file:"):
+        raise CommandError(f"hiera: expected a file URI, got {uri!r}")
+    from pygls.uris import to_fs_path
+
+    fs = to_fs_path(uri)
+    if fs is None:
+        raise CommandError(f"hiera: cannot map {uri} to a file on this machine")
+    return Path(fs).resolve()
+
+
+async def _target(ls: HieraServer, uri: Any, class_name: Any) -> Target:
+    path = uri_to_path(uri)
+    if not isinstance(class_name, str) or not class_name:
+        raise CommandError("hiera: which class? The command needs the module class name as its second argument")
+    try:
+        source = await asyncio.to_thread(path.read_text)
+    except OSError as e:
+        raise CommandError(f"hiera: cannot read {path}: {e.strerror}") from e
+    scan = scan_python(source)
+    module = scan.by_name(class_name)
+    if module is None:
+        unsaved = ls.document_text(path)
+        if unsaved is not None and scan_python(unsaved).by_name(class_name):
+            raise CommandError(f"hiera: {class_name} is not in the saved {path.name}; save the file, then run again")
+        raise CommandError(f"hiera: no module class {class_name} in {path.name} (hiera optimizes nn.Module "
+                           "subclasses with inputs; see the README)")
+    if scan.is_result:
+        raise CommandError(f"hiera: {path.name} defines ModelNew, so it is a result; optimize the original module")
+    if not module.optimizable:
+        raise CommandError(f"hiera: cannot optimize {class_name}: {module.problem}. To fix: {ANNOTATION_HELP}")
+    unsaved = ls.document_text(path)
+    if unsaved is not None and unsaved != source:
+        ls.show(types.MessageType.Warning, f"hiera: {path.name} has unsaved changes; hiera runs the saved file")
+    return Target(path, path.as_uri(), module, source)
+
+
+async def resolve_device(ls: HieraServer, settings: Settings) -> tuple[str, str]:
+    """(the --device value to pass, the queue key) — one job per physical device at a time."""
+    if settings.device == "cpu":
+        return "cpu", "cpu"
+    ok, detail = await ls.cuda.check()
+    if settings.device == "auto":
+        if not ok:
+            ls.tell_no_cuda_once(detail)
+            return "auto", "cpu"
+        return "auto", "cuda:0"
+    if not ok:
+        raise CommandError(f"hiera: hiera.device is {settings.device!r} but no CUDA device is visible ({detail}). "
+                           "Set hiera.device to \"auto\" or \"cpu\", or point hiera.interpreter at a CUDA build of "
+                           "PyTorch")
+    return settings.device, settings.device if ":" in settings.device else "cuda:0"
+
+
+def _new_job(ls: HieraServer, kind: jobs_mod.JobKind, title: str, root: Path, **kw: Any) -> Job:
+    job_id = new_job_id(kind)
+    return Job(id=job_id, kind=kind, title=title, argv=[], root=root, device="pending",
+               env=engine_env(ls.settings, root), log_path=root / ".hiera" / "logs" / f"{job_id}.log", **kw)
+
+
+async def optimize(ls: HieraServer, *args: Any) -> dict[str, Any] | None:
+    t = await _target(ls, _arg(args, 0, "uri"), _arg(args, 1, "className"))
+    options = _arg(args, 2, "options") or {}
+    if not isinstance(options, dict):
+        raise CommandError(f"hiera: the options argument should be an object, got {options!r}")
+    space = options.get("space") or None
+    if space not in (None, "auto", *SPACES):
+        raise CommandError(f"hiera: unknown space {space!r}; use one of auto, {', '.join(SPACES)}")
+    running = ls.jobs.for_module(t.path, t.module.name)
+    if running is not None:
+        ls.show(types.MessageType.Info, f"hiera: {t.module.name} is already being optimized (job {running.id}); "
+                                        "cancel it first to start another run")
+        return {"jobId": running.id, "state": running.state}
+    settings = ls.settings
+    root = ls.index.root_of(t.path)
+    in_space = f" in {SPACE_TITLES[space]}" if space in SPACE_TITLES else ""
+    job = _new_job(ls, "optimize", f"HIERA: optimizing {t.module.name}{in_space}", root, uri=t.uri, path=t.path,
+                   class_name=t.module.name)
+    job.results_dir = root / ".hiera" / "ls" / "results" / job.id
+
+    async def prepare(job: Job) -> None:
+        task = await asyncio.to_thread(write_task, root, t.path, t.source, t.module)
+        device_arg, job.device = await resolve_device(ls, settings)
+        job.argv = optimize_argv(settings, task, root, space, job.results_dir, device_arg)
+
+    job.prepare = prepare
+    ls.jobs.submit(job)
+    return {"jobId": job.id, "state": job.state}
+
+
+async def profile(ls: HieraServer, *args: Any) -> dict[str, Any] | None:
+    t = await _target(ls, _arg(args, 0, "uri"), _arg(args, 1, "className"))
+    settings = ls.settings
+    root = ls.index.root_of(t.path)
+    job = _new_job(ls, "profile", f"HIERA: profiling {t.module.name} with Nsight Compute", root, uri=t.uri,
+                   path=t.path, class_name=t.module.name)
+
+    async def prepare(job: Job) -> None:
+        task = await asyncio.to_thread(write_task, root, t.path, t.source, t.module)
+        device_arg, job.device = await resolve_device(ls, settings)
+        job.argv = profile_argv(settings, task, root, None, device_arg)
+
+    job.prepare = prepare
+    ls.jobs.submit(job)
+    return {"jobId": job.id, "state": job.state}
+
+
+async def profile_kernel(ls: HieraServer, *args: Any) -> dict[str, Any] | None:
+    path = uri_to_path(_arg(args, 0, "uri"))
+    if path.suffix != ".cu":
+        raise CommandError(f"hiera: Profile kernel takes a .cu file, not {path.name}")
+    origin = ls.index.cu_origin(path)
+    if origin is None or not origin.task:
+        raise CommandError(f"hiera: {path.name} is not from a hiera run, so there is no task to run it against; "
+                           "profile the module instead (Profile with Nsight Compute on its class)")
+    if not Path(origin.task).exists():
+        raise CommandError(f"hiera: the task of {path.name}'s run ({origin.task}) is gone; run Optimize again")
+    settings = ls.settings
+    try:
+        text = await asyncio.to_thread(path.read_text)
+    except OSError as e:
+        raise CommandError(f"hiera: cannot read {path}: {e.strerror}") from e
+    names = [k.name for k in find_kernels(text)]
+    job = _new_job(ls, "profileKernel", f"HIERA: profiling {names[0] if names else path.name} with Nsight Compute",
+                   origin.root, uri=path.as_uri(), path=path)
+
+    async def prepare(job: Job) -> None:
+        device_arg, job.device = await resolve_device(ls, settings)
+        job.argv = profile_argv(settings, Path(origin.task), origin.root, path, device_arg)
+
+    job.prepare = prepare
+    ls.jobs.submit(job)
+    return {"jobId": job.id, "state": job.state}
+
+
+async def cancel(ls: HieraServer, *args: Any) -> dict[str, Any]:
+    job_id = _arg(args, 0, "jobId")
+    if job_id is not None and not isinstance(job_id, str):
+        raise CommandError(f"hiera: hiera.cancel takes a job id string, got {job_id!r}")
+    if job_id is not None and job_id not in ls.jobs.jobs:
+        raise CommandError(f"hiera: no job {job_id}")
+    done = ls.jobs.cancel(job_id)
+    if not any(j.cancel_requested for j in done):
+        ls.show(types.MessageType.Info, "hiera: no job is running")
+    return {"cancelled": [j.id for j in done if j.cancel_requested]}

@@ -1,0 +1,158 @@
+"""What happens when a job ends: the result edit, the message the user reads, fresh diagnostics and lenses."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from hiera_ls.edits import client_can_create_files, create_files_edit, free_targets, result_stem
+from hiera_ls.index import text_hash
+from hiera_ls.jobs import Job
+from hiera_ls.modules import find_kernels, scan_python
+from hiera_ls.views import find_kernel, kernels_of
+
+if TYPE_CHECKING:
+    from hiera_ls.server import HieraServer
+
+log = logging.getLogger(__name__)
+
+APPLY_TIMEOUT_S = 120.0
+_ENDPOINT = re.compile(r"endpoint|base.?url|api.?key|model", re.I)
+
+
+async def on_job_done(ls: HieraServer, job: Job) -> None:
+    if job.state == "cancelled":
+        ls.log(f"hiera: {job.title} cancelled; finished candidates stay in the run store")
+    elif job.state == "failed":
+        ls.show(types.MessageType.Error, failure_message(ls, job))
+    elif job.kind == "optimize":
+        await _deliver_optimize(ls, job)
+    else:
+        await _deliver_profile(ls, job)
+    ls.refresh_views(job.path)
+
+
+def failure_message(ls: HieraServer, job: Job) -> str:
+    err = job.error or "unknown error"
+    text = err if err.startswith("hiera:") else f"hiera: {job.title.removeprefix('HIERA: ')} failed: {err}"
+    if job.kind == "optimize" and ls.settings.backend == "llm" and _ENDPOINT.search(err):
+        s = ls.settings.llm
+        text += (f". Set hiera.llm.baseUrl and hiera.llm.model (the key goes in ${s.api_key_env}), or set "
+                 "hiera.backend to \"expert\" to run offline")
+    if job.proc is not None or job.error_log:  # the engine ran: its log says more
+        text += f". Log: {job.error_log or job.log_path}"
+    return text
+
+
+async def _read(path: str | None) -> str | None:
+    if not path:
+        return None
+    try:
+        return await asyncio.to_thread(Path(path).read_text)
+    except OSError:
+        return None
+
+
+async def _deliver_optimize(ls: HieraServer, job: Job) -> None:
+    res = job.result or {}
+    best = res.get("best")
+    assert job.path is not None and job.class_name is not None
+    module = scan_python(ls.document_text(job.path) or await _read(str(job.path)) or "").by_name(job.class_name)
+    if not best:
+        valid = sum(1 for r in res.get("rounds") or [] for o in r.get("outcomes") or [] if o.get("status") == "valid")
+        ls.show(types.MessageType.Info,
+                f"hiera: no valid candidate beat the reference for {job.class_name} ({valid} valid of "
+                f"{res.get('candidates', '?')}); hover the class for the rounds, or try more rounds or another space")
+        return
+    speed = f"{best['speedup']:.2f}x faster ({best.get('candidate_ms', 0):.4g} ms vs " \
+            f"{res.get('reference_ms') or 0:.4g} ms on {res.get('device', '?')})"
+    paths = best.get("paths") or {}
+    py_src, cu_src = await _read(paths.get("py")), await _read(paths.get("cu"))
+    if py_src is None:
+        ls.show(types.MessageType.Warning, f"hiera: {job.class_name} is {speed}, but the result file "
+                                           f"{paths.get('py')} is missing; see run {res.get('run_id')} in .hiera/runs/")
+        return
+    folder = job.path.parent
+    engine_py = Path(paths["py"]).resolve()
+    if engine_py.parent == folder:
+        # An engine without --results-dir support already wrote the files beside the module.
+        written = [engine_py] + ([Path(paths["cu"]).resolve()] if paths.get("cu") else [])
+        _record(ls, job, best, written, cu_src)
+        ls.show(types.MessageType.Info, f"hiera: {job.class_name} is {speed}: wrote "
+                                        f"{' and '.join(p.name for p in written)}")
+        return
+    files = [(".py", py_src)] + ([(".cu", cu_src)] if cu_src is not None else [])
+    targets = free_targets(folder, result_stem(job.path, module), [s for s, _ in files], ls.open_paths())
+    in_run = ", ".join(str(p) for p in (paths.get("py"), paths.get("cu")) if p)
+    if not client_can_create_files(ls.client_capabilities):
+        ls.show(types.MessageType.Info, f"hiera: {job.class_name} is {speed}. This editor cannot create files "
+                                        f"through an edit; the result is in {in_run}")
+        return
+    edit = create_files_edit([(t, text) for t, (_, text) in zip(targets, files)])
+    try:
+        answer = await asyncio.wait_for(ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
+            edit=edit, label=f"hiera: {job.class_name} {best['speedup']:.2f}x")), timeout=APPLY_TIMEOUT_S)
+    except Exception as e:  # the client errored or never answered
+        answer = types.ApplyWorkspaceEditResult(applied=False, failure_reason=f"{type(e).__name__}: {e}")
+    if not answer.applied:
+        why = f" ({answer.failure_reason})" if answer.failure_reason else ""
+        ls.show(types.MessageType.Warning, f"hiera: {job.class_name} is {speed}, but the editor did not apply the "
+                                           f"edit{why}; the result is in {in_run}")
+        return
+    _record(ls, job, best, targets, cu_src)
+    ls.show(types.MessageType.Info, f"hiera: {job.class_name} is {speed}: created "
+                                    f"{' and '.join(t.name for t in targets)} beside {job.path.name}")
+
+
+def _record(ls: HieraServer, job: Job, best: dict[str, Any], written: list[Path], cu_src: str | None) -> None:
+    """Remember which run the new files came from (hover, diagnostics and Profile kernel read it)."""
+    state = ls.index.state(job.root)
+    for p in written:
+        entry: dict[str, Any] = {"run_id": job.result.get("run_id") if job.result else job.run_id,
+                                 "candidate_id": best.get("candidate_id"), "module": str(job.path),
+                                 "class": job.class_name, "created": time.time()}
+        if p.suffix == ".cu" and cu_src is not None:
+            entry["sha"] = text_hash(cu_src)
+        state.results[str(p)] = entry
+        if p.suffix == ".cu":
+            ls.index.cu.add(p)
+    ls.save_state(job.root)
+
+
+async def _deliver_profile(ls: HieraServer, job: Job) -> None:
+    res = job.result or {}
+    data = res.get("profile") if isinstance(res.get("profile"), dict) else None
+    run_id = res.get("run_id")
+    cand = res.get("candidate_id")
+    if data is None and run_id:
+        reader = ls.index.reader(job.root)
+        data = reader.profile(run_id, cand) if cand else None
+        if data is None:
+            data = next(iter(reader.profiles(run_id).values()), None)
+    if data is None and ("kernels" in res or "lines" in res):
+        data = res  # the profile object itself on stdout
+    if job.kind == "profileKernel" and job.path is not None:
+        text = ls.document_text(job.path) or await _read(str(job.path)) or ""
+        state = ls.index.state(job.root)
+        state.profiles[str(job.path)] = {"run_id": run_id, "candidate_id": cand, "sha": text_hash(text),
+                                         "created": time.time(),
+                                         **({"data": data} if data is not None and not run_id else {})}
+        ls.save_state(job.root)
+        names = [k.name for k in find_kernels(text)]
+        flagged = len((data or {}).get("lines") or [])
+        k = find_kernel(data, names[0]) if data and names else None
+        bottleneck = f", bottleneck: {k['bottleneck']}" if k and k.get("bottleneck") else ""
+        ls.show(types.MessageType.Info, f"hiera: profiled {names[0] if names else job.path.name}{bottleneck}; "
+                                        f"{flagged} source line(s) flagged; hover the kernel for the summary")
+        await ls.publish_for(job.path)
+        return
+    kernels = kernels_of(data) if data else []
+    summary = "; ".join(f"{k.get('name', '?')}: {k.get('bottleneck', '?')}" for k in kernels[:3])
+    ls.show(types.MessageType.Info, f"hiera: profiled {job.class_name}"
+                                    f"{': ' + summary if summary else ''} (run {run_id or '?'})")

@@ -1,0 +1,551 @@
+"""hiera-ls: LSP wiring. Each handler adapts one LSP message to the modules that do the work.
+
+index.py (what is in the workspace), jobs.py and commands.py (engine subprocesses), deliver.py (what a
+finished job changes), views.py (hover, diagnostics, lens text), results.py (hiera/runResults),
+settings.py. Every handler is async or trivially short; nothing here waits on the engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from hiera_ls import commands, deliver, views
+from hiera_ls.commands import CommandError
+from hiera_ls.index import Watcher, WorkspaceIndex, text_hash, walk
+from hiera_ls.jobs import CudaProbe, JobManager
+from hiera_ls.modules import ModuleClass, find_kernels, kernel_at, scan_python
+from hiera_ls.results import assemble, run_results
+from hiera_ls.settings import SPACE_TITLES, SPACES, Settings, parse_settings, settings_json
+
+log = logging.getLogger("hiera_ls")
+
+VERSION = "0.1.0"
+RUN_RESULTS = "hiera/runResults"
+MODULES = "hiera/modules"
+ACTION_KIND = types.CodeActionKind.Refactor + ".hiera"
+DIAG_DEBOUNCE_S = 0.3
+LENS_REFRESH_MIN_S = 1.0
+
+
+class HieraServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("hiera-ls", VERSION, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.index = WorkspaceIndex([])
+        self.settings = Settings()
+        self.init_options: Any = None
+        self.cuda = CudaProbe()
+        self.jobs = JobManager(self, on_done=lambda job: deliver.on_job_done(self, job),
+                               on_update=lambda job: self.schedule_lens_refresh())
+        self.watcher: Watcher | None = None
+        self._told_no_cuda = False
+        self._diag_timers: dict[Path, asyncio.TimerHandle] = {}
+        self._lens_timer: asyncio.TimerHandle | None = None
+        self._background: set[asyncio.Task[Any]] = set()
+
+    # --- small services for the feature modules ----------------------------------------------------------
+
+    def show(self, kind: types.MessageType, message: str) -> None:
+        self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+        self.log(message)
+
+    def log(self, message: str) -> None:
+        self.window_log_message(types.LogMessageParams(type=types.MessageType.Log, message=message))
+
+    def tell_no_cuda_once(self, detail: str) -> None:
+        if self._told_no_cuda:
+            return
+        self._told_no_cuda = True
+        self.show(types.MessageType.Warning,
+                  f"hiera: no CUDA device ({detail}). Jobs use the CPU path: C++ candidates timed on the CPU, no "
+                  "Nsight Compute. For GPU kernels, run where torch.cuda.is_available() is True, or point "
+                  "hiera.interpreter at a CUDA build of PyTorch")
+
+    def path_of(self, uri: str) -> Path | None:
+        fs = to_fs_path(uri)
+        return Path(fs).resolve() if fs else None
+
+    def document_text(self, path: Path) -> str | None:
+        """The editor's text of an open document, None when it is not open."""
+        if path not in self.index.open_docs:
+            return None
+        return self.workspace.get_text_document(path.as_uri()).source
+
+    def text_of(self, path: Path) -> str:
+        text = self.document_text(path)
+        if text is not None:
+            return text
+        try:
+            return path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def open_paths(self) -> set[Path]:
+        return set(self.index.open_docs)
+
+    def save_state(self, root: Path) -> None:
+        try:
+            self.index.state(root).save()
+        except OSError as e:
+            log.warning("could not save %s: %s", self.index.state(root).path, e)
+
+    def spawn(self, coro: Any) -> None:
+        """Run a coroutine in the background, keeping a reference and logging its failure."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+
+        def done(t: asyncio.Task[Any]) -> None:
+            self._background.discard(t)
+            if not t.cancelled() and t.exception() is not None:
+                log.error("background task failed", exc_info=t.exception())
+
+        task.add_done_callback(done)
+
+    # --- what the store says about a module ------------------------------------------------------------------
+
+    def module_run(self, path: Path, module: ModuleClass) -> dict[str, Any] | None:
+        run = self.index.latest_run(path, module)
+        return assemble(self.index.reader(path), run) if run else None
+
+    def result_file(self, path: Path, module: ModuleClass) -> str | None:
+        """The newest result file this server created for the module (beside it)."""
+        state = self.index.state(self.index.root_of(path))
+        mine = [(v.get("created", 0), k) for k, v in state.results.items()
+                if v.get("module") == str(path) and v.get("class") == module.name and k.endswith(".py")
+                and Path(k).exists()]
+        return Path(max(mine)[1]).name if mine else None
+
+    # --- diagnostics ---------------------------------------------------------------------------------------
+
+    def diagnostics_for(self, path: Path) -> list[types.Diagnostic]:
+        text = self.text_of(path)
+        if path.suffix == ".py":
+            scan = self.index.scan(path) if path in self.index.open_docs else scan_python(text)
+            if scan is None or scan.is_result:
+                return []
+            lines = text.splitlines()
+            out = []
+            for m in scan.modules:
+                if not m.optimizable:
+                    continue
+                obj = self.module_run(path, m)
+                d = views.module_diagnostic(m, obj, self.result_file(path, m),
+                                            lines[m.class_line] if m.class_line < len(lines) else "")
+                if d:
+                    out.append(d)
+            return out
+        if path.suffix == ".cu":
+            found = self.index.profile_for_cu(path)
+            if found is None:
+                return []
+            profile, origin = found
+            # Per-line data is only true of the text it was measured on: an edited file gets none.
+            if text_hash(text) not in self.index.known_text(path, origin):
+                return []
+            names = {path.name, "cuda_source.cu"}
+            if origin and origin.source_path:
+                names.add(Path(origin.source_path).name)
+            return views.line_diagnostics(profile, names, text.splitlines())
+        return []
+
+    async def publish_for(self, path: Path) -> None:
+        doc_version = None
+        if path in self.index.open_docs:
+            doc_version = self.workspace.get_text_document(path.as_uri()).version
+        diags = self.diagnostics_for(path)
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=path.as_uri(), diagnostics=diags, version=doc_version))
+
+    def schedule_publish(self, path: Path, delay: float = DIAG_DEBOUNCE_S) -> None:
+        old = self._diag_timers.pop(path, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_running_loop()
+        self._diag_timers[path] = loop.call_later(delay, lambda: self.spawn(self._publish_timer(path)))
+
+    async def _publish_timer(self, path: Path) -> None:
+        self._diag_timers.pop(path, None)
+        await self.publish_for(path)
+
+    def schedule_lens_refresh(self) -> None:
+        """Ask the client to re-request code lenses, at most once a second (progress events come faster)."""
+        caps = self.client_capabilities.workspace
+        if not (caps and caps.code_lens and caps.code_lens.refresh_support) or self._lens_timer is not None:
+            return
+
+        def fire() -> None:
+            self._lens_timer = None
+            self.workspace_code_lens_refresh(None)
+
+        self._lens_timer = asyncio.get_running_loop().call_later(LENS_REFRESH_MIN_S, fire)
+
+    def refresh_views(self, changed: Path | None = None) -> None:
+        """After a job or a store change: republish diagnostics of open documents and refresh lenses."""
+        paths = set(self.index.open_docs)
+        if changed is not None:
+            paths.add(changed)
+        for p in paths:
+            self.schedule_publish(p, 0.0)
+        self.schedule_lens_refresh()
+
+    # --- settings ------------------------------------------------------------------------------------------
+
+    async def load_settings(self, pushed: Any = None) -> None:
+        raw: Any = None
+        caps = self.client_capabilities.workspace
+        if caps and caps.configuration:
+            try:
+                items = await asyncio.wait_for(self.workspace_configuration_async(types.ConfigurationParams(
+                    items=[types.ConfigurationItem(section="hiera")])), timeout=10)
+                raw = items[0] if items else None
+            except Exception as e:
+                log.warning("workspace/configuration failed: %s", e)
+        if raw is None:
+            raw = pushed if pushed is not None else self.init_options
+        self.settings, errors = parse_settings(raw)
+        for e in errors:
+            self.show(types.MessageType.Warning, e)
+        self.log(f"hiera: settings {settings_json(self.settings)}")
+        if self.settings.device != "cpu":
+            self.spawn(self.cuda.check())  # warm the cached answer so the first job does not wait for it
+
+    # --- outside changes --------------------------------------------------------------------------------------
+
+    def on_disk_change(self, paths: set[Path]) -> None:
+        index_changed = store_changed = False
+        for p in paths:
+            if p.name.startswith("hiera.db") or p.name == ".hiera":
+                store_changed = True
+            elif p.is_dir():
+                py, cu = walk([p])
+                for f, scan in py.items():
+                    if f not in self.index.open_docs:
+                        self.index.py[f] = scan
+                self.index.cu |= cu
+                index_changed = True
+            else:
+                index_changed |= self.index.refresh_from_disk(p)
+        if index_changed or store_changed:
+            self.refresh_views()
+
+
+server = HieraServer()
+
+
+def _p(ls: HieraServer, uri: str) -> Path | None:
+    p = ls.path_of(uri)
+    return p if p is not None and p.suffix in (".py", ".cu") else None
+
+
+@server.feature(types.INITIALIZE)
+async def initialize(ls: HieraServer, params: types.InitializeParams) -> None:
+    roots: list[Path] = []
+    for f in params.workspace_folders or []:
+        if (p := ls.path_of(f.uri)) is not None:
+            roots.append(p)
+    if not roots and params.root_uri and (p := ls.path_of(params.root_uri)) is not None:
+        roots.append(p)
+    if not roots and params.root_path:
+        roots.append(Path(params.root_path).resolve())
+    if not roots:
+        roots.append(Path.cwd().resolve())
+    ls.index = WorkspaceIndex(roots)
+    ls.init_options = params.initialization_options
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: HieraServer, params: types.InitializedParams) -> None:
+    await ls.load_settings()
+    py, cu = await asyncio.to_thread(walk, ls.index.roots)
+    ls.index.merge_walk(py, cu)
+    ls.log(f"hiera: indexed {sum(len(s.modules) for s in ls.index.py.values())} module classes in "
+           f"{len(ls.index.py)} files and {len(ls.index.cu)} .cu files")
+    if os.environ.get("HIERA_LS_NO_WATCH") != "1":
+        ls.watcher = Watcher(ls.index.roots, asyncio.get_running_loop(), ls.on_disk_change)
+        try:
+            await asyncio.to_thread(ls.watcher.start)
+        except Exception as e:  # no inotify here: the editor's own notifications still work
+            log.warning("file watching is off: %s", e)
+    ls.schedule_lens_refresh()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def did_change_configuration(ls: HieraServer, params: types.DidChangeConfigurationParams) -> None:
+    pushed = params.settings.get("hiera", params.settings) if isinstance(params.settings, dict) else None
+    await ls.load_settings(pushed)
+    ls.refresh_views()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+async def did_open(ls: HieraServer, params: types.DidOpenTextDocumentParams) -> None:
+    if (p := _p(ls, params.text_document.uri)) is None:
+        return
+    ls.index.open_docs.add(p)
+    if p.suffix == ".py":
+        ls.index.update_text(p, params.text_document.text)
+    else:
+        ls.index.cu.add(p)
+    await ls.publish_for(p)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+async def did_change(ls: HieraServer, params: types.DidChangeTextDocumentParams) -> None:
+    if (p := _p(ls, params.text_document.uri)) is None:
+        return
+    if p.suffix == ".py":
+        ls.index.update_text(p, ls.workspace.get_text_document(params.text_document.uri).source)
+    ls.schedule_publish(p)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+async def did_save(ls: HieraServer, params: types.DidSaveTextDocumentParams) -> None:
+    if (p := _p(ls, params.text_document.uri)) is not None:
+        ls.schedule_publish(p, 0.0)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+async def did_close(ls: HieraServer, params: types.DidCloseTextDocumentParams) -> None:
+    if (p := _p(ls, params.text_document.uri)) is None:
+        return
+    ls.index.open_docs.discard(p)
+    ls.index.refresh_from_disk(p)  # back to what the disk says
+
+
+def _scan(ls: HieraServer, p: Path) -> Any:
+    return ls.index.scan(p) if p in ls.index.open_docs else scan_python(ls.text_of(p))
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[ACTION_KIND], resolve_provider=False))
+async def code_action(ls: HieraServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    if (p := _p(ls, params.text_document.uri)) is None:
+        return None
+    uri = params.text_document.uri
+    line = params.range.start.line
+
+    def action(title: str, command: str, *args: Any) -> types.CodeAction:
+        return types.CodeAction(title=title, kind=ACTION_KIND,
+                                command=types.Command(title=title, command=command, arguments=list(args)))
+
+    if p.suffix == ".cu":
+        if ls.index.cu_origin(p) is None:
+            return None
+        return [action("Profile kernel", "hiera.profileKernel", uri)]
+    scan = _scan(ls, p)
+    if scan is None or scan.is_result:
+        return None
+    m = scan.at(line)
+    # Modules without inputs get the action on their class line only: on every line of every nn.Module of
+    # a large model it would be noise, while on the class line running it says what to add.
+    if m is None or not (m.optimizable or m.on_header(line)):
+        return None
+    actions = [action("Optimize with HIERA", "hiera.optimize", uri, m.name)]
+    actions += [action(f"Optimize with HIERA in a fixed space: {SPACE_TITLES[s]}", "hiera.optimize", uri, m.name,
+                       {"space": s}) for s in SPACES]
+    actions.append(action("Profile with Nsight Compute", "hiera.profile", uri, m.name))
+    return actions
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+async def code_lens(ls: HieraServer, params: types.CodeLensParams) -> list[types.CodeLens] | None:
+    if (p := _p(ls, params.text_document.uri)) is None or p.suffix != ".py":
+        return None
+    scan = _scan(ls, p)
+    if scan is None or scan.is_result:
+        return None
+    uri = params.text_document.uri
+    out = []
+    for m in scan.modules:
+        if not m.optimizable:
+            continue
+        rng = types.Range(types.Position(m.class_line, 0), types.Position(m.class_line, 0))
+        job = ls.jobs.for_module(p, m.name)
+        if job is not None:
+            out.append(types.CodeLens(rng, types.Command(title=f"HIERA: {job.message} · cancel", command="hiera.cancel",
+                                                             arguments=[job.id])))
+        else:
+            out.append(types.CodeLens(rng, types.Command(title="Optimize with HIERA", command="hiera.optimize",
+                                                             arguments=[uri, m.name])))
+        obj = ls.module_run(p, m)
+        if obj is not None and obj.get("status") != "running":
+            out.append(types.CodeLens(rng, types.Command(title=views.lens_summary(obj), command="hiera.showResults",
+                                                         arguments=[obj["run_id"]])))
+    return out
+
+
+def _word_at(line: str, col: int) -> str:
+    start = col
+    while start > 0 and (line[start - 1].isalnum() or line[start - 1] == "_"):
+        start -= 1
+    end = col
+    while end < len(line) and (line[end].isalnum() or line[end] == "_"):
+        end += 1
+    return line[start:end]
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+async def hover(ls: HieraServer, params: types.HoverParams) -> types.Hover | None:
+    if (p := _p(ls, params.text_document.uri)) is None:
+        return None
+    pos = params.position
+    if p.suffix == ".py":
+        scan = _scan(ls, p)
+        m = scan.at(pos.line) if scan is not None and not scan.is_result else None
+        if m is None or not m.on_header(pos.line):
+            return None
+        job = ls.jobs.for_module(p, m.name)
+        text = views.module_hover(m, ls.module_run(p, m) if m.optimizable else None,
+                                  job.message if job else None, ls.result_file(p, m))
+        return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text),
+                           types.Range(types.Position(m.class_line, m.name_col),
+                                       types.Position(m.class_line, m.name_col + len(m.name))))
+    source = ls.text_of(p)
+    lines = source.splitlines()
+    kernel = kernel_at(source, pos.line)
+    if kernel is None and pos.line < len(lines):  # the kernel's name anywhere, e.g. at its launch
+        word = _word_at(lines[pos.line], pos.character)
+        kernel = next((k for k in find_kernels(source) if k.name == word), None)
+    if kernel is None:
+        return None
+    found = ls.index.profile_for_cu(p)
+    origin = found[1] if found else None
+    src = f"run {origin.run_id}, candidate {origin.candidate_id}" if origin else None
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown,
+                                           views.kernel_hover(kernel.name, found[0] if found else None, src)))
+
+
+# --- commands: async, each returns at once (the work is a Job) -------------------------------------------
+
+
+async def _run_command(ls: HieraServer, fn: Any, args: tuple[Any, ...]) -> Any:
+    try:
+        return await fn(ls, *args)
+    except CommandError as e:
+        ls.show(types.MessageType.Error, str(e))
+        return {"error": str(e)}
+
+
+@server.command("hiera.optimize")
+async def cmd_optimize(ls: HieraServer, *args: Any) -> Any:
+    return await _run_command(ls, commands.optimize, args)
+
+
+@server.command("hiera.profile")
+async def cmd_profile(ls: HieraServer, *args: Any) -> Any:
+    return await _run_command(ls, commands.profile, args)
+
+
+@server.command("hiera.profileKernel")
+async def cmd_profile_kernel(ls: HieraServer, *args: Any) -> Any:
+    return await _run_command(ls, commands.profile_kernel, args)
+
+
+@server.command("hiera.cancel")
+async def cmd_cancel(ls: HieraServer, *args: Any) -> Any:
+    return await _run_command(ls, commands.cancel, args)
+
+
+@server.command("hiera.showResults")
+async def cmd_show_results(ls: HieraServer, *args: Any) -> Any:
+    """Protocol §3: the answer is the run's results; clients render them (through hiera/runResults)."""
+    first = args[0] if args else None
+    run_id = first.get("runId") if isinstance(first, dict) else first
+    return _results_for({"runId": run_id}, ls)
+
+
+def _results_for(params: Any, ls: HieraServer) -> dict[str, Any] | None:
+    params = params if isinstance(params, dict) else {}
+    run_id, uri = params.get("runId"), params.get("uri")
+    if isinstance(run_id, str):
+        for reader in ls.index.readers():
+            if (run := reader.run(run_id)) is not None:
+                return run_results(reader, run)
+        return None
+    if not isinstance(uri, str) or (p := ls.path_of(uri)) is None:
+        return None
+    reader = ls.index.reader(p)
+    if p.suffix == ".cu":
+        origin = ls.index.cu_origin(p)
+        run = reader.run(origin.run_id) if origin else None
+        return run_results(reader, run) if run else None
+    scan = _scan(ls, p)
+    runs = [r for m in (scan.modules if scan else ()) if m.optimizable and (r := ls.index.latest_run(p, m))]
+    if not runs:
+        return None
+    return run_results(reader, max(runs, key=lambda r: r["started"]))
+
+
+@server.feature(RUN_RESULTS)
+async def run_results_request(ls: HieraServer, params: Any) -> dict[str, Any] | None:
+    return _results_for(params, ls)
+
+
+@server.feature(MODULES)
+async def modules_request(ls: HieraServer, params: Any) -> dict[str, Any]:
+    """The index, for clients' tree views and tests: optimizable modules and known kernels."""
+    kernels = []
+    for cu in sorted(ls.index.cu):
+        origin = ls.index.cu_origin(cu)
+        kernels.append({"uri": cu.as_uri(), "path": str(cu), "runId": origin.run_id if origin else None,
+                        "candidateId": origin.candidate_id if origin else None,
+                        "kernels": [k.name for k in find_kernels(ls.text_of(cu))]})
+    return {"modules": ls.index.modules_json(), "kernels": kernels, "settings": settings_json(ls.settings),
+            "jobs": [j.status_json() for j in ls.jobs.jobs.values()]}
+
+
+@server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)
+async def progress_cancel(ls: HieraServer, params: types.WorkDoneProgressCancelParams) -> None:
+    ls.jobs.cancel_token(params.token)
+
+
+@server.feature(types.SHUTDOWN)
+async def shutdown(ls: HieraServer, params: Any = None) -> None:
+    _stop_everything(ls)
+
+
+@server.feature(types.EXIT)
+async def exit_(ls: HieraServer, params: Any = None) -> None:
+    _stop_everything(ls)
+
+
+def _stop_everything(ls: HieraServer) -> None:
+    ls.jobs.kill_all()
+    for job in ls.jobs.jobs.values():
+        if job.run_id and job.proc is not None and job.proc.returncode is None:
+            ls.index.reader(job.root).mark_ended(job.run_id, "stopped")
+    if ls.watcher is not None:
+        ls.watcher.stop()
+        ls.watcher = None
+
+
+def main() -> None:
+    level = os.environ.get("HIERA_LS_LOG", "INFO").upper()
+    logging.basicConfig(stream=sys.stderr, level=level, format="hiera-ls %(levelname)s %(name)s: %(message)s")
+    if level != "DEBUG":  # pygls logs every message at INFO
+        logging.getLogger("pygls").setLevel(logging.WARNING)
+    # stdout is the LSP channel: anything printed by accident (a library's print) must not corrupt it.
+    real_stdout = sys.stdout.buffer
+    sys.stdout = sys.stderr
+
+    def on_signal(signum: int, frame: Any) -> None:
+        server.jobs.kill_all()
+        os._exit(128 + signum)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(ValueError, OSError):
+            signal.signal(sig, on_signal)
+    try:
+        server.start_io(sys.stdin.buffer, real_stdout)
+    finally:
+        # stdin EOF, exit, or a crash: no job outlives the server.
+        _stop_everything(server)

@@ -1,0 +1,74 @@
+"""The HIERA loop with a scripted backend on the CPU: records, results, stop and resume."""
+
+from __future__ import annotations
+
+import shutil
+
+from contracts.task import load_task
+from engine.evaluate.pipeline import EvalSettings
+from engine.loop import Loop, LoopSettings
+from engine.store import RunStore
+from tests.conftest import CANDIDATES, TASKS
+from tests.scripted_backend import Scripted
+
+SOURCES = [CANDIDATES / "scale_bias_relu.cpp", CANDIDATES / "wrong_math.cpp", "reply had no code block"]
+
+
+def make_loop(tmp_path, backend, rounds=2):
+    task = tmp_path / "scale_bias_relu.py"
+    shutil.copy(TASKS / "scale_bias_relu.py", task)
+    spec = load_task(task)
+    store = RunStore.for_workspace(tmp_path)
+    events = []
+    loop = Loop(spec, backend, store, tmp_path / ".hiera" / "task", LoopSettings(
+        rounds=rounds, candidates=3, eval=EvalSettings(device="cpu")), events.append,
+        cache_dir=tmp_path / ".hiera" / "cache")
+    return loop, store, events, task
+
+
+def test_loop_records_every_decision_and_candidate_and_writes_results(tmp_path):
+    loop, store, events, task = make_loop(tmp_path, Scripted(SOURCES))
+    state = loop.start("scripted")
+    result = loop.run(state)
+    assert result["status"] == "finished"
+    assert result["candidates"] == 6
+    assert [r["round"] for r in result["rounds"]] == [1, 2]
+    statuses = sorted(o["status"] for r in result["rounds"] for o in r["outcomes"])
+    assert statuses == ["build_failed", "build_failed", "incorrect", "incorrect", "valid", "valid"]
+    assert result["best"]["speedup"] > 0
+    py, cu = result["best"]["paths"]["py"], result["best"]["paths"]["cu"]
+    assert py.endswith("scale_bias_relu_hiera.py") and cu.endswith("scale_bias_relu_hiera.cpp")
+    assert "class ModelNew" in open(py).read()
+    assert len(store.candidates(state.run_id)) == 6
+    assert [d["direction"] for d in store.decisions(state.run_id)] == ["R", "R"]
+    assert result["tokens"] == {"prompt": 20, "completion": 40}
+    assert result["cost_usd"] == 0.002
+    kinds = [e["event"] for e in events]
+    assert kinds[0] == "run_started" and kinds.count("candidate_finished") == 6
+    assert "reference_timed" in kinds and kinds.count("round_started") == 2
+
+
+def test_second_run_never_overwrites_the_first_results(tmp_path):
+    loop, _, _, _ = make_loop(tmp_path, Scripted(SOURCES[:1]), rounds=1)
+    first = loop.run(loop.start("scripted"))
+    loop2, _, _, _ = make_loop(tmp_path, Scripted(SOURCES[:1]), rounds=1)
+    second = loop2.run(loop2.start("scripted"))
+    assert first["best"]["paths"]["py"] != second["best"]["paths"]["py"]
+    assert second["best"]["paths"]["py"].endswith("scale_bias_relu_hiera-2.py")
+
+
+def test_interrupted_run_keeps_finished_rounds_and_resumes(tmp_path):
+    loop, store, _, _ = make_loop(tmp_path, Scripted(SOURCES, interrupt_in_round=2))
+    state = loop.start("scripted")
+    stopped = loop.run(state)
+    assert stopped["status"] == "stopped"
+    assert len(store.candidates(state.run_id)) == 3
+    assert store.run(state.run_id)["status"] == "stopped"
+
+    loop2, store2, _, _ = make_loop(tmp_path, Scripted(SOURCES))
+    state2, first = loop2.resume(state.run_id)
+    assert first == 2 and state2.best is not None
+    done = loop2.run(state2, first)
+    assert done["status"] == "finished"
+    assert [r["round"] for r in done["rounds"]] == [1, 2]
+    assert len(store2.candidates(state.run_id)) == 6

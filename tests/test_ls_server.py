@@ -1,0 +1,372 @@
+"""hiera-ls end to end through pytest-lsp, with tests/fake_engine.py standing in for the engine (CPU, fast)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from ls_fixtures import (  # noqa: F401 - fixtures are used by name
+    FAKE_ENGINE,
+    actions_at,
+    client,
+    execute,
+    line_of,
+    messages,
+    open_file,
+    progress_of,
+    set_fake,
+    wait_job,
+    wait_until,
+    workspace,
+)
+
+pytestmark = pytest.mark.asyncio
+
+
+async def reconfigure(client: LanguageClient, settings: dict) -> None:
+    """Change the client's settings the way VS Code does (an empty didChangeConfiguration) and wait for them."""
+    client.set_configuration(settings, section="hiera")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+
+    async def adopted() -> bool:
+        got = (await client.protocol.send_request_async("hiera/modules", {}))["settings"]
+        return all(got.get(k) == v for k, v in settings.items())
+
+    deadline = time.monotonic() + 10
+    while not await adopted():
+        assert time.monotonic() < deadline, "settings not adopted"
+        await asyncio.sleep(0.05)
+
+
+def run_row(ws: Path, run_id: str) -> dict:
+    with sqlite3.connect(ws / ".hiera" / "hiera.db") as c:
+        c.row_factory = sqlite3.Row
+        return dict(c.execute("SELECT * FROM runs WHERE id=?", (run_id,)).fetchone())
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie still answers kill(0); it is dead for our purposes
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ")[1][0] != "Z"
+    except OSError:
+        return False
+
+
+async def test_server_advertises_the_protocol_commands(client: LanguageClient):
+    caps = client.protocol.server_capabilities
+    assert caps is not None and caps.execute_command_provider is not None
+    assert {"hiera.optimize", "hiera.profile", "hiera.profileKernel", "hiera.cancel",
+            "hiera.showResults"} <= set(caps.execute_command_provider.commands)
+    assert caps.hover_provider and caps.code_lens_provider and caps.code_action_provider
+
+
+async def test_code_actions_anywhere_in_an_optimizable_class_and_not_outside(client: LanguageClient,
+                                                                            workspace: Path):
+    task = workspace / "scale_bias_relu.py"
+    uri = open_file(client, task)
+    inside = await actions_at(client, uri, line_of(task, "return torch.relu"))
+    titles = [a.title for a in inside]
+    assert titles == ["Optimize with HIERA", "Optimize with HIERA in a fixed space: pure CUDA",
+                      "Optimize with HIERA in a fixed space: CUDA libraries",
+                      "Optimize with HIERA in a fixed space: libraries + PyTorch", "Profile with Nsight Compute"]
+    # Each is a CodeAction carrying a Command (no edit): the work is a job, started on execution.
+    assert all(isinstance(a, types.CodeAction) and a.edit is None and a.command for a in inside)
+    assert inside[0].command.command == "hiera.optimize" and inside[0].command.arguments == [uri, "Model"]
+    assert inside[1].command.arguments == [uri, "Model", {"space": "pure_cuda"}]
+    assert await actions_at(client, uri, line_of(task, "def get_inputs")) == []
+
+    blocks = workspace / "blocks.py"
+    buri = open_file(client, blocks)
+    body = await actions_at(client, buri, line_of(blocks, "self.scale = nn.Parameter"))
+    assert body[0].command.arguments == [buri, "FusedBlock"]
+    # A module without inputs: offered on its class line only (running it says what to add)
+    assert [a.title for a in await actions_at(client, buri, line_of(blocks, "class Head"))][0] == "Optimize with HIERA"
+    assert await actions_at(client, buri, line_of(blocks, "return x.sum")) == []
+
+
+async def test_optimize_job_end_to_end(client: LanguageClient, workspace: Path):
+    task = workspace / "scale_bias_relu.py"
+    uri = open_file(client, task)
+    t0 = time.monotonic()
+    answer = await execute(client, "hiera.optimize", uri, "Model")
+    assert time.monotonic() - t0 < 2.0, "the command must return at once, not when the job ends"
+    job_id = answer["jobId"]
+    final = await wait_job(client, job_id)
+    assert final["state"] == "finished" and final["bestSpeedup"] > 1.0 and final["runId"]
+
+    # progress: begin (cancellable) -> reports "round r/R · candidate i/K · best x" -> end
+    prog = progress_of(client, job_id)
+    assert isinstance(prog[0], types.WorkDoneProgressBegin) and prog[0].cancellable
+    reports = [p.message for p in prog if isinstance(p, types.WorkDoneProgressReport)]
+    assert "round 2/2 · candidate 3/3 · best 1.50x" in reports
+    assert any(r.startswith("round 1/2 · candidate 1/3 · best") for r in reports)
+    assert isinstance(prog[-1], types.WorkDoneProgressEnd) and prog[-1].message == "done: 1.50x faster"
+    states = [s["state"] for s in client.job_status if s["jobId"] == job_id]
+    assert states[0] in ("queued", "running") and states[-1] == "finished"
+
+    # the result arrives as one workspace edit creating both files beside the module
+    [(params, applied)] = client.edits
+    kinds = [type(c).__name__ for c in params.edit.document_changes]
+    assert applied and kinds == ["CreateFile", "TextDocumentEdit", "CreateFile", "TextDocumentEdit"]
+    assert all(c.options.overwrite is False and c.options.ignore_if_exists is False
+               for c in params.edit.document_changes if isinstance(c, types.CreateFile))
+    py, cu = workspace / "scale_bias_relu_hiera.py", workspace / "scale_bias_relu_hiera.cu"
+    assert "class ModelNew" in py.read_text() and "__global__" in cu.read_text()
+    assert any("1.50x faster" in m and "scale_bias_relu_hiera.py" in m for m in messages(client))
+
+    # diagnostics: the class line says a faster kernel exists
+    diag = await wait_until(lambda: client.diagnostics.get(uri), what="module diagnostic")
+    assert diag[0].severity == types.DiagnosticSeverity.Information and diag[0].source == "hiera"
+    assert diag[0].range.start.line == line_of(task, "class Model")
+    assert diag[0].message == "hiera found a 1.50x faster kernel: scale_bias_relu_hiera.py"
+
+    # hover on the class: speedup, counts, the round trajectory, tokens
+    hover = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), types.Position(line_of(task, "class Model"), 8)))
+    text = hover.contents.value
+    assert "**1.50x faster** · 0.3333 ms vs 0.5 ms reference" in text
+    assert "**4 valid · 2 invalid** (incorrect 2)" in text
+    assert "| 1 | pure CUDA | M memory transactions (0.80) |" in text and "| 2 | CUDA libraries |" in text
+    assert "Model tokens: none" in text and "Result: `scale_bias_relu_hiera.py`" in text
+
+    # code lens: the action, and after the run the speedup with the last direction
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert [lens.command.title for lens in lenses] == ["Optimize with HIERA", "1.50x · memory-bound (M)"]
+    assert lenses[1].command.arguments == [final["runId"]]
+
+    # hiera/runResults, by run and by module file
+    res = await client.protocol.send_request_async("hiera/runResults", {"runId": final["runId"]})
+    assert res["best"]["speedup"] == pytest.approx(1.5) and len(res["chart"]) == 6
+    assert set(res["compile_ms"]) == {"default", "max-autotune"} and res["rounds"][1]["direction"] == "M"
+    by_uri = await client.protocol.send_request_async("hiera/runResults", {"uri": uri})
+    assert by_uri["run_id"] == final["runId"]
+    assert await client.protocol.send_request_async("hiera/runResults", {"runId": "nope"}) is None
+
+    # the .cu result: per-line diagnostics from the run's profile, a kernel hover, Profile kernel
+    cu_uri = open_file(client, cu)
+    cu_diags = await wait_until(lambda: client.diagnostics.get(cu_uri), what=".cu diagnostics")
+    assert [(d.range.start.line, d.severity) for d in cu_diags] == [
+        (6, types.DiagnosticSeverity.Warning), (7, types.DiagnosticSeverity.Information)]
+    assert cu_diags[0].message == "uncoalesced global load: 2.1x the ideal L2 sectors"
+    khover = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(cu_uri), types.Position(line_of(cu, "__global__"), 20)))
+    assert "Nsight Compute · `scale_bias_relu_kernel`" in khover.contents.value
+    assert "bottleneck: memory (M)" in khover.contents.value and "UncoalescedGlobalAccess" in khover.contents.value
+    assert [a.title for a in await actions_at(client, cu_uri, 3)] == ["Profile kernel"]
+
+    # editing the .cu invalidates its per-line data: diagnostics are cleared
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=cu_uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(0, 0), types.Position(0, 0)), text="// edited\n")]))
+    await wait_until(lambda: client.diagnostics.get(cu_uri) == [], what="cleared .cu diagnostics")
+
+    # a second run never overwrites the first result: the next free name is taken
+    second = await execute(client, "hiera.optimize", uri, "Model")
+    await wait_job(client, second["jobId"])
+    assert (workspace / "scale_bias_relu_hiera-2.py").exists() and (workspace / "scale_bias_relu_hiera-2.cu").exists()
+    assert "class ModelNew" in py.read_text()
+
+
+async def test_profile_kernel_publishes_line_diagnostics(client: LanguageClient, workspace: Path):
+    task = workspace / "scale_bias_relu.py"
+    uri = open_file(client, task)
+    done = await wait_job(client, (await execute(client, "hiera.optimize", uri, "Model"))["jobId"])
+    run_dir = workspace / ".hiera" / "runs" / done["runId"] / "candidates"
+    cand = run_dir / "r1c1.cu"  # a candidate artifact of the run (not the best: its run profile is not there)
+    cu_uri = cand.as_uri()
+    answer = await execute(client, "hiera.profileKernel", cu_uri)
+    await wait_job(client, answer["jobId"])
+    diags = await wait_until(lambda: client.diagnostics.get(cu_uri), what="profile diagnostics")
+    assert [d.range.start.line for d in diags] == [6, 7]
+    assert any(m.startswith("hiera: profiled scale_bias_relu_kernel, bottleneck: memory (M); 3 source line(s)")
+               for m in messages(client))
+
+
+async def test_cancel_through_the_progress_token(client: LanguageClient, workspace: Path):
+    set_fake(workspace, delay=1.0)
+    uri = open_file(client, workspace / "scale_bias_relu.py")
+    job_id = (await execute(client, "hiera.optimize", uri, "Model"))["jobId"]
+    await wait_until(lambda: any(isinstance(p, types.WorkDoneProgressReport) and "candidate 1/3" in (p.message or "")
+                                 for p in progress_of(client, job_id)), what="first candidate")
+    token = next(t for t in client.progress_reports if job_id in str(t))
+    t0 = time.monotonic()
+    client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
+    final = await wait_job(client, job_id, timeout=10)
+    assert final["state"] == "cancelled" and time.monotonic() - t0 < 5
+    end = progress_of(client, job_id)[-1]
+    assert isinstance(end, types.WorkDoneProgressEnd) and end.message == "cancelled"
+    row = run_row(workspace, final["runId"])
+    assert row["status"] == "stopped"
+    await wait_until(lambda: not pid_alive(row["pid"]), timeout=5, what="the engine process to be gone")
+    assert client.edits == [] and not (workspace / "scale_bias_relu_hiera.py").exists()
+
+
+async def test_one_job_per_device_others_queued_and_hiera_cancel(client: LanguageClient, workspace: Path):
+    set_fake(workspace, delay=0.5)
+    uri = open_file(client, workspace / "scale_bias_relu.py")
+    buri = open_file(client, workspace / "blocks.py")
+    first = (await execute(client, "hiera.optimize", uri, "Model"))["jobId"]
+    second = (await execute(client, "hiera.optimize", buri, "FusedBlock"))["jobId"]
+    queued = await wait_until(lambda: next((s["jobId"] for s in client.job_status if s["state"] == "queued"
+                                            and s["message"].startswith("queued: waiting for cpu")), None),
+                              what="a job queued behind the other")
+    running = first if queued == second else second
+    await wait_until(lambda: any(s["jobId"] == running and s["message"].startswith("round 1/2 · candidate")
+                                 for s in client.job_status), what="the other job running")
+    assert not any(s["jobId"] == queued and s["state"] == "running" for s in client.job_status)
+    # The server answers requests while jobs run.
+    t0 = time.monotonic()
+    await actions_at(client, uri, 8)
+    assert time.monotonic() - t0 < 1.0
+    answer = await execute(client, "hiera.cancel")
+    assert set(answer["cancelled"]) == {first, second}
+    assert (await wait_job(client, first, 10))["state"] == "cancelled"
+    assert (await wait_job(client, second, 10))["state"] == "cancelled"
+
+
+async def test_annotated_module_runs_through_a_kernelbench_wrapper(client: LanguageClient, workspace: Path):
+    blocks = workspace / "blocks.py"
+    uri = open_file(client, blocks)
+    done = await wait_job(client, (await execute(client, "hiera.optimize", uri, "FusedBlock"))["jobId"])
+    assert done["state"] == "finished"
+    assert (workspace / "blocks_FusedBlock_hiera.py").exists() and (workspace / "blocks_FusedBlock_hiera.cu").exists()
+    [wrapper] = (workspace / ".hiera" / "ls" / "tasks").glob("*/blocks_FusedBlock.py")
+    text = wrapper.read_text()
+    assert "Model = FusedBlock" in text and "get_inputs = make_inputs" in text and "get_init_inputs = make_init" in text
+    assert run_row(workspace, done["runId"])["task_path"] == str(wrapper)
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert [lens.command.title for lens in lenses] == ["Optimize with HIERA", "1.50x · memory-bound (M)"]
+
+
+async def test_errors_say_what_to_do(client: LanguageClient, workspace: Path):
+    buri = open_file(client, workspace / "blocks.py")
+    answer = await execute(client, "hiera.optimize", buri, "Head")
+    assert "error" in answer
+    assert any("cannot optimize Head" in m and "# hiera: inputs=make_inputs init=make_init" in m
+               for m in messages(client))
+
+    set_fake(workspace, mode="crash")
+    uri = open_file(client, workspace / "scale_bias_relu.py")
+    final = await wait_job(client, (await execute(client, "hiera.optimize", uri, "Model"))["jobId"])
+    assert final["state"] == "failed"
+    [failed] = [m for m in messages(client) if "failed" in m]
+    log = Path(failed.split("Log: ")[1])
+    assert log.is_relative_to(workspace / ".hiera" / "logs") and "simulated crash" in log.read_text()
+
+    # the llm backend without an endpoint: the engine's error event, with what to set
+    await reconfigure(client, {"device": "cpu", "backend": "llm"})
+    final = await wait_job(client, (await execute(client, "hiera.optimize", uri, "Model"))["jobId"])
+    assert final["state"] == "failed"
+    assert any("no model endpoint" in m and "Set hiera.llm.baseUrl and hiera.llm.model" in m and "Log:" in m
+               for m in messages(client))
+
+    # an invalid setting: said once, default used
+    client.set_configuration({"device": "cpu", "rounds": "many", "space": "warp"}, section="hiera")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    await wait_until(lambda: any("hiera.rounds = 'many'" in m for m in messages(client)), what="settings warning")
+    assert any("invalid setting hiera.space = 'warp'" in m and "using 'auto'" in m for m in messages(client))
+    index = await client.protocol.send_request_async("hiera/modules", {})
+    assert index["settings"]["rounds"] == 3 and index["settings"]["backend"] == "expert"
+
+
+async def test_refused_edit_leaves_the_files_in_the_run_folder(client: LanguageClient, workspace: Path):
+    client.refuse_edits = True  # type: ignore[attr-defined]
+    uri = open_file(client, workspace / "scale_bias_relu.py")
+    job_id = (await execute(client, "hiera.optimize", uri, "Model"))["jobId"]
+    await wait_job(client, job_id)
+    assert len(client.edits) == 1 and not (workspace / "scale_bias_relu_hiera.py").exists()
+    [msg] = [m for m in messages(client) if "did not apply" in m]
+    kept = workspace / ".hiera" / "ls" / "results" / job_id / "scale_bias_relu_hiera.py"
+    assert "(the user said no)" in msg and str(kept) in msg and kept.exists()
+
+
+async def test_changes_on_disk_are_picked_up(client: LanguageClient, workspace: Path):
+    async def classes() -> set[str]:
+        return {m["className"] for m in (await client.protocol.send_request_async("hiera/modules", {}))["modules"]}
+
+    deadline = time.monotonic() + 10
+    while not await classes():  # the first walk runs in the background after `initialized`
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.05)
+    assert await classes() == {"Model", "FusedBlock", "Head"}
+    # a new module file written by another program
+    sub = workspace / "pkg"
+    sub.mkdir()
+    (sub / "softmax_task.py").write_text((workspace / "scale_bias_relu.py").read_text())
+
+    async def indexed() -> bool:
+        got = await client.protocol.send_request_async("hiera/modules", {})
+        return any(m["path"].endswith("pkg/softmax_task.py") for m in got["modules"])
+
+    deadline = time.monotonic() + 10
+    while not await indexed():
+        assert time.monotonic() < deadline, "watchdog did not report the new file"
+        await asyncio.sleep(0.1)
+
+    # a run made outside the editor (the CLI in a terminal) shows up on the open module by itself
+    task = workspace / "scale_bias_relu.py"
+    uri = open_file(client, task)
+    await asyncio.sleep(0.5)
+    assert not client.diagnostics.get(uri)
+    subprocess.run([*FAKE_ENGINE, "optimize", str(task), "--events", "jsonl", "--workspace", str(workspace),
+                    "--rounds", "1", "--candidates", "2", "--results-dir", str(workspace / "out")],
+                   check=False, capture_output=True, timeout=60)
+    diag = await wait_until(lambda: client.diagnostics.get(uri), timeout=10, what="diagnostic from the store watch")
+    assert "faster kernel" in diag[0].message
+
+
+async def test_no_cuda_device_is_said_once_and_the_cpu_path_used(client: LanguageClient, workspace: Path):
+    await reconfigure(client, {"device": "auto", "rounds": 1, "candidates": 2})
+    uri = open_file(client, workspace / "scale_bias_relu.py")
+    first = await wait_job(client, (await execute(client, "hiera.optimize", uri, "Model"))["jobId"], timeout=60)
+    second = await wait_job(client, (await execute(client, "hiera.optimize", uri, "Model"))["jobId"])
+    assert first["state"] == second["state"] == "finished"
+    told = [m for m in messages(client) if m.startswith("hiera: no CUDA device")]
+    assert len(told) == 1 and "CPU path" in told[0]
+
+
+@pytest.mark.parametrize("how", ["exit", "eof"])
+async def test_jobs_die_with_the_server(tmp_path: Path, how: str):
+    from hiera_ls import client as hc
+    from ls_fixtures import SETTINGS, make_workspace, server_env
+
+    ws = make_workspace(tmp_path / "ws")
+    set_fake(ws, delay=2.0)
+    c, rec = await hc.start(ws, SETTINGS, env=server_env(), stderr=None)
+    try:
+        uri = hc.open_doc(c, ws / "scale_bias_relu.py")
+        await c.workspace_execute_command_async(types.ExecuteCommandParams("hiera.optimize", [uri, "Model"]))
+        assert await rec.wait_for(lambda: any(s.get("runId") for s in rec.job_status), 20)
+        run_id = next(s["runId"] for s in rec.job_status if s.get("runId"))
+        pid = run_row(ws, run_id)["pid"]
+        assert pid_alive(pid)
+        server = c._server
+        if how == "exit":
+            await c.shutdown_async(None)
+            c.exit(None)
+        else:  # the editor vanished: stdin closes without shutdown
+            server.stdin.close()
+        await asyncio.wait_for(server.wait(), 10)
+        deadline = time.monotonic() + 5
+        while pid_alive(pid):
+            assert time.monotonic() < deadline, f"engine pid {pid} outlived the server ({how})"
+            await asyncio.sleep(0.05)
+    finally:
+        if c._server is not None and c._server.returncode is None:
+            c._server.send_signal(signal.SIGKILL)
+        await hc.stop(c)
