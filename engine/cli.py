@@ -214,4 +214,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run the imported module's main, not this __main__ copy: subcommand modules import engine.cli, and
+    # their exceptions (UsageError) must be the classes main() catches.
+    from engine.cli import main as _main
+
+    sys.exit(_main())

@@ -11,9 +11,6 @@ import time
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
-from pytest_lsp import LanguageClient
-
 from ls_fixtures import (  # noqa: F401 - fixtures are used by name
     FAKE_ENGINE,
     actions_at,
@@ -28,6 +25,8 @@ from ls_fixtures import (  # noqa: F401 - fixtures are used by name
     wait_until,
     workspace,
 )
+from lsprotocol import types
+from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio
 
@@ -342,8 +341,9 @@ async def test_no_cuda_device_is_said_once_and_the_cpu_path_used(client: Languag
 
 @pytest.mark.parametrize("how", ["exit", "eof"])
 async def test_jobs_die_with_the_server(tmp_path: Path, how: str):
-    from hiera_ls import client as hc
     from ls_fixtures import SETTINGS, make_workspace, server_env
+
+    from hiera_ls import client as hc
 
     ws = make_workspace(tmp_path / "ws")
     set_fake(ws, delay=2.0)

@@ -36,15 +36,17 @@ def make_backend(args: argparse.Namespace, workspace: Path) -> Backend:
 
         return ExpertBackend()
     from engine.agents.llm import BackendUnavailable, LLMBackend
-    from engine.config import load_llm_config
+    from engine.config import load_llm_config, overrides_from_args
 
-    overrides = {k: v for k, v in {"base_url": args.llm_base_url, "model": args.llm_model,
-                                   "api_key_env": args.llm_api_key_env}.items() if v}
     try:
-        backend = LLMBackend(load_llm_config(workspace, overrides))
-        backend.check_endpoint()
+        config = load_llm_config(workspace, overrides_from_args(args))
+        backend = LLMBackend(config)
+        check = backend.check_endpoint()
     except (BackendUnavailable, ValueError) as e:
         raise UsageError(str(e)) from e
+    warning = check.warning(config.model)
+    if warning:
+        console.print(f"[yellow]warning:[/yellow] {warning}")
     return backend
 
 
@@ -151,6 +153,18 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             result = loop.finish(state, "stopped")
         except Exception as e:
+            from engine.agents.llm import BackendUnavailable
+
+            if isinstance(e, BackendUnavailable):
+                # The endpoint went away mid-run (bad key, model gone): stop, keeping what finished.
+                store.record_notice(state.run_id, str(e))
+                result = loop.finish(state, "stopped")
+                console.print(f"[red]stopped:[/red] {e}")
+                if events:
+                    emit_json({"event": "notice", "message": str(e)})
+                results.append(result)
+                sink({"event": "result", **result})
+                break
             store.finish_run(state.run_id, "failed", {"error": f"{type(e).__name__}: {e}"})
             if events:
                 emit_json({"event": "error", "message": f"{type(e).__name__}: {e}",
@@ -218,9 +232,8 @@ def register(sub: Any) -> None:
     p.add_argument("--results-dir", default=None, help="write the result files here instead of beside the task")
     p.add_argument("--events", choices=["jsonl"], default=None,
                    help="print progress events as JSON lines on stdout (for editors; docs/protocol.md)")
-    p.add_argument("--llm-base-url", default=None, help="OpenAI-compatible endpoint (or HIERA_LLM_BASE_URL)")
-    p.add_argument("--llm-model", default=None, help="model name (or HIERA_LLM_MODEL)")
-    p.add_argument("--llm-api-key-env", default=None,
-                   help="NAME of the environment variable holding the key (default OPENAI_API_KEY)")
+    from engine.config import add_llm_arguments
+
+    add_llm_arguments(p)
     add_common(p)
     p.set_defaults(func=cmd_optimize)

@@ -87,12 +87,17 @@ def render(profile: Any) -> None:
                       + (f" (est. {b.estimated_speedup_pct:.0f}% speedup)" if b.estimated_speedup_pct else ""))
     if profile.lines:
         h = Table(title="hot lines", title_justify="left")
-        for col in ("line", "samples", "top stall", "excess sectors", "excess shared", "divergent", "source"):
-            h.add_column(col)
+        h.add_column("line", no_wrap=True)
+        h.add_column("what")
+        h.add_column("source")
+        total = sum(f.samples for f in profile.lines)
         for f in profile.lines[:10]:
-            h.add_row(f"{Path(f.file).name}:{f.line}", str(f.samples), f.top_stall() or "-",
-                      _fmt(f.excessive_global_sectors), _fmt(f.excessive_shared_wavefronts),
-                      _fmt(f.divergent_branches), f.text[:60])
+            what = [f"{f.samples / total:.0%} of samples ({f.top_stall()})" if f.samples and total else "",
+                    f"{f.excessive_global_sectors} excess sectors" if f.excessive_global_sectors else "",
+                    f"{f.excessive_shared_wavefronts} excess shared wavefronts"
+                    if f.excessive_shared_wavefronts else "",
+                    f"{f.divergent_branches} divergent branches" if f.divergent_branches else ""]
+            h.add_row(f"{Path(f.file).name}:{f.line}", "; ".join(w for w in what if w), f.text[:60])
         console.print(h)
     for n in profile.notices:
         console.print(f"[yellow]note:[/yellow] {n}")
@@ -113,7 +118,10 @@ def cmd_profile(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from e
     try:
-        ncu = find_ncu(args.ncu)  # before any build: no ncu means nothing to do
+        ncu = find_ncu(args.ncu)  # before any build: no ncu or no GPU means nothing to do
+        if not device.startswith("cuda"):
+            raise ProfilerUnavailable(f"profiling off: Nsight Compute profiles CUDA kernels and the device is "
+                                      f"{device}; run on a machine with an NVIDIA GPU (--device cuda)")
     except ProfilerUnavailable as e:
         return _unavailable(args, e)
     spec = load_task_or_exit(args.task)

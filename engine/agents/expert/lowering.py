@@ -1068,7 +1068,7 @@ def lower(spec: TaskSpec) -> Program:
 
 
 def _simplify(prog: Program, spec: TaskSpec) -> Program:
-    """Let a matrix product write straight into an output it is copied to unchanged."""
+    """Let a stage write straight into an output its result is only copied to, unchanged."""
     stages = list(prog.stages)
     buffers = {b.name: b for b in prog.buffers}
     changed = True
@@ -1083,16 +1083,24 @@ def _simplify(prog: Program, spec: TaskSpec) -> Program:
             src = buffers.get(e.view.buffer)
             if src is None or src.kind != "temp" or buffers[oname].numel != src.numel:
                 continue
-            producer = next((j for j, s in enumerate(stages) if isinstance(s, GemmStage) and s.out == src.name), None)
+            producer = next((j for j, s in enumerate(stages) if src.name in _writes(s)), None)
             if producer is None or _reads(stages, src.name) != 1:
                 continue
-            stages[producer] = replace(stages[producer], out=oname)  # type: ignore[arg-type]
+            p = stages[producer]
+            if isinstance(p, GemmStage):
+                stages[producer] = replace(p, out=oname)
+            else:
+                stages[producer] = replace(p, outputs=tuple((oname if n == src.name else n, x) for n, x in p.outputs))
             del stages[i]
             del buffers[src.name]
             changed = True
             break
     # Drop buffers nothing reads or writes (e.g. parameters only used through a folded view).
     return Program(tuple(buffers.values()), tuple(stages))
+
+
+def _writes(st: Stage) -> tuple[str, ...]:
+    return (st.out,) if isinstance(st, GemmStage) else tuple(n for n, _ in st.outputs)
 
 
 def _reads(stages: list[Stage], name: str) -> int:

@@ -1,0 +1,284 @@
+"""`hiera bench DIR`: optimize every task of a suite and compare with torch.compile, timed the same way.
+
+Each task runs as subprocesses of the CLI (`hiera optimize --json`, then `hiera eval` of the torch.compile
+baselines), one device per worker thread, so tasks on several GPUs of one host run in parallel and a task
+that crashes its process costs only itself. Each task's result is written to OUT/tasks/<name>.json as it
+finishes; a resumed bench skips those.
+
+Metrics (KernelBench's fast_p, research/peers.md §1): over ALL tasks of a group, fast_0 = fraction valid,
+fast_1 = fraction with speedup > 1, fast_2 = fraction > 2; geomean_speedup over the tasks with a valid
+result (an invalid task counts as speedup 1.0: the user keeps eager).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.baselines import COMPILE_MODES, write_baselines
+
+
+@dataclass
+class TaskResult:
+    task: str
+    path: str
+    level: str
+    valid: bool = False
+    speedup: float | None = None
+    reference_ms: float | None = None
+    best_ms: float | None = None
+    compile: dict[str, float | None] = field(default_factory=dict)  # mode -> speedup over eager (None invalid)
+    compile_status: dict[str, str] = field(default_factory=dict)
+    roofline_fraction: float | None = None  # roofline lower bound / best time (1.0 = at the bound)
+    roofline_ms: float | None = None
+    spaces: list[str] = field(default_factory=list)
+    directions: list[str] = field(default_factory=list)
+    strategies: list[str] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
+    wall_s: float = 0.0
+    run_id: str | None = None
+    device: str = ""
+    error: str | None = None
+    limit: str | None = None  # what limited the task when it did not beat torch.compile
+
+    @property
+    def beats_compile(self) -> bool:
+        best_compile = max((v for v in self.compile.values() if v), default=None)
+        return self.valid and (best_compile is None or (self.speedup or 0) >= best_compile)
+
+
+def find_tasks(root: Path) -> list[tuple[str, Path]]:
+    """(level, path) for every task file under root; the level is the first folder below root."""
+    tasks = []
+    for p in sorted(root.rglob("*.py")):
+        if p.name.startswith(("_", "check_")) or "__pycache__" in p.parts:
+            continue
+        text = p.read_text(errors="replace")
+        if "class Model" not in text or "def get_inputs" not in text:
+            continue
+        rel = p.relative_to(root)
+        tasks.append((rel.parts[0] if len(rel.parts) > 1 else "tasks", p))
+    return tasks
+
+
+def _run_json(cmd: list[str], timeout_s: float) -> tuple[dict[str, Any] | None, str]:
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return None, f"timed out after {timeout_s:.0f} s: {' '.join(cmd[3:6])}"
+    try:
+        return json.loads(p.stdout.strip().splitlines()[-1]), p.stderr[-2000:]
+    except (json.JSONDecodeError, IndexError):
+        return None, (p.stderr or p.stdout)[-2000:]
+
+
+def roofline(task: Path, device_info: dict[str, Any] | None) -> float | None:
+    """The task's roofline lower bound in ms, from the expert backend's workload analysis."""
+    try:
+        from contracts.task import load_task
+        from engine.agents.expert.analysis import analyze
+    except ImportError:
+        return None
+    try:
+        a = analyze(load_task(task), device_info or {})
+    except Exception:
+        return None
+    return getattr(a, "roofline_ms", None)
+
+
+def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Path) -> TaskResult:
+    py = sys.executable
+    r = TaskResult(task.stem, str(task), level, device=device)
+    t0 = time.perf_counter()
+    workspace = out / "workspace"
+    cmd = [py, "-m", "engine.cli", "optimize", str(task), "--json", "--device", device, "--workspace", str(workspace),
+           "--backend", args["backend"], "--rounds", str(args["rounds"]), "--candidates", str(args["candidates"]),
+           "--results-dir", str(out / "results" / task.stem), "--precision", args["precision"]]
+    if args.get("no_profile"):
+        cmd.append("--no-profile")
+    res, log = _run_json(cmd, args["task_timeout_s"])
+    if res is None or "rounds" not in res:
+        r.error = (res or {}).get("reason") or log[-600:]
+    else:
+        r.run_id = res["run_id"]
+        r.reference_ms = res.get("reference_ms")
+        r.seconds = res.get("seconds", {})
+        r.spaces = [x["space"] for x in res["rounds"]]
+        r.directions = [x["direction"] for x in res["rounds"]]
+        r.strategies = [x["strategy"] for x in res["rounds"]]
+        if res.get("best"):
+            r.valid = True
+            r.speedup = res["best"]["speedup"]
+            r.best_ms = res["best"]["candidate_ms"]
+    if args.get("compile", True):
+        for mode, path in write_baselines(task, out / "baselines").items():
+            ev, log = _run_json([py, "-m", "engine.cli", "eval", str(task), str(path), "--json", "--device", device,
+                                 "--workspace", str(workspace), "--precision", args["precision"]],
+                                args["task_timeout_s"])
+            r.compile[mode] = ev.get("speedup") if ev else None
+            r.compile_status[mode] = ev.get("status", "error") if ev else f"error: {log[-200:]}"
+    r.roofline_ms = roofline(task, None)
+    if r.roofline_ms and r.best_ms:
+        r.roofline_fraction = r.roofline_ms / r.best_ms
+    r.wall_s = time.perf_counter() - t0
+    if not r.beats_compile:
+        r.limit = explain_limit(r)
+    return r
+
+
+def explain_limit(r: TaskResult) -> str:
+    if r.error:
+        return f"the optimize run failed: {r.error[:200]}"
+    if not r.valid:
+        return "no valid candidate"
+    if r.roofline_fraction and r.roofline_fraction > 0.7:
+        return f"near the roofline bound ({r.roofline_fraction:.0%}): little left to gain"
+    return (f"strategies tried ({', '.join(dict.fromkeys(r.strategies))}) stayed behind torch.compile "
+            f"({max((v for v in r.compile.values() if v), default=0):.2f}x)")
+
+
+# --- summary ----------------------------------------------------------------------------------------------
+
+def _fast(speedups: list[float | None], n: int, p: float) -> float:
+    return sum(1 for s in speedups if s is not None and s > p) / n if n else 0.0
+
+
+def group_summary(results: list[TaskResult]) -> dict[str, dict[str, float | int]]:
+    n = len(results)
+
+    def block(speedups: list[float | None]) -> dict[str, float | int]:
+        valid = [s for s in speedups if s is not None]
+        geo = math.exp(sum(math.log(max(s, 1e-9)) for s in valid) / len(valid)) if valid else None
+        # Tasks without a valid result keep eager (speedup 1.0) for the user's geomean.
+        kept = [s if s is not None else 1.0 for s in speedups]
+        geo_all = math.exp(sum(math.log(max(s, 1e-9)) for s in kept) / n) if n else None
+        return {"tasks": n, "fast_0": len(valid) / n if n else 0.0, "fast_1": _fast(speedups, n, 1.0),
+                "fast_2": _fast(speedups, n, 2.0), "geomean_speedup": geo, "geomean_speedup_all_tasks": geo_all}
+
+    out = {"hiera": block([r.speedup if r.valid else None for r in results])}
+    for mode in COMPILE_MODES:
+        out[f"torch.compile:{mode}"] = block([r.compile.get(mode) for r in results])
+    out["hiera"]["at_or_above_max_autotune"] = (
+        sum(1 for r in results if r.valid and (r.compile.get("max-autotune") is None
+                                               or (r.speedup or 0) >= r.compile["max-autotune"])) / n if n else 0.0)
+    walls = sorted(r.wall_s for r in results)
+    out["hiera"]["median_wall_s"] = walls[len(walls) // 2] if walls else 0.0
+    return out
+
+
+def summary(results: list[TaskResult]) -> dict[str, Any]:
+    levels = sorted({r.level for r in results})
+    s: dict[str, Any] = {"overall": group_summary(results)}
+    for lv in levels:
+        s[lv] = group_summary([r for r in results if r.level == lv])
+    # The flat keys the issue asks for, hiera's numbers (torch.compile's sit beside them in each group).
+    for key, group in list(s.items()):
+        for k in ("fast_0", "fast_1", "fast_2", "geomean_speedup"):
+            group[k] = group["hiera"][k]
+        s[key] = group
+    return s
+
+
+# --- reports ----------------------------------------------------------------------------------------------
+
+def markdown(results: list[TaskResult], summ: dict[str, Any], header: str) -> str:
+    lines = [header, "", "| level | task | valid | hiera x | compile x | max-autotune x | roofline | spaces | "
+             "directions | wall s (build/verify/time/profile/model) |", "|" + "---|" * 10]
+    for r in sorted(results, key=lambda r: (r.level, r.task)):
+        def f(v: float | None) -> str:
+            return f"{v:.2f}" if v else "-"
+        secs = r.seconds
+        split = "/".join(f"{secs.get(k, 0):.0f}" for k in ("build", "verify", "time", "profile", "model"))
+        lines.append(f"| {r.level} | {r.task} | {'yes' if r.valid else 'no'} | {f(r.speedup)} | "
+                     f"{f(r.compile.get('default'))} | {f(r.compile.get('max-autotune'))} | "
+                     f"{f'{r.roofline_fraction:.0%}' if r.roofline_fraction else '-'} | {','.join(r.spaces)} | "
+                     f"{''.join(r.directions)} | {r.wall_s:.0f} ({split}) |")
+    lines += ["", "| group | who | fast_0 | fast_1 | fast_2 | geomean (valid) |", "|---|---|---|---|---|---|"]
+    for g, d in summ.items():
+        for who in ("hiera", *[f"torch.compile:{m}" for m in COMPILE_MODES]):
+            b = d[who]
+            geo = f"{b['geomean_speedup']:.2f}" if b["geomean_speedup"] else "-"
+            lines.append(f"| {g} | {who} | {b['fast_0']:.0%} | {b['fast_1']:.0%} | {b['fast_2']:.0%} | {geo} |")
+    behind = [r for r in results if r.limit]
+    if behind:
+        lines += ["", "Tasks that did not beat torch.compile, and what limited them:", ""]
+        lines += [f"- {r.level}/{r.task}: {r.limit}" for r in behind]
+    return "\n".join(lines) + "\n"
+
+
+def plot(results: list[TaskResult], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    levels = sorted({r.level for r in results})
+    fig, axes = plt.subplots(1, len(levels), figsize=(5 * len(levels), 4.5), squeeze=False)
+    for ax, lv in zip(axes[0], levels):
+        rs = sorted((r for r in results if r.level == lv), key=lambda r: r.speedup or 0)
+        x = range(len(rs))
+        ax.bar([i - 0.2 for i in x], [r.speedup or 0 for r in rs], width=0.4, label="hiera")
+        ax.bar([i + 0.2 for i in x], [r.compile.get("max-autotune") or 0 for r in rs], width=0.4,
+               label="torch.compile max-autotune")
+        ax.axhline(1.0, color="gray", lw=0.8)
+        ax.set_xticks(list(x))
+        ax.set_xticklabels([r.task[:18] for r in rs], rotation=70, fontsize=7)
+        ax.set_yscale("log")
+        ax.set_title(f"{lv}: speedup over eager")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+# --- orchestration ------------------------------------------------------------------------------------------
+
+def run_bench(root: Path, out: Path, devices: list[str], args: dict[str, Any],
+              on_done: Callable[[TaskResult, int, int], None] | None = None) -> tuple[list[TaskResult], dict[str, Any]]:
+    tasks = find_tasks(root)
+    (out / "tasks").mkdir(parents=True, exist_ok=True)
+    done: dict[str, TaskResult] = {}
+    for level, path in tasks:
+        f = out / "tasks" / f"{level}__{path.stem}.json"
+        if f.exists():
+            done[str(path)] = TaskResult(**json.loads(f.read_text()))
+    todo: queue.Queue[tuple[str, Path]] = queue.Queue()
+    for level, path in tasks:
+        if str(path) not in done:
+            todo.put((level, path))
+    lock = threading.Lock()
+    total = len(tasks)
+    for r in done.values():
+        if on_done:
+            on_done(r, len(done), total)
+
+    def worker(device: str) -> None:
+        while True:
+            try:
+                level, path = todo.get_nowait()
+            except queue.Empty:
+                return
+            r = run_task(level, path, device, args, out)
+            (out / "tasks" / f"{level}__{path.stem}.json").write_text(json.dumps(asdict(r), indent=1))
+            with lock:
+                done[str(path)] = r
+                if on_done:
+                    on_done(r, len(done), total)
+
+    threads = [threading.Thread(target=worker, args=(d,), daemon=True) for d in devices]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    results = [done[str(p)] for _, p in tasks if str(p) in done]
+    summ = summary(results)
+    return results, summ

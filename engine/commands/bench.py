@@ -1,0 +1,85 @@
+"""`hiera bench DIR`: the suite, hiera against eager and torch.compile; JSON, Markdown and a PNG plot."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from engine.bench import TaskResult, markdown, plot, run_bench
+from engine.cli import EXIT_OK, UsageError, console
+from engine.evaluate.pipeline import resolve_device
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    root = Path(args.dir)
+    if not root.is_dir():
+        raise UsageError(f"{root}: not a folder of tasks")
+    if args.budget:
+        if args.budget % args.candidates:
+            raise UsageError(f"--budget {args.budget} is not a multiple of --candidates {args.candidates}")
+        rounds = args.budget // args.candidates
+    else:
+        rounds = args.rounds
+    try:
+        devices = [resolve_device(d) for d in (args.devices.split(",") if args.devices else [args.device])]
+    except ValueError as e:
+        raise UsageError(str(e)) from e
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    opts: dict[str, Any] = {"backend": args.backend, "rounds": rounds, "candidates": args.candidates,
+                            "precision": args.precision, "task_timeout_s": args.task_timeout,
+                            "compile": not args.no_compile, "no_profile": args.no_profile}
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=console)
+    bar = progress.add_task("bench", total=None)
+
+    def done(r: TaskResult, n: int, total: int) -> None:
+        progress.update(bar, completed=n, total=total, description=f"{r.level}/{r.task}")
+        sp = f"{r.speedup:.2f}x" if r.speedup else "invalid"
+        cmp = r.compile.get("max-autotune")
+        console.print(f"  {r.level}/{r.task}: hiera {sp}, max-autotune {f'{cmp:.2f}x' if cmp else '-'}, "
+                      f"{r.wall_s:.0f} s on {r.device}")
+
+    t0 = time.time()
+    with progress:
+        results, summ = run_bench(root, out, devices, opts, done)
+    header = (f"# hiera bench {root} — backend {args.backend}, budget {rounds}x{args.candidates}, "
+              f"{args.precision}, devices {','.join(devices)}, {time.strftime('%Y-%m-%d')}, "
+              f"{time.time() - t0:.0f} s")
+    doc = {"command": vars(args) | {"func": None}, "devices": devices, "summary": summ,
+           "tasks": [asdict(r) for r in results]}
+    (out / "bench.json").write_text(json.dumps(doc, indent=1, default=str))
+    md = markdown(results, summ, header)
+    (out / "bench.md").write_text(md)
+    if results:
+        plot(results, out / "bench.png")
+    if args.json:
+        print(json.dumps(doc, default=str))
+    else:
+        console.print(md)
+        console.print(f"wrote {out / 'bench.json'}, {out / 'bench.md'}, {out / 'bench.png'}")
+    return EXIT_OK
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("bench", help="optimize every task of a suite; compare with eager and torch.compile")
+    p.add_argument("dir", help="folder of KernelBench-format tasks (levels are its subfolders)")
+    p.add_argument("--backend", default="expert", choices=["expert", "llm"])
+    p.add_argument("--budget", type=int, default=None, help="candidates per task (rounds = budget / candidates)")
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--candidates", type=int, default=6)
+    p.add_argument("--device", default="auto")
+    p.add_argument("--devices", default=None, help="comma-separated devices evaluating tasks in parallel")
+    p.add_argument("--precision", default="fp32", choices=["fp32", "tf32"])
+    p.add_argument("--out", default="bench-out", help="folder for bench.json, bench.md, bench.png (resumable)")
+    p.add_argument("--task-timeout", type=float, default=1800.0, help="seconds per task before it is abandoned")
+    p.add_argument("--no-compile", action="store_true", help="skip the torch.compile baselines")
+    p.add_argument("--no-profile", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)

@@ -1,0 +1,83 @@
+"""`hiera optimize --backend llm` end to end on the CPU, against the scripted server in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+
+from tests.conftest import CANDIDATES, TASKS
+
+BROKEN = "this reply has no code block at all"
+
+
+def start_server(tmp_path, script):
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps(script))
+    proc = subprocess.Popen([sys.executable, "tests/fake_llm_server.py", "--port", "0", "--script", str(path),
+                             "--record", str(tmp_path / "requests.jsonl")], stdout=subprocess.PIPE, text=True)
+    line = proc.stdout.readline().split()
+    assert line[0] == "PORT", line
+    return proc, f"http://127.0.0.1:{line[1]}/v1"
+
+
+def test_llm_optimize_runs_r_times_k_candidates_and_records_everything(tmp_path):
+    task = tmp_path / "scale_bias_relu.py"
+    shutil.copy(TASKS / "scale_bias_relu.py", task)
+    script = {
+        "model": "fake-model",
+        "reject_formats": ["json_schema"],
+        "replies": {"OA": [{"kind": "status", "status": 429, "retry_after": 1},
+                           {"kind": "code", "source_file": str(CANDIDATES / "wrong_math.cpp"), "lang": "cpp"},
+                           {"kind": "ok", "content": BROKEN}]},
+        "defaults": {
+            "SSDA.space": {"kind": "ok", "content": {"space": "pure_cuda", "rationale": "pointwise chain"}},
+            "SSDA.directions": {"kind": "ok", "content": {
+                "scores": {"C": 0.1, "P": 0.3, "M": 0.5, "R": 0.8, "T": 0.0},
+                "evidence": {"R": ["three pointwise ops: fuse"]}, "rationale": "memory-bound chain"}},
+            "SPA": {"kind": "ok", "content": {"strategy": "R.fuse_pointwise", "description": "one pass",
+                                              "steps": ["fuse"]}},
+            "OA": {"kind": "code", "source_file": str(CANDIDATES / "scale_bias_relu.cpp"), "lang": "cpp"},
+        },
+    }
+    proc, url = start_server(tmp_path, script)
+    try:
+        out = subprocess.run(
+            [sys.executable, "-m", "engine.cli", "optimize", str(task), "--backend", "llm", "--llm-base-url", url,
+             "--llm-model", "fake-model", "--rounds", "2", "--candidates", "3", "--device", "cpu",
+             "--workspace", str(tmp_path), "--json"],
+            capture_output=True, text=True, timeout=600)
+    finally:
+        proc.kill()
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout)
+    assert result["candidates"] == 6
+    statuses = [o["status"] for r in result["rounds"] for o in r["outcomes"]]
+    assert statuses.count("valid") >= 3 and "incorrect" in statuses and "build_failed" in statuses
+    assert result["best"]["speedup"] > 0
+    assert (tmp_path / "scale_bias_relu_hiera.py").exists() and (tmp_path / "scale_bias_relu_hiera.cpp").exists()
+    assert result["tokens"]["prompt"] > 0 and result["tokens"]["completion"] > 0
+    assert [r["strategy"] for r in result["rounds"]] == ["R.fuse_pointwise"] * 2
+
+    from engine.store import RunStore
+
+    store = RunStore.for_workspace(tmp_path)
+    assert len(store.candidates(result["run_id"])) == 6
+    assert len(store.decisions(result["run_id"])) == 2
+    assert len(store.model_calls(result["run_id"])) >= 2 * (3 + 3)  # space, directions, plan + K code per round
+
+
+def test_endpoint_that_is_down_fails_within_seconds_naming_the_url(tmp_path):
+    task = tmp_path / "scale_bias_relu.py"
+    shutil.copy(TASKS / "scale_bias_relu.py", task)
+    t0 = time.monotonic()
+    out = subprocess.run(
+        [sys.executable, "-m", "engine.cli", "optimize", str(task), "--backend", "llm",
+         "--llm-base-url", "http://127.0.0.1:9/v1", "--llm-model", "m", "--device", "cpu",
+         "--workspace", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    elapsed = time.monotonic() - t0
+    assert out.returncode == 2
+    assert "127.0.0.1:9" in out.stderr and "HIERA_LLM_BASE_URL" in out.stderr
+    assert elapsed < 30  # includes loading the task in a subprocess and importing torch twice

@@ -1,0 +1,40 @@
+"""`hiera profile`: exit 2 with the reason when profiling is unavailable, and the human report's layout."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.cli import EXIT_USAGE, main
+from engine.commands.profile import render
+from engine.profile.ncu import NOT_FOUND
+from tests.test_profile_metrics import sample_profile
+from tests.test_profile_ncu import fake_ncu, no_ncu  # noqa: F401  (fixtures)
+
+TASK = Path(__file__).resolve().parents[1] / "tools" / "ncu" / "torch_target" / "scale_bias.py"
+
+
+def test_profile_without_ncu_exits_2_with_the_actionable_message(no_ncu, tmp_path, capsys):  # noqa: F811
+    rc = main(["profile", str(TASK), "--json", "--workspace", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert rc == EXIT_USAGE
+    assert json.loads(out) == {"status": "unavailable", "reason": NOT_FOUND}
+    assert "ncu not found on PATH" in err
+
+
+def test_profile_on_the_cpu_exits_2_before_building_anything(fake_ncu, tmp_path, capsys):  # noqa: F811
+    rc = main(["profile", str(TASK), "--device", "cpu", "--ncu", str(fake_ncu), "--workspace", str(tmp_path)])
+    _, err = capsys.readouterr()
+    assert rc == EXIT_USAGE
+    assert "the device is cpu" in err
+    assert not (tmp_path / ".hiera").exists()
+    assert not (fake_ncu.parent / "calls.jsonl").exists()  # ncu was never run
+
+
+def test_report_shows_kernels_directions_and_hot_lines(capsys):
+    render(sample_profile(kernels=1, lines=2))
+    err = capsys.readouterr().err
+    assert "kernel kernel_0" in err and "32.0 sectors/request" in err
+    assert "directions" in err and "M 0.84" in err
+    assert "ncu's top advice: UncoalescedGlobalAccess -> M" in err
+    assert "hot lines" in err and "cand.cu:10" in err and "long_scoreboard" in err

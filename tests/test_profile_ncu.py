@@ -1,0 +1,242 @@
+"""Finding and running ncu, and every way profiling can be unavailable, with a FAKE ncu (no GPU needed).
+
+The fake is a small script standing in for the ncu binary: it records its command line, writes a report
+file or prints the failure ncu would print, and answers `-i REPORT --page ...` with SYNTHETIC CSV pages
+(built in test_profile_csv.py). The whole profile_candidate / profile_reference path runs against it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine.profile.ncu as ncu_mod
+from engine.profile import ProfilerUnavailable, find_ncu, profile_candidate, profile_reference
+from engine.profile.ncu import NOT_FOUND, CollectOptions, collect_args
+from engine.profile.target import CANDIDATE_RANGE, nvtx_filter
+from tests.test_profile_csv import details_csv, raw_csv, source_csv
+
+FAKE_NCU = f"""#!{sys.executable}
+import json, os, sys, time
+from pathlib import Path
+d = Path(os.environ["FAKE_NCU_DIR"])
+mode = os.environ.get("FAKE_NCU_MODE", "ok")
+args = sys.argv[1:]
+with open(d / "calls.jsonl", "a") as f:
+    f.write(json.dumps(args) + "\\n")
+if "-i" in args:
+    page = args[args.index("--page") + 1]
+    sys.stdout.write((d / f"{{page}}.csv").read_text())
+    sys.exit(0)
+if mode == "perm":
+    print("==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters")
+    sys.exit(1)
+if mode == "none":
+    print("==PROF== Disconnected from process 1")
+    print("==WARNING== No kernels were profiled.")
+    sys.exit(0)
+if mode == "slow":
+    time.sleep(30)
+if mode == "metric" and "--metrics" in args:
+    print("==ERROR== Failed to find metric l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")
+    sys.exit(1)
+base = args[args.index("-o") + 1]
+Path(base + ".ncu-rep").write_bytes(b"fake report")
+print("==PROF== Report: " + base + ".ncu-rep")
+"""
+
+
+@pytest.fixture
+def no_ncu(monkeypatch, tmp_path):
+    """A machine without Nsight Compute: nothing on PATH, no $HIERA_NCU, no default install."""
+    empty = tmp_path / "empty_bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    monkeypatch.delenv("HIERA_NCU", raising=False)
+    monkeypatch.setattr(ncu_mod, "SEARCH", ())
+
+
+def _executable(path: Path, text: str = "#!/bin/sh\nexit 0\n") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return path
+
+
+@pytest.fixture
+def fake_ncu(monkeypatch, tmp_path):
+    d = tmp_path / "fake"
+    d.mkdir()
+    exe = _executable(d / "ncu", FAKE_NCU)
+    monkeypatch.setenv("FAKE_NCU_DIR", str(d))
+    monkeypatch.delenv("FAKE_NCU_MODE", raising=False)
+    return exe
+
+
+def _pages(d: Path, kernel_file: str) -> None:
+    metrics = {
+        "gpu__time_duration.sum": ("41,216", "nsecond"),
+        "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed": ("88.5", "%"),
+        "sm__throughput.avg.pct_of_peak_sustained_elapsed": ("3.1", "%"),
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": ("2,097,152", "sector"),
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": ("65,536", "request"),
+        "memory_l2_theoretical_sectors_global": ("2,359,296", "sector"),
+        "memory_l2_theoretical_sectors_global_ideal": ("327,680", "sector"),
+    }
+    (d / "raw.csv").write_text(raw_csv({"scale_bias_columns": metrics}))
+    (d / "details.csv").write_text(details_csv([], [
+        (0, "scale_bias_columns", "UncoalescedGlobalAccess", "OPT", "Uncoalesced global accesses.", "global", "80")]))
+    (d / "source.csv").write_text(source_csv("scale_bias_columns", kernel_file, [
+        (12, "out[r * cols + c] = x[r * cols + c] * scale + bias[c];", [[95, 90, 64, 0, "2,000,000", 0, 90, 5, 85]]),
+    ]))
+
+
+def _calls(fake: Path) -> list[list[str]]:
+    return [json.loads(line) for line in (fake.parent / "calls.jsonl").read_text().splitlines()]
+
+
+# --- finding ncu ------------------------------------------------------------------------------------------
+
+def test_without_ncu_profile_candidate_says_what_to_do(no_ncu, tmp_path):
+    with pytest.raises(ProfilerUnavailable) as e:
+        profile_candidate(tmp_path / "task.py", tmp_path, tmp_path / "c.so", "cuda", "cuda:0", work_dir=tmp_path / "w")
+    assert str(e.value) == NOT_FOUND
+    assert "install Nsight Compute" in str(e.value) and "--ncu PATH" in str(e.value)
+
+
+def test_without_ncu_profile_reference_raises_the_same(no_ncu, tmp_path):
+    with pytest.raises(ProfilerUnavailable, match="ncu not found on PATH"):
+        profile_reference(tmp_path / "task.py", "cuda:0", work_dir=tmp_path / "w")
+
+
+def test_find_ncu_order_explicit_env_path_install(no_ncu, monkeypatch, tmp_path):
+    explicit = _executable(tmp_path / "explicit" / "ncu")
+    env = _executable(tmp_path / "env" / "ncu")
+    on_path = _executable(tmp_path / "path" / "ncu")
+    old = _executable(tmp_path / "opt" / "2024.1.0" / "ncu")
+    new = _executable(tmp_path / "opt" / "2025.3.1" / "ncu")
+    monkeypatch.setattr(ncu_mod, "SEARCH", (str(tmp_path / "opt" / "*" / "ncu"),))
+    assert find_ncu() == str(new)  # the newest install when nothing else is set
+    assert old.exists()
+    monkeypatch.setenv("PATH", str(on_path.parent))
+    assert find_ncu() == str(on_path)
+    monkeypatch.setenv("HIERA_NCU", str(env))
+    assert find_ncu() == str(env)
+    assert find_ncu(str(explicit)) == str(explicit)
+
+
+def test_a_wrong_explicit_path_is_reported_not_ignored(no_ncu, tmp_path):
+    with pytest.raises(ProfilerUnavailable, match=r"--ncu .*nope is not an executable ncu"):
+        find_ncu(str(tmp_path / "nope"))
+
+
+# --- the command line ------------------------------------------------------------------------------------
+
+def test_collect_args_carry_the_filters_and_sections_the_mapping_needs():
+    args = collect_args(CollectOptions(nvtx_include=nvtx_filter("cuda"), kernel_regex="^gemm", launch_skip=2,
+                                       launch_count=1))
+    joined = " ".join(args)
+    assert f"--nvtx --nvtx-include {CANDIDATE_RANGE}/" in joined  # push/pop ranges need the trailing slash
+    assert "-k regex:^gemm" in joined and "--launch-skip 2" in joined and "--launch-count 1" in joined
+    assert "--clock-control none" in joined and "--cache-control all" in joined
+    assert "--import-source yes" in joined
+    for section in ("SpeedOfLight", "MemoryWorkloadAnalysis_Tables", "Occupancy", "LaunchStats", "WarpStateStats",
+                    "SourceCounters", "ComputeWorkloadAnalysis", "InstructionStats", "SchedulerStats"):
+        assert f"--section {section}" in joined
+    metrics = args[args.index("--metrics") + 1].split(",")
+    assert "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum" in metrics
+    full = collect_args(CollectOptions(full_set=True, launch_count=None))
+    assert "--set" in full and "--section" not in full and "--launch-count" not in full
+
+
+def test_ncu_module_command_prints_the_same_flags(capsys):
+    assert ncu_mod.main(["args", "--kernel", "^k$", "--skip", "1"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == collect_args(CollectOptions(kernel_regex="^k$", launch_skip=1, launch_count=1))
+
+
+# --- the whole path against the fake -------------------------------------------------------------------
+
+def test_profile_candidate_runs_the_target_and_reads_the_pages(fake_ncu, tmp_path):
+    build = tmp_path / "cache" / "ab12"
+    build.mkdir(parents=True)
+    artifact = build / "candidate.so"
+    artifact.write_bytes(b"")
+    user_file = tmp_path / "ws" / "mine.cu"
+    _pages(fake_ncu.parent, str(build / "cuda_source.cu"))
+    layout = {"task": "t", "args": [], "scalars": [], "outputs": [], "output_is_tuple": False}
+    p = profile_candidate(tmp_path / "task.py", tmp_path / "contract", artifact, "cuda", "cuda:0",
+                          ncu_path=str(fake_ncu), work_dir=tmp_path / "work", layout=layout, source_path=user_file)
+    collect = _calls(fake_ncu)[0]
+    program = collect[collect.index("-o") + 2:]
+    assert program[:3] == [sys.executable, "-m", "engine.profile.target"]
+    assert program[program.index("--kind") + 1] == "cuda"
+    assert json.loads(Path(program[program.index("--layout") + 1]).read_text()) == layout
+    assert collect[collect.index("--nvtx-include") + 1] == "hiera_candidate/"
+    assert [c[c.index("--page") + 1] for c in _calls(fake_ncu)[1:]] == ["raw", "details", "source"]
+    assert p.best_direction() == "M"
+    assert p.bottleneck is not None and p.bottleneck.rule == "UncoalescedGlobalAccess"
+    assert [(f.file, f.line) for f in p.lines] == [(str(user_file.resolve()), 12)]
+    assert p.lines[0].excessive_global_sectors == 2_000_000
+    assert p.seconds is not None and p.target == str(user_file)
+
+
+def test_profile_reference_uses_its_own_range(fake_ncu, tmp_path):
+    _pages(fake_ncu.parent, "/somewhere/else.cu")
+    p = profile_reference(tmp_path / "task.py", "cuda:1", ncu_path=str(fake_ncu), work_dir=tmp_path / "w")
+    collect = _calls(fake_ncu)[0]
+    assert collect[collect.index("--nvtx-include") + 1] == "hiera_reference/"
+    assert collect[collect.index("--device") + 1] == "cuda:1"
+    assert p.target == "reference" and p.kernels[0].name == "scale_bias_columns"
+
+
+def test_counter_permission_is_explained(fake_ncu, monkeypatch, tmp_path):
+    monkeypatch.setenv("FAKE_NCU_MODE", "perm")
+    with pytest.raises(ProfilerUnavailable, match="ERR_NVGPUCTRPERM") as e:
+        profile_reference(tmp_path / "task.py", "cuda:0", ncu_path=str(fake_ncu), work_dir=tmp_path / "w")
+    assert "run as root or enable non-admin profiling" in str(e.value)
+
+
+def test_nothing_profiled_names_the_range_and_the_filter(fake_ncu, monkeypatch, tmp_path):
+    monkeypatch.setenv("FAKE_NCU_MODE", "none")
+    with pytest.raises(ProfilerUnavailable) as e:
+        profile_reference(tmp_path / "task.py", "cuda:0", ncu_path=str(fake_ncu), work_dir=tmp_path / "w",
+                          kernel_regex="^gemm")
+    msg = str(e.value)
+    assert "no CUDA kernel ran inside the NVTX range 'hiera_reference'" in msg and "'^gemm'" in msg
+
+
+def test_a_hung_profile_times_out(fake_ncu, monkeypatch, tmp_path):
+    monkeypatch.setenv("FAKE_NCU_MODE", "slow")
+    with pytest.raises(ProfilerUnavailable, match="timed out after 1 s"):
+        profile_reference(tmp_path / "task.py", "cuda:0", ncu_path=str(fake_ncu), work_dir=tmp_path / "w",
+                          timeout_s=1.0)
+
+
+def test_rejected_extra_metrics_are_dropped_once_with_a_notice(fake_ncu, monkeypatch, tmp_path):
+    monkeypatch.setenv("FAKE_NCU_MODE", "metric")
+    _pages(fake_ncu.parent, "/x.cu")
+    p = profile_reference(tmp_path / "task.py", "cuda:0", ncu_path=str(fake_ncu), work_dir=tmp_path / "w")
+    collects = [c for c in _calls(fake_ncu) if "-i" not in c]
+    assert len(collects) == 2 and "--metrics" in collects[0] and "--metrics" not in collects[1]
+    assert any("rejected some extra metrics" in n for n in p.notices)
+
+
+def test_a_cpu_device_or_candidate_cannot_be_profiled(fake_ncu, tmp_path):
+    with pytest.raises(ProfilerUnavailable, match="profiles CUDA kernels; the device is cpu"):
+        profile_reference(tmp_path / "task.py", "cpu", ncu_path=str(fake_ncu), work_dir=tmp_path / "w")
+    with pytest.raises(ProfilerUnavailable, match="a cpp candidate runs on the CPU"):
+        profile_candidate(tmp_path / "t.py", tmp_path, tmp_path / "c.so", "cpp", "cuda:0", ncu_path=str(fake_ncu),
+                          work_dir=tmp_path / "w")
+
+
+def test_the_env_passed_to_the_target_can_import_engine(fake_ncu, tmp_path):
+    from engine.profile import _env
+
+    paths = _env()["PYTHONPATH"].split(os.pathsep)
+    assert str(Path(__file__).resolve().parents[1]) in paths
