@@ -1,0 +1,12 @@
+# Source this on the lent GPU machine (no network there): the carried wheels and this checkout on the path.
+# Usage (from the repo root):  . scripts/device_env.sh
+if [ -d .whl ]; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
+    >/tmp/whl-install.log 2>&1 || cat /tmp/whl-install.log
+  export PYTHONPATH=/tmp/site:$PWD
+else
+  export PYTHONPATH=$PWD
+fi
+export PYTHONUNBUFFERED=1
+NCU_DIR=$(ls -d /opt/nvidia/nsight-compute/* 2>/dev/null | tail -1)
+[ -n "$NCU_DIR" ] && export PATH="$PATH:$NCU_DIR"
