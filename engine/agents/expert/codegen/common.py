@@ -216,3 +216,17 @@ def describe(e: Expr, depth: int = 0) -> str:
 
 def short(text: str, limit: int = 150) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class KernelCode:
+    """A generated kernel and how hiera_forward launches it."""
+
+    source: str  # the __global__ function (and nothing else)
+    launch: str  # C statements for hiera_forward (pointers are p_<buffer c_name>, the stream is `s`)
+    reads: tuple[str, ...]  # buffers read
+    writes: tuple[str, ...]  # buffers written
+
+
+def pointer(buffer_c_name: str) -> str:
+    return f"p_{buffer_c_name}"

@@ -1,0 +1,167 @@
+"""Fused pointwise kernels (CUDA): one pass over the domain, every input read once, every output written once.
+
+The loop walks vectors of `vec` elements (float4 when the layout allows): inputs that are contiguous
+along the last dim are read as one 16-byte load, inputs broadcast along it (a per-channel or per-row
+value) are read once for the whole vector, anything else element by element. When an output or a
+vectorized input is not 16-byte aligned at run time, hiera_forward launches the scalar twin instead.
+"""
+
+from __future__ import annotations
+
+from math import prod
+
+from engine.agents.expert.codegen.common import (
+    Emitter,
+    KernelCode,
+    describe,
+    offset_code,
+    pointer,
+    short,
+    uniform_ok,
+    vec_ok,
+)
+from engine.agents.expert.codegen.variants import FlatParams
+from engine.agents.expert.ir import Expr, FusedStage, Load, Program, loads
+
+LANES = "xyzw"
+
+
+def _buffers(prog: Program, stage: FusedStage) -> tuple[list[str], list[str]]:
+    reads: dict[str, None] = {}
+    for _, e in stage.outputs:
+        for ld in loads(e):
+            reads[ld.view.buffer] = None
+    writes = [n for n, _ in stage.outputs]
+    return list(reads), writes
+
+
+def kernel_params(prog: Program, reads: list[str], writes: list[str], extra: tuple[str, ...] = ()) -> str:
+    ps = [f"const float* __restrict__ {pointer(prog.buffer(b).c_name)}" for b in reads]
+    ps += [f"float* __restrict__ {pointer(prog.buffer(b).c_name)}" for b in writes]
+    return ", ".join([*ps, *extra])
+
+
+def call_args(prog: Program, reads: list[str], writes: list[str]) -> str:
+    return ", ".join(pointer(prog.buffer(b).c_name) for b in [*reads, *writes])
+
+
+def _body(prog: Program, stage: FusedStage, vec: int, index: str, indent: str) -> list[str]:
+    """Statements computing and storing `vec` consecutive elements starting at linear index `index`."""
+    dom = stage.domain
+    lines: list[str] = []
+    pre: dict[Load, str] = {}
+    uniq: dict[Load, None] = {}
+    for _, e in stage.outputs:
+        for ld in loads(e):
+            uniq[ld] = None
+    for n, ld in enumerate(uniq):
+        p = pointer(prog.buffer(ld.view.buffer).c_name)
+        off = offset_code(ld.view, dom, index)
+        if vec > 1 and vec_ok(ld.view, dom, vec):
+            lines.append(f"{indent}const float4 L{n} = *reinterpret_cast<const float4*>({p} + {off});")
+            pre[ld] = f"L{n}"
+        elif vec > 1 and uniform_ok(ld.view, dom, vec):
+            lines.append(f"{indent}const float U{n} = {p}[{off}];")
+            pre[ld] = f"U{n}"
+    results: list[list[str]] = [[] for _ in stage.outputs]
+    for lane in range(vec):
+        idx = index if lane == 0 else f"({index} + {lane})"
+
+        def leaf(ld: Load, lane: int = lane, idx: str = idx) -> str:
+            if ld in pre:
+                name = pre[ld]
+                return f"{name}.{LANES[lane]}" if name.startswith("L") else name
+            p = pointer(prog.buffer(ld.view.buffer).c_name)
+            return f"{p}[{offset_code(ld.view, dom, idx)}]"
+
+        em = Emitter(leaf, prefix=f"t{lane}_" if vec > 1 else "t", indent=indent)
+        for k, (_, e) in enumerate(stage.outputs):
+            results[k].append(em.value(e))
+        lines += em.lines
+    for (name, _), vals in zip(stage.outputs, results):
+        p = pointer(prog.buffer(name).c_name)
+        if vec == 4:
+            lines.append(f"{indent}*reinterpret_cast<float4*>({p} + {index}) = make_float4({', '.join(vals)});")
+        elif vec == 1:
+            lines.append(f"{indent}{p}[{index}] = {vals[0]};")
+        else:
+            lines += [f"{indent}{p}[{index} + {lane}] = {v};" for lane, v in enumerate(vals)]
+    return lines
+
+
+def flat_kernel(prog: Program, stage: FusedStage, params: FlatParams, name: str, idx_t: str) -> KernelCode:
+    dom = stage.domain
+    n = prod(dom)
+    vec = params.vec if dom and dom[-1] % params.vec == 0 and n >= params.vec else 1
+    reads, writes = _buffers(prog, stage)
+    vec_kernel = _flat_source(prog, stage, params, name, idx_t, vec, reads, writes)
+    launch = _launch(prog, params, name, n, vec, reads, writes)
+    if vec == 1:
+        return KernelCode(vec_kernel, launch, tuple(reads), tuple(writes))
+    # The scalar twin, for buffers that are not 16-byte aligned at run time (a sliced input, say).
+    scalar = _flat_source(prog, stage, params, name + "_scalar", idx_t, 1, reads, writes)
+    aligned = [pointer(prog.buffer(b).c_name) for b in writes]
+    for _, e in stage.outputs:
+        for ld in loads(e):
+            if vec_ok(ld.view, dom, vec):
+                p = pointer(prog.buffer(ld.view.buffer).c_name)
+                if p not in aligned:
+                    aligned.append(p)
+    cond = " && ".join(f"hiera_aligned16({p})" for p in aligned)
+    launch = (f"    if ({cond}) {{\n{_indent(launch)}\n    }} else {{\n"
+              f"{_indent(_launch(prog, params, name + '_scalar', n, 1, reads, writes))}\n    }}")
+    return KernelCode(vec_kernel + "\n" + scalar, launch, tuple(reads), tuple(writes))
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + ln if ln else ln for ln in text.splitlines())
+
+
+def _flat_source(prog: Program, stage: FusedStage, params: FlatParams, name: str, idx_t: str, vec: int,
+                 reads: list[str], writes: list[str]) -> str:
+    n = prod(stage.domain)
+    nvec = n // vec
+    block, ilp = params.block, params.ilp
+    what = "; ".join(f"{o} = {short(describe(e), 110)}" for o, e in stage.outputs)
+    lines = [
+        f"// {what}",
+        f"// {n} elements as {nvec} vectors of {vec}; {block} threads/block, {ilp} vector(s) per thread per trip.",
+        f"__global__ void __launch_bounds__({block}) {name}({kernel_params(prog, reads, writes)}) {{",
+        f"    const idx_t step = (idx_t)gridDim.x * {block * ilp};",
+        f"    for (idx_t v0 = (idx_t)blockIdx.x * {block * ilp} + threadIdx.x; v0 < {nvec}; v0 += step) {{",
+    ]
+    if ilp > 1:
+        lines += ["#pragma unroll", f"        for (int u = 0; u < {ilp}; ++u) {{",
+                  f"            const idx_t v = v0 + (idx_t)u * {block};",
+                  f"            if (v >= {nvec}) break;",
+                  f"            const idx_t i = v * {vec};"]
+        lines += _body(prog, stage, vec, "i", "            ")
+        lines.append("        }")
+    else:
+        lines.append(f"        const idx_t i = v0 * {vec};")
+        lines += _body(prog, stage, vec, "i", "        ")
+    lines.append("    }")
+    if n % vec:
+        lines += [f"    // the last {n % vec} element(s), one per thread",
+                  f"    const idx_t t = (idx_t)blockIdx.x * {block} + threadIdx.x;",
+                  f"    if (t < {n % vec}) {{",
+                  f"        const idx_t i = {nvec * vec} + t;"]
+        lines += _body(prog, stage, 1, "i", "        ")
+        lines.append("    }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _launch(prog: Program, params: FlatParams, name: str, n: int, vec: int, reads: list[str],
+            writes: list[str]) -> str:
+    nvec = max(n // vec, 1)
+    per_block = params.block * params.ilp
+    grid = -(-nvec // per_block)
+    if params.grid_cap:
+        grid = min(grid, params.grid_cap)
+    grid = max(1, min(grid, 2**31 - 1))
+    return f"    {name}<<<{grid}, {params.block}, 0, s>>>({call_args(prog, reads, writes)});"
+
+
+def uses_expr(stage: FusedStage) -> list[Expr]:
+    return [e for _, e in stage.outputs]

@@ -1,0 +1,75 @@
+"""The knobs one generated candidate is made of: a variant is a point in this small design space.
+
+Zero means "let the generator's heuristic choose" (from the row length, the element count, ...), so a
+variant can pin the knob its strategy is about and leave the others sensible.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class FlatParams:
+    """Fused pointwise kernels: a grid-stride loop over vectors of `vec` elements."""
+
+    block: int = 256  # threads per block
+    vec: int = 4  # elements per vector access (4 = float4, 16 bytes)
+    ilp: int = 1  # vectors per thread per loop trip (independent loads in flight)
+    grid_cap: int = 0  # at most this many blocks (0: one vector per thread, no cap)
+
+    def label(self) -> str:
+        cap = f" grid<={self.grid_cap}" if self.grid_cap else ""
+        return f"block {self.block}, vec {self.vec}, ilp {self.ilp}{cap}"
+
+
+@dataclass(frozen=True)
+class RowParams:
+    """Row kernels: `threads` threads cooperate on one row, `rows_per_block` rows per block."""
+
+    threads: int = 0  # threads per row: 1, 2 .. 32 (warp shuffles only) or 64 .. 1024 (+ shared memory)
+    rows_per_block: int = 0  # 0: heuristic (1 for threads > 32)
+    vec: int = 4  # float4 access along the row when the row length allows
+    cache: bool = True  # keep the row's inputs in registers across passes (one read of global memory)
+    scale: float = 1.0  # multiplies the heuristic's threads per row (0.5: fewer, wider-ILP threads)
+
+    def label(self) -> str:
+        t = f"{self.threads}" if self.threads else (f"auto x{self.scale:g}" if self.scale != 1 else "auto")
+        rpb = f", {self.rows_per_block} rows/block" if self.rows_per_block else ""
+        return f"threads/row {t}{rpb}, vec {self.vec}, {'registers' if self.cache else 're-read'}"
+
+
+@dataclass(frozen=True)
+class GemmParams:
+    """Matrix products: a library call or the generated tiled kernel."""
+
+    impl: str = "cublas"  # cublas | cublaslt | tiled
+    algo: int = 0  # cuBLASLt: index into the heuristic's ranked algorithms
+    tile: tuple[int, int, int, int, int] = (128, 128, 8, 8, 8)  # tiled: BM, BN, BK, TM, TN
+    lt_epilogue: bool = True  # cuBLASLt: fold a bias (+ReLU) epilogue into the library call
+    fuse_epilogue: bool = True  # tiled: apply the following pointwise stage in the GEMM's store
+
+    def label(self) -> str:
+        if self.impl == "tiled":
+            bm, bn, bk, tm, tn = self.tile
+            return f"tiled SGEMM {bm}x{bn}x{bk}, {tm}x{tn}/thread" + (", fused epilogue" if self.fuse_epilogue else "")
+        if self.impl == "cublaslt":
+            return f"cuBLASLt algo #{self.algo}" + (" + bias epilogue" if self.lt_epilogue else "")
+        return "cublasSgemm"
+
+
+@dataclass(frozen=True)
+class Variant:
+    flat: FlatParams = field(default_factory=FlatParams)
+    row: RowParams = field(default_factory=RowParams)
+    gemm: GemmParams = field(default_factory=GemmParams)
+
+    def label(self, parts: tuple[str, ...] = ("flat", "row", "gemm")) -> str:
+        out = []
+        if "gemm" in parts:
+            out.append(self.gemm.label())
+        if "row" in parts:
+            out.append(self.row.label())
+        if "flat" in parts:
+            out.append(self.flat.label())
+        return "; ".join(out)
