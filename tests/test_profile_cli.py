@@ -38,3 +38,4 @@ def test_report_shows_kernels_directions_and_hot_lines(capsys):
     assert "directions" in err and "M 0.84" in err
     assert "ncu's top advice: UncoalescedGlobalAccess -> M" in err
     assert "hot lines" in err and "cand.cu:10" in err and "long_scoreboard" in err
+    assert "out[i] = in[i * stride]" in err  # source text is printed literally, not read as rich markup

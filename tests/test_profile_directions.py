@@ -165,3 +165,24 @@ def test_profile_from_launches_maps_lines_to_the_candidates_file():
     assert not any("no per-line data" in n for n in p.notices)
     bare = profile_from_launches([replace(launch, lines=())])
     assert any("-lineinfo" in n for n in bare.notices)
+
+
+def test_evidence_prefers_the_users_own_lines_to_inlined_headers():
+    header = LineFinding(file="/cuda/include/crt/mma.hpp", line=99, kernel="strided_copy",
+                         stall_samples={"long_scoreboard": 900}, excessive_global_sectors=3_000_000)
+    mine = LineFinding(file="/ws/mine.cu", line=24, kernel="strided_copy", stall_samples={"long_scoreboard": 100},
+                       excessive_global_sectors=1_000_000)
+    _, anywhere = score([UNCOALESCED], (header, mine))
+    _, own_first = score([UNCOALESCED], (header, mine), own={"/ws/mine.cu"})
+    assert any("line 99 (mma.hpp)" in e for e in anywhere["M"])
+    assert any("line 24 (mine.cu)" in e for e in own_first["M"])
+    assert not any("mma.hpp" in e for e in own_first["M"])
+
+
+def test_data_read_again_and_again_through_the_caches_is_reuse_even_if_uncoalesced():
+    k = replace(NO_REUSE, global_sectors=134_742_016, global_sectors_ideal=67_633_152, dram_bytes=19_548_416.0,
+                warp_stalls={"long_scoreboard": 85.0, "selected": 1.0, "wait": 2.0})
+    assert k.cache_reread_factor > 100
+    assert memory_wait_direction(k) == "R"
+    assert best(k) == "R"
+    assert memory_wait_direction(replace(k, dram_bytes=2e9)) == "M"  # the same excess without re-reads

@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
 from rich.table import Table
 
 from engine.cli import EXIT_OK, EXIT_USAGE, UsageError, console, load_task_or_exit, task_workdir, workspace_of
@@ -43,7 +44,7 @@ def render(profile: Any) -> None:
     from engine.profile.metrics import DIRECTIONS
 
     for k in profile.kernels:
-        t = Table(title=f"kernel {k.name}", show_header=False, title_justify="left")
+        t = Table(title=f"kernel {escape(k.name)}", show_header=False, title_justify="left")
         t.add_row("duration", _fmt(k.duration_us, " us", 2))
         t.add_row("throughput", f"SM {_fmt(k.sm_throughput_pct, '%')}, memory {_fmt(k.memory_throughput_pct, '%')}, "
                                 f"DRAM {_fmt(k.dram_throughput_pct, '%')} of peak")
@@ -68,9 +69,10 @@ def render(profile: Any) -> None:
         if k.warp_stalls:
             top = sorted(k.warp_stalls.items(), key=lambda kv: -kv[1])[:4]
             t.add_row("top stalls", ", ".join(f"{r} {v:.1f}" for r, v in top) + " (cycles per instruction)")
-        for r in [r for r in k.rules if r.type == "OPT"][:4]:
+        advice = sorted((r for r in k.rules if r.type == "OPT"), key=lambda r: -(r.estimated_speedup_pct or 0))
+        for r in advice[:4]:
             sp = f" (est. {r.estimated_speedup_pct:.0f}%)" if r.estimated_speedup_pct is not None else ""
-            t.add_row(f"ncu {r.name}", f"{r.message[:200]}{sp}")
+            t.add_row(f"ncu {r.name}", escape(f"{r.message[:200]}{sp}"))
         console.print(t)
 
     d = Table(title="directions", title_justify="left")
@@ -79,7 +81,7 @@ def render(profile: Any) -> None:
     d.add_column("evidence")
     for letter in sorted(DIRECTIONS, key=lambda x: -profile.scores.get(x, 0.0)):
         ev = profile.evidence.get(letter, [])
-        d.add_row(letter, f"{profile.scores.get(letter, 0.0):.2f}", "\n".join(ev[:3]) or "-")
+        d.add_row(letter, f"{profile.scores.get(letter, 0.0):.2f}", escape("\n".join(ev[:3])) or "-")
     console.print(d)
     if profile.bottleneck is not None:
         b = profile.bottleneck
@@ -97,10 +99,10 @@ def render(profile: Any) -> None:
                     f"{f.excessive_shared_wavefronts} excess shared wavefronts"
                     if f.excessive_shared_wavefronts else "",
                     f"{f.divergent_branches} divergent branches" if f.divergent_branches else ""]
-            h.add_row(f"{Path(f.file).name}:{f.line}", "; ".join(w for w in what if w), f.text[:60])
+            h.add_row(escape(f"{Path(f.file).name}:{f.line}"), "; ".join(w for w in what if w), escape(f.text[:60]))
         console.print(h)
     for n in profile.notices:
-        console.print(f"[yellow]note:[/yellow] {n}")
+        console.print(f"[yellow]note:[/yellow] {escape(n)}")
     if profile.seconds is not None:
         console.print(f"[dim]profiled in {profile.seconds:.1f} s[/dim]")
 
@@ -183,7 +185,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
 def _unavailable(args: argparse.Namespace, e: Exception) -> int:
     if args.json:
         print(json.dumps({"status": "unavailable", "reason": str(e)}))
-    console.print(f"[red]{e}[/red]")
+    console.print(f"[red]{escape(str(e))}[/red]")
     return EXIT_USAGE
 
 

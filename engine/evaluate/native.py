@@ -14,6 +14,9 @@ import torch
 MAX_DIMS = 8
 
 
+_Dims = ctypes.c_int64 * MAX_DIMS
+
+
 class HieraTensor(ctypes.Structure):
     _fields_ = [
         ("data", ctypes.c_void_p),
@@ -26,13 +29,7 @@ class HieraTensor(ctypes.Structure):
 def view_of(t: torch.Tensor) -> HieraTensor:
     if t.dim() > MAX_DIMS:
         raise ValueError(f"tensors of more than {MAX_DIMS} dims are not supported by the contract")
-    v = HieraTensor()
-    v.data = t.data_ptr()
-    v.ndim = t.dim()
-    for i in range(t.dim()):
-        v.sizes[i] = t.size(i)
-        v.strides[i] = t.stride(i)
-    return v
+    return HieraTensor(t.data_ptr(), t.dim(), _Dims(*t.shape), _Dims(*t.stride()))
 
 
 class NativeError(RuntimeError):

@@ -73,16 +73,27 @@ class CacheFlusher:
         self.buf.fill_(0)
 
 
-def time_call(fn: Callable[[], Any], device: torch.device) -> tuple[float, Any]:
-    """One timed call in milliseconds, bracketed by device-wide synchronization."""
+def time_call(fn: Callable[[], Any], device: torch.device,
+              before: Callable[[], None] | None = None) -> tuple[float, Any]:
+    """One timed call in milliseconds, bracketed by device-wide synchronization.
+
+    CUDA: sync; `before` (the cache flush, enqueued on the GPU); start event; fn; end event; sync. The
+    flush is still running on the GPU while the host prepares fn's launches, so the events measure the
+    device's work and not the host's launch latency, for candidate and reference alike (triton's do_bench
+    orders it the same way). Work fn leaves on other streams is caught by the verifier, not here.
+    """
     if device.type == "cuda":
         start, end = _Event(enable_timing=True), _Event(enable_timing=True)
         _cuda_sync()
+        if before is not None:
+            before()
         start.record()
         out = fn()
         end.record()
         _cuda_sync()
         return start.elapsed_time(end), out
+    if before is not None:
+        before()
     t0 = _perf_counter()
     out = fn()
     return (_perf_counter() - t0) * 1e3, out

@@ -40,7 +40,7 @@ def profile_from_launches(launches: Sequence[Launch], *, source_map: Mapping[str
     """Readings from either reader -> the Profile with its direction scores."""
     kernels = tuple(kernel_profile(ln) for ln in launches)
     lines = line_findings(launches, source_map)
-    scores, evidence = score(kernels, lines)
+    scores, evidence = score(kernels, lines, own=set((source_map or {}).values()))
     notes = list(notices)
     if kernels and not any(ln.lines for ln in launches):
         notes.append("no per-line data: the kernels carry no line information (build with -lineinfo)")

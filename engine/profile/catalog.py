@@ -33,6 +33,8 @@ BLOCK_SIZE = ("launch__block_size",)
 GRID_SIZE = ("launch__grid_size",)
 SM_COUNT = ("launch__sm_count", "device__attribute_multiprocessor_count")
 BRANCH_EFFICIENCY = ("smsp__sass_average_branch_targets_threads_uniform.pct",)
+DIVERGENT_TARGETS = ("smsp__sass_branch_targets_threads_divergent.sum", "smsp__branch_targets_threads_divergent")
+BYTES_PER_SECTOR_LD = ("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio",)
 THREADS_EXECUTED = ("smsp__thread_inst_executed_per_inst_executed.ratio",)
 THREADS_PRED_ON = ("smsp__thread_inst_executed_pred_on_per_inst_executed.ratio",)
 SECTORS_LD = ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",)
@@ -144,11 +146,12 @@ def wanted_metrics() -> tuple[str, ...]:
     groups: Iterable[tuple[str, ...]] = (
         DURATION, SM_THROUGHPUT, MEMORY_THROUGHPUT, DRAM_THROUGHPUT, L1_HIT, L2_HIT, ACHIEVED_OCC, THEORETICAL_OCC,
         REGISTERS, SHARED_PER_BLOCK, SHARED_STATIC, SHARED_DYNAMIC, WAVES, BLOCK_SIZE, GRID_SIZE, SM_COUNT,
-        BRANCH_EFFICIENCY, THREADS_EXECUTED, THREADS_PRED_ON, SECTORS_LD, REQUESTS_LD, SECTORS_ST, REQUESTS_ST,
-        SECTORS_PER_REQUEST_LD, SECTORS_PER_REQUEST_ST, GLOBAL_SECTORS, GLOBAL_SECTORS_IDEAL, BANK_CONFLICTS_LD,
-        BANK_CONFLICTS_ST, SHARED_WAVEFRONTS_LD, SHARED_WAVEFRONTS_ST, WARP_CYCLES_PER_ISSUE, TENSOR_PIPE,
-        FMA_PIPE, ISSUE_BUSY, FADD, FMUL, FFMA, DRAM_READ, DRAM_WRITE, DRAM_BYTES, FFMA_PEAK, SM_CLOCK, DRAM_PEAK,
-        DRAM_CLOCK, tuple(OCCUPANCY_LIMITS.values()), tuple(stall_metric(r) for r in STALL_REASONS),
+        BRANCH_EFFICIENCY, DIVERGENT_TARGETS, BYTES_PER_SECTOR_LD, THREADS_EXECUTED, THREADS_PRED_ON, SECTORS_LD,
+        REQUESTS_LD, SECTORS_ST, REQUESTS_ST, SECTORS_PER_REQUEST_LD, SECTORS_PER_REQUEST_ST, GLOBAL_SECTORS,
+        GLOBAL_SECTORS_IDEAL, BANK_CONFLICTS_LD, BANK_CONFLICTS_ST, SHARED_WAVEFRONTS_LD, SHARED_WAVEFRONTS_ST,
+        WARP_CYCLES_PER_ISSUE, TENSOR_PIPE, FMA_PIPE, ISSUE_BUSY, FADD, FMUL, FFMA, DRAM_READ, DRAM_WRITE, DRAM_BYTES,
+        FFMA_PEAK, SM_CLOCK, DRAM_PEAK, DRAM_CLOCK, tuple(OCCUPANCY_LIMITS.values()),
+        tuple(stall_metric(r) for r in STALL_REASONS),
     )
     return tuple(dict.fromkeys(n for g in groups for n in g))
 
@@ -264,9 +267,11 @@ def kernel_profile(launch: Launch) -> KernelProfile:
         grid_size=_int(_num(m, GRID_SIZE)),
         sm_count=_int(_num(m, SM_COUNT)),
         branch_efficiency_pct=_num(m, BRANCH_EFFICIENCY),
+        divergent_branch_targets=_int(_num(m, DIVERGENT_TARGETS)),
         active_threads_per_warp=min(threads) if threads else None,
         sectors_per_request_ld=spr_ld,
         sectors_per_request_st=spr_st,
+        bytes_per_sector_ld=_num(m, BYTES_PER_SECTOR_LD),
         global_sectors=_int(_num(m, GLOBAL_SECTORS)),
         global_sectors_ideal=_int(_num(m, GLOBAL_SECTORS_IDEAL)),
         shared_bank_conflicts_ld=_int(_num(m, BANK_CONFLICTS_LD)),
@@ -326,11 +331,16 @@ def display_path(reported: str, source_map: Mapping[str, str]) -> str:
 
 def line_findings(launches: Iterable[Launch], source_map: Mapping[str, str] | None = None,
                   limit: int = 24) -> tuple[LineFinding, ...]:
-    """The lines worth showing, hottest first: by stall samples, then by excess memory traffic."""
+    """The lines worth showing, hottest first: by stall samples, then by excess memory traffic.
+
+    With a source map, lines of the mapped (the user's own) files come first: code inlined from headers such
+    as mma.hpp is attributed to the header's line, which the user cannot edit.
+    """
     source_map = source_map or {}
+    own = set(source_map.values())
     found = [line_finding(s, display_path(s.file, source_map)) for ln in launches for s in ln.lines]
     found = [f for f in found if _notable(f)]
-    found.sort(key=lambda f: (-f.samples, -(f.excessive_global_sectors or 0),
+    found.sort(key=lambda f: (bool(own) and f.file not in own, -f.samples, -(f.excessive_global_sectors or 0),
                               -(f.excessive_shared_wavefronts or 0), -(f.divergent_branches or 0),
                               f.file, f.line))
     return tuple(found[:limit])

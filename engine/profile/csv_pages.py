@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 from engine.profile.catalog import LINE_STALLS, NOT_ISSUED_SUFFIX, SOURCE_COUNTERS, rule_from_fields, stall_key
 from engine.profile.metrics import RuleResult
-from engine.profile.readings import Launch, Reading, SourceLine, parse_number
+from engine.profile.readings import Launch, Reading, SourceLine, kernel_base, parse_number
 
 _LAUNCH_COLUMNS = {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream",
                    "Block Size", "Grid Size", "Device", "CC", "Kernel Time", "Timestamp", "Context ID",
@@ -39,22 +39,6 @@ def _header_at(rows: list[list[str]], first: str, needs: str) -> int | None:
         if row and row[0].strip() == first and needs in row:
             return i
     return None
-
-
-def kernel_base(name: str) -> str:
-    """'void foo<int>(float *, int)' -> 'foo<int>': the function name, as --kernel-name-base function gives."""
-    s = name.strip()
-    if s.startswith("void "):
-        s = s[5:]
-    depth = 0
-    for i, ch in enumerate(s):
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-        elif ch == "(" and depth == 0:
-            return s[:i].strip()
-    return s
 
 
 # --- raw page ----------------------------------------------------------------------------------------------

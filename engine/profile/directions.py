@@ -9,8 +9,9 @@ fix to a kernel that takes 5% of the time is worth at most 5%). Signals come fro
 - ncu's OPT rule results, mapped to a direction, with the rule's estimated speedup as the strength.
 
 Some symptoms have more than one possible cause, and the mapping picks by the other metrics:
-- waiting on global memory (long_scoreboard) is M when the accesses are uncoalesced, P when too few warps
-  are resident to hide the latency, and R (reuse, pipelining) otherwise;
+- waiting on global memory (long_scoreboard) is R when the same data is fetched again and again through
+  L1/L2 (tile it on chip), M when the accesses are uncoalesced, P when too few warps are resident to hide
+  the latency, and R (reuse, pipelining) otherwise;
 - a busy instruction pipeline is a T problem only once the warps are not divergent: masked-off lanes
   waste issue slots first (C).
 
@@ -20,7 +21,7 @@ is kept apart from the scores, so the loop can compare it with the direction the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,8 +74,17 @@ def uncoalesced(k: KernelProfile) -> float:
     return k.excessive_sector_fraction or 0.0
 
 
+REREAD_FOR_REUSE = 4.0  # the kernel needs 4x more global bytes than DRAM delivered: the caches serve re-reads
+
+
+def rereads(k: KernelProfile) -> bool:
+    return (k.cache_reread_factor or 0.0) >= REREAD_FOR_REUSE
+
+
 def memory_wait_direction(k: KernelProfile) -> str:
     """Who owns 'warps wait on global memory': see the module docstring."""
+    if rereads(k):
+        return "R"  # a shared-memory tile fixes the re-reads and the access pattern together
     if uncoalesced(k) >= 0.25 or (k.bank_conflict_fraction or 0.0) >= 0.25:
         return "M"
     if k.achieved_occupancy_pct is not None and k.achieved_occupancy_pct < 25:
@@ -170,18 +180,25 @@ def _rule_signals(k: KernelProfile) -> list[Signal]:
 
 # --- metrics -> signals -------------------------------------------------------------------------------------
 
-def _worst(lines: Sequence[LineFinding], key: str) -> LineFinding | None:
-    best = [ln for ln in lines if (getattr(ln, key) or 0) > 0]
-    return max(best, key=lambda ln: getattr(ln, key)) if best else None
+def _pick(lines: Sequence[LineFinding], value: Callable[[LineFinding], float],
+          own: Collection[str]) -> LineFinding | None:
+    """The line with the most of something, from the user's own files when any of them has some."""
+    hits = [ln for ln in lines if value(ln) > 0]
+    mine = [ln for ln in hits if ln.file in own]
+    pool = mine or hits
+    return max(pool, key=value) if pool else None
 
 
-def _hottest_stall_line(lines: Sequence[LineFinding], reason: str) -> LineFinding | None:
-    best = [ln for ln in lines if ln.stall_samples.get(reason, 0) > 0]
-    return max(best, key=lambda ln: ln.stall_samples[reason]) if best else None
-
-
-def kernel_signals(k: KernelProfile, lines: Sequence[LineFinding] = ()) -> list[Signal]:
+def kernel_signals(k: KernelProfile, lines: Sequence[LineFinding] = (), own: Collection[str] = ()) -> list[Signal]:
+    """own: the files the user edits (the candidate's .cu); evidence names their lines before headers'."""
     lines = [ln for ln in lines if ln.kernel == k.name]
+
+    def worst(counter: str) -> LineFinding | None:
+        return _pick(lines, lambda ln: getattr(ln, counter) or 0, own)
+
+    def most_stalled(reason: str) -> LineFinding | None:
+        return _pick(lines, lambda ln: ln.stall_samples.get(reason, 0), own)
+
     sig: list[Signal] = []
     issue = _frac(k.issue_slots_busy_pct)
     active = active_fraction(k)
@@ -192,13 +209,15 @@ def kernel_signals(k: KernelProfile, lines: Sequence[LineFinding] = ()) -> list[
     ex = k.excessive_sector_fraction
     spr = k.sectors_per_request_ld
     spr_text = f"{spr:.1f} sectors/request for global loads (ideal 4 for 4-byte accesses)" if spr else ""
+    if k.bytes_per_sector_ld is not None and k.bytes_per_sector_ld < 31.5:
+        spr_text += (", " if spr_text else "") + f"{k.bytes_per_sector_ld:.1f} of 32 bytes used per loaded sector"
     if ex is not None and ex >= 0.1:
         parts = [p for p in (spr_text, f"{ex:.0%} of global L2 sectors are excess (uncoalesced)") if p]
         sig.append(Signal("M", ex * mem_relevance,
-                          "; ".join(parts) + _at(_worst(lines, "excessive_global_sectors"))))
+                          "; ".join(parts) + _at(worst("excessive_global_sectors"))))
     elif ex is None and spr is not None and spr > 4.5:
         sig.append(Signal("M", _clamp((spr - 4) / 28) * 0.8 * mem_relevance,
-                          spr_text + _at(_worst(lines, "excessive_global_sectors"))))
+                          spr_text + _at(worst("excessive_global_sectors"))))
     # M: shared-memory bank conflicts (ncu's rule fires at 10% of wavefronts).
     bc = k.bank_conflict_fraction
     if bc is not None and bc >= 0.1:
@@ -206,7 +225,7 @@ def kernel_signals(k: KernelProfile, lines: Sequence[LineFinding] = ()) -> list[
         waves = (k.shared_wavefronts_ld or 0) + (k.shared_wavefronts_st or 0)
         sig.append(Signal("M", bc * mem_relevance,
                           f"shared-memory bank conflicts: {_fmt_count(conflicts)} of {_fmt_count(waves)} shared "
-                          f"wavefronts ({bc:.0%})" + _at(_worst(lines, "excessive_shared_wavefronts"))))
+                          f"wavefronts ({bc:.0%})" + _at(worst("excessive_shared_wavefronts"))))
 
     # P: occupancy and grid size.
     theo, ach = k.theoretical_occupancy_pct, k.achieved_occupancy_pct
@@ -235,11 +254,12 @@ def kernel_signals(k: KernelProfile, lines: Sequence[LineFinding] = ()) -> list[
     if k.active_threads_per_warp is not None and k.active_threads_per_warp < 28:
         sig.append(Signal("C", (1 - active) * compute_relevance,
                           f"{k.active_threads_per_warp:.1f} of 32 threads active per warp instruction (divergent "
-                          "branches or predication)" + _at(_worst(lines, "divergent_branches"))))
-    if k.branch_efficiency_pct is not None and k.branch_efficiency_pct < 90:
+                          "branches or predication)" + _at(worst("divergent_branches"))))
+    # ncu reports 0% branch efficiency when it counted no branch targets: only divergence makes it evidence.
+    if k.branch_efficiency_pct is not None and k.branch_efficiency_pct < 90 and (k.divergent_branch_targets or 0) > 0:
         sig.append(Signal("C", (1 - k.branch_efficiency_pct / 100) * compute_relevance,
                           f"branch efficiency {k.branch_efficiency_pct:.0f}%"
-                          + _at(_worst(lines, "divergent_branches"))))
+                          + _at(worst("divergent_branches"))))
 
     # R / M / P: warps waiting on global memory.
     long_sb = stall_share(k, "long_scoreboard")
@@ -247,11 +267,17 @@ def kernel_signals(k: KernelProfile, lines: Sequence[LineFinding] = ()) -> list[
         d = memory_wait_direction(k)
         per_issue = k.warp_stalls.get("long_scoreboard", 0.0)
         text = (f"{long_sb:.0%} of stall cycles wait on global memory (long_scoreboard, {per_issue:.1f} cycles per "
-                "instruction)" + _at(_hottest_stall_line(lines, "long_scoreboard")))
+                "instruction)" + _at(most_stalled("long_scoreboard")))
         if d == "R":
             occ = min(1.0, (ach or 50.0) / 40.0)
-            sig.append(Signal("R", long_sb * (1 - ex if ex else 1.0) * occ * (1 - 0.7 * issue),
-                              text + " with coalesced accesses: stage tiles on chip or pipeline the loads"))
+            if rereads(k):
+                why = (f" while the kernel reads its global data {k.cache_reread_factor:.0f}x over through L1/L2: "
+                       "tile it in shared memory or registers")
+                coalesced = 1.0
+            else:
+                why = " with coalesced accesses: stage tiles on chip or pipeline the loads (cp.async, double buffers)"
+                coalesced = 1 - (ex or 0.0)
+            sig.append(Signal("R", long_sb * coalesced * occ * (1 - 0.7 * issue), text + why))
         elif d == "P":
             sig.append(Signal("P", long_sb * 0.8, text + f" with only {ach:.0f}% achieved occupancy to hide it"))
         else:
@@ -292,7 +318,7 @@ def _weights(kernels: Sequence[KernelProfile]) -> list[float]:
     return [1.0 / len(kernels)] * len(kernels) if kernels else []
 
 
-def score(kernels: Sequence[KernelProfile], lines: Sequence[LineFinding] = ()
+def score(kernels: Sequence[KernelProfile], lines: Sequence[LineFinding] = (), own: Collection[str] = ()
           ) -> tuple[dict[str, float], dict[str, list[str]]]:
     """Scores in [0, 1] for every direction and their evidence, strongest first."""
     weights = _weights(kernels)
@@ -301,7 +327,7 @@ def score(kernels: Sequence[KernelProfile], lines: Sequence[LineFinding] = ()
     many = len(kernels) > 1
     for k, w in zip(kernels, weights):
         best: dict[str, float] = {}
-        for s in kernel_signals(k, lines):
+        for s in kernel_signals(k, lines, own):
             best[s.direction] = max(best.get(s.direction, 0.0), s.strength)
             where = f"[{k.name}, {w:.0%} of time] " if many else ""
             ranked[s.direction].append((w * s.strength, f"{s.direction} {s.strength:.2f}: {where}{s.text}"))
@@ -312,16 +338,21 @@ def score(kernels: Sequence[KernelProfile], lines: Sequence[LineFinding] = ()
 
 
 def bottleneck(kernels: Sequence[KernelProfile]) -> Bottleneck | None:
-    """ncu's own verdict: the OPT rule with the largest time-weighted estimated speedup."""
-    best: tuple[float, Bottleneck] | None = None
+    """ncu's own verdict: the OPT rule with the largest time-weighted estimated speedup.
+
+    Rules that name a cause come before the generic latency summaries ("all compute pipelines are
+    under-utilized", issue-slot utilization), whose large local estimates say only that warps stall;
+    local estimates count at 0.8 of a global one, as in the scores.
+    """
+    best: tuple[tuple[bool, float], Bottleneck] | None = None
     for k, w in zip(kernels, _weights(kernels)):
         for r in k.rules:
             if r.type != "OPT" or r.estimated_speedup_pct is None:
                 continue
-            weight = w * r.estimated_speedup_pct
-            if best is None or weight > best[0]:
-                d, _ = rule_direction(r, k)
-                best = (weight, Bottleneck(r.name, d, r.estimated_speedup_pct, r.message[:300], k.name))
+            d, specific = rule_direction(r, k)
+            key = (specific, w * r.estimated_speedup_pct * (0.8 if r.speedup_type == "local" else 1.0))
+            if best is None or key > best[0]:
+                best = (key, Bottleneck(r.name, d, r.estimated_speedup_pct, r.message[:300], k.name))
     return best[1] if best else None
 
 

@@ -54,10 +54,12 @@ class KernelProfile:
     block_size: int | None = None
     grid_size: int | None = None
     sm_count: int | None = None
-    branch_efficiency_pct: float | None = None
+    branch_efficiency_pct: float | None = None  # ncu prints 0 when no branch target was counted
+    divergent_branch_targets: int | None = None
     active_threads_per_warp: float | None = None  # of 32; the lower of executed and predicated-on threads
     sectors_per_request_ld: float | None = None  # global loads; 4 is ideal for 4-byte accesses
     sectors_per_request_st: float | None = None
+    bytes_per_sector_ld: float | None = None  # of 32: how much of each fetched global sector a load uses
     global_sectors: int | None = None  # L2 theoretical sectors of global accesses, and the ideal count
     global_sectors_ideal: int | None = None
     shared_bank_conflicts_ld: int | None = None
@@ -80,6 +82,14 @@ class KernelProfile:
         """Share of global L2 sectors beyond what perfectly coalesced accesses would need."""
         if self.global_sectors and self.global_sectors_ideal is not None and self.global_sectors > 0:
             return max(0.0, (self.global_sectors - self.global_sectors_ideal) / self.global_sectors)
+        return None
+
+    @property
+    def cache_reread_factor(self) -> float | None:
+        """How many times the global bytes the kernel needs (ideal sectors) exceed what came from DRAM: data
+        fetched again and again through L1/L2, which tiling on chip (shared memory, registers) would reuse."""
+        if self.global_sectors_ideal and self.dram_bytes:
+            return self.global_sectors_ideal * 32 / self.dram_bytes
         return None
 
     @property

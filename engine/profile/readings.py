@@ -49,6 +49,22 @@ def parse_number(text: str) -> float | str | None:
         return s
 
 
+def kernel_base(name: str) -> str:
+    """'void foo<int>(float *, int)' -> 'foo<int>': the function name, as --kernel-name-base function gives."""
+    s = name.strip()
+    if s.startswith("void "):
+        s = s[5:]
+    depth = 0
+    for i, ch in enumerate(s):
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif ch == "(" and depth == 0:
+            return s[:i].strip()
+    return s
+
+
 def launch_to_json(launch: Launch) -> dict[str, object]:
     """A Launch as plain JSON (fixtures record what a reader extracted, to replay it without ncu)."""
     return {

@@ -9,6 +9,7 @@ next to the ncu binary in use, never taken from elsewhere.
 from __future__ import annotations
 
 import ast
+import glob
 import importlib
 import os
 import re
@@ -21,17 +22,38 @@ from typing import Any
 
 from engine.profile.catalog import LINE_STALLS, SOURCE_COUNTERS, rule_from_fields, stall_key, wanted_metrics
 from engine.profile.metrics import RuleResult
-from engine.profile.readings import Launch, Reading, SourceLine, parse_number
+from engine.profile.readings import Launch, Reading, SourceLine, kernel_base, parse_number
+
+INSTALLS = ("/opt/nvidia/nsight-compute/*",)
 
 
 def extras_dirs(ncu_path: str) -> list[Path]:
-    """Where `ncu_report` can be, for an ncu binary (or the /usr/local/cuda/bin wrapper script)."""
+    """Where `ncu_report` can be, for an ncu binary or the CUDA toolkit's bin/ncu wrapper script.
+
+    In order: beside the binary; installs the wrapper script names; nsight-compute-<version> beside the
+    toolkit's bin/; the default install folders, those of the same version as the wrapper's first.
+    """
     real = Path(os.path.realpath(ncu_path))
     dirs = [real.parent / "extras" / "python"]
-    # The CUDA toolkit's bin/ncu is a wrapper; the install sits beside bin/ as nsight-compute-<version>.
-    toolkit = real.parent.parent
-    dirs += sorted(toolkit.glob("nsight-compute*/extras/python"), reverse=True)
-    return [d for d in dirs if (d / "ncu_report.py").exists()]
+    text = ""
+    try:
+        if real.stat().st_size < 64_000:  # a wrapper script, not the binary
+            text = real.read_text(errors="replace")
+    except OSError:
+        pass
+    for named in re.findall(r"(/[\w./-]*nsight-compute[\w./-]*)", text):
+        p = Path(named)
+        dirs += [p / "extras" / "python", p.parent / "extras" / "python"]
+    dirs += sorted(real.parent.parent.glob("nsight-compute*/extras/python"), reverse=True)
+    versions = set(re.findall(r"20\d\d\.\d+(?:\.\d+)?", text + str(real)))
+    installed = sorted((Path(p) for pattern in INSTALLS for p in glob.glob(pattern)), reverse=True)
+    installed.sort(key=lambda p: not any(v in p.name for v in versions))  # stable: same version first
+    dirs += [p / "extras" / "python" for p in installed]
+    seen: list[Path] = []
+    for d in dirs:
+        if d not in seen and (d / "ncu_report.py").exists():
+            seen.append(d)
+    return seen
 
 
 def load_module(ncu_path: str) -> ModuleType | None:
@@ -162,9 +184,9 @@ def _source_lines(action: Any, kernel: str) -> list[SourceLine]:
 
 def _name(module: ModuleType, action: Any) -> str:
     try:
-        return str(action.name(module.IAction.NameBase_FUNCTION))
+        return kernel_base(str(action.name(module.IAction.NameBase_FUNCTION)))
     except (AttributeError, TypeError):
-        return str(action.name())
+        return kernel_base(str(action.name()))
 
 
 def launches_from_report(module: ModuleType, report: Path) -> list[Launch]:

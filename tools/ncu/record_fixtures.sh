@@ -55,7 +55,11 @@ note "ncu: $NCU"
     echo "# nvcc"; nvcc --version
     echo "# gpu"; nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
     echo "# python, torch"; $PY -c 'import sys, torch; print(sys.version); print(torch.__version__, torch.version.cuda)'
-    echo "# ncu_report"; ls "$(dirname "$(readlink -f "$NCU")")/extras/python" 2>&1
+    echo "# ncu binary"; readlink -f "$NCU"
+    if [ "$(stat -c %s "$(readlink -f "$NCU")")" -lt 64000 ]; then echo "# wrapper script"; cat "$(readlink -f "$NCU")"; fi
+    echo "# ncu_report candidates"; ls -d /opt/nvidia/nsight-compute/*/extras/python /usr/local/cuda*/nsight-compute*/extras/python 2>&1
+    echo "# ncu_report used by hiera"
+    $PY -c "from engine.profile.report_api import extras_dirs, load_module; print(extras_dirs('$NCU')); print(load_module('$NCU'))"
 } >"$FIX/env.txt" 2>&1
 
 # --- compile every fixture at once (they are independent) ---------------------------------------------------

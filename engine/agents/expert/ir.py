@@ -254,7 +254,7 @@ class FusedStage:
 
 @dataclass(frozen=True)
 class GemmStage:
-    """out[b] = alpha * a[b] @ b[b] (+ bias broadcast over rows), row-major semantics.
+    """out[b] = alpha * a[b] @ b[b], row-major semantics.
 
     a: View of shape (*batch, M, K); b: View of shape (*batch, K, N); out written contiguous (*batch, M, N).
     Each operand's last two dims must have unit stride in one of them (row-major or transposed).
@@ -268,6 +268,10 @@ class GemmStage:
     k: int
     batch: tuple[int, ...] = ()
     alpha: float = 1.0
+    # Set only by the cuBLASLt and tiled generators when they fold the following bias add (and ReLU)
+    # into the product: out = act(alpha * a @ b + bias), bias broadcast along the rows.
+    bias: View | None = None
+    activation: str = ""  # "" | relu
 
     @property
     def flops(self) -> int:

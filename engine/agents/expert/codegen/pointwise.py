@@ -160,7 +160,7 @@ def _launch(prog: Program, params: FlatParams, name: str, n: int, vec: int, read
     if params.grid_cap:
         grid = min(grid, params.grid_cap)
     grid = max(1, min(grid, 2**31 - 1))
-    return f"    {name}<<<{grid}, {params.block}, 0, s>>>({call_args(prog, reads, writes)});"
+    return f"    {name}<<<{grid}, {params.block}, 0, hiera_s>>>({call_args(prog, reads, writes)});"
 
 
 def uses_expr(stage: FusedStage) -> list[Expr]:

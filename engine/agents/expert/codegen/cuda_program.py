@@ -1,0 +1,294 @@
+"""A whole CUDA candidate from a Program: kernels, library calls, the workspace and hiera_forward.
+
+The file includes only the contract header, the CUDA runtime (and cuBLAS when a product uses it), so it
+compiles alone in a few seconds. hiera_forward checks every shape it was specialized for (and returns
+2 when one differs), puts all work on the caller's stream, and keeps temporaries in one workspace that
+lives as long as the library (allocated on first use, grown if ever needed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from math import prod
+
+from contracts.contract import c_params
+from contracts.task import TaskSpec
+from engine.agents.expert.codegen import gemm as gemm_gen
+from engine.agents.expert.codegen.common import KernelCode, describe, index_type, pointer, short
+from engine.agents.expert.codegen.pointwise import flat_kernel
+from engine.agents.expert.codegen.reduction import HELPERS, row_kernel, vec_pointers
+from engine.agents.expert.codegen.variants import Variant
+from engine.agents.expert.ir import (
+    Binary,
+    Expr,
+    FusedStage,
+    GemmStage,
+    Load,
+    Program,
+    Unary,
+    View,
+    children,
+    loads,
+    with_children,
+)
+
+
+def _replace(e: Expr, target: Expr, new: Expr) -> Expr:
+    memo: dict[Expr, Expr] = {}
+
+    def go(n: Expr) -> Expr:
+        if n == target:
+            return new
+        if n in memo:
+            return memo[n]
+        kids = children(n)
+        out = with_children(n, tuple(go(c) for c in kids)) if kids else n
+        memo[n] = out
+        return out
+
+    return go(e)
+
+
+def _bias_add(st: GemmStage, e: Expr, dom: tuple[int, ...]) -> tuple[Binary, View] | None:
+    """The node `product + bias[n]` in e, when every read of the product is that node."""
+    found: list[tuple[Binary, View]] = []
+    for node in _nodes(e):
+        if not (isinstance(node, Binary) and node.op == "add"):
+            continue
+        for p, q in ((node.a, node.b), (node.b, node.a)):
+            if isinstance(p, Load) and p.view.buffer == st.out and isinstance(q, Load) and q.view.buffer != st.out:
+                pv, qv = p.view.expand(dom), q.view.expand(dom)
+                if pv.offset == 0 and pv.is_contiguous() and dom[-1] == st.n and \
+                        qv.strides[-1] == 1 and all(s == 0 for s in qv.strides[:-1]):
+                    found.append((node, View(qv.buffer, (st.n,), (1,), qv.offset)))
+    if len(found) != 1:
+        return None
+    node, bias = found[0]
+    # every other read of the product must be inside that node
+    others = [ld for ld in loads(_replace(e, node, Load(node.shape, View(st.out, (), ())))) if ld.view.buffer == st.out]
+    if len(others) != 1:
+        return None
+    return node, bias
+
+
+def _nodes(e: Expr) -> list[Expr]:
+    from engine.agents.expert.ir import walk
+
+    return walk(e)
+
+
+def fold_bias(prog: Program) -> Program:
+    """cuBLASLt epilogues: move `+ bias` (and a ReLU right after it) into the product where it matches."""
+    stages = list(prog.stages)
+    buffers = {b.name: b for b in prog.buffers}
+    for i, st in enumerate(stages):
+        if not isinstance(st, GemmStage) or i + 1 >= len(stages) or buffers[st.out].kind != "temp":
+            continue
+        if len(st.batch) > 1:
+            continue
+        nxt = stages[i + 1]
+        if not isinstance(nxt, FusedStage) or len(nxt.outputs) != 1:
+            continue
+        if sum(1 for s2 in stages if isinstance(s2, FusedStage)
+               and any(ld.view.buffer == st.out for _, e in s2.outputs for ld in loads(e))) != 1:
+            continue
+        if any(isinstance(s2, GemmStage) and st.out in (s2.a.buffer, s2.b.buffer) for s2 in stages):
+            continue
+        (oname, e), = nxt.outputs
+        hit = _bias_add(st, e, nxt.domain)
+        if hit is None:
+            continue
+        node, bias = hit
+        prod_load = Load(nxt.domain, View.contiguous(st.out, nxt.domain))
+        new_e = _replace(e, node, prod_load)
+        act = ""
+        if isinstance(new_e, Unary) and new_e.op == "relu" and new_e.x == prod_load:
+            act, new_e = "relu", prod_load
+        stages[i] = replace(st, bias=bias, activation=act)
+        if new_e == prod_load and buffers[oname].numel == prod(nxt.domain):
+            # nothing left to do after the product: write the output directly
+            stages[i] = replace(stages[i], out=oname)
+            stages[i + 1] = None  # type: ignore[call-overload]
+            del buffers[st.out]
+        else:
+            stages[i + 1] = replace(nxt, outputs=((oname, new_e),))
+    return Program(tuple(buffers.values()), tuple(s for s in stages if s is not None))
+
+
+HEADER_INCLUDES = """#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include "hiera_contract.h"
+"""
+
+ALIGNED = """
+static inline bool hiera_aligned16(const void* p) { return ((uintptr_t)p & 15u) == 0; }
+"""
+
+WORKSPACE = """
+// Temporaries live in one device buffer kept for the life of the library (grown if ever needed).
+static float* hiera_workspace(size_t bytes) {
+    static float* ws = nullptr;
+    static size_t have = 0;
+    if (have < bytes) {
+        if (ws != nullptr) cudaFree(ws);
+        ws = nullptr;
+        have = 0;
+        if (cudaMalloc((void**)&ws, bytes) != cudaSuccess) return nullptr;
+        have = bytes;
+    }
+    return ws;
+}
+"""
+
+
+def stage_summary(prog: Program, variant: Variant) -> list[str]:
+    out = []
+    for k, st in enumerate(prog.stages):
+        if isinstance(st, GemmStage):
+            extra = ""
+            if st.bias is not None:
+                extra = f" + {st.bias.buffer}" + (" -> relu" if st.activation else "")
+            out.append(f"stage {k}: {st.out} = {st.a.buffer} @ {st.b.buffer}{extra} "
+                       f"({st.m}x{st.n}x{st.k}{', batch ' + 'x'.join(map(str, st.batch)) if st.batch else ''})")
+        else:
+            kind = "row reduction" if st.has_reduction else "fused pointwise"
+            what = "; ".join(f"{o} = {short(describe(e), 90)}" for o, e in st.outputs)
+            out.append(f"stage {k}: {kind} over {'x'.join(map(str, st.domain))}: {what}")
+    return out
+
+
+def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str, tf32: bool = False,
+                title: str = "") -> str:
+    """The candidate .cu for `prog` under `variant`. Raises ValueError when the variant cannot apply."""
+    gp = variant.gemm
+    if prog.gemms and gp.impl == "cublaslt" and gp.lt_epilogue:
+        prog = fold_bias(prog)
+    idx_t = index_type(prog)
+    kernels: list[str] = []
+    launches: list[str] = []
+    lt_setups: list[str] = []
+    uses_cublas = uses_lt = uses_rows = False
+    skip: set[int] = set()
+    for k, st in enumerate(prog.stages):
+        if k in skip:
+            continue
+        name = f"hiera_stage{k}"
+        if isinstance(st, GemmStage):
+            if gp.impl == "tiled":
+                nxt = prog.stages[k + 1] if k + 1 < len(prog.stages) else None
+                epi = gemm_gen.epilogue_for(prog, st, nxt) if gp.fuse_epilogue else None
+                if epi is not None:
+                    skip.add(k + 1)
+                kc = gemm_gen.tiled_kernel(prog, st, gp, name, epi, idx_t)
+                kernels.append(kc.source)
+                launches.append(kc.launch)
+            elif gp.impl == "cublaslt" and len(st.batch) <= 1:
+                setup, launch = gemm_gen.lt_plan(prog, st, k, gp, tf32)
+                lt_setups.append(setup)
+                launches.append(launch)
+                uses_lt = True
+            else:
+                launches.append(gemm_gen.cublas_launch(prog, st, tf32))
+                uses_cublas = True
+            continue
+        if st.has_reduction:
+            uses_rows = True
+            kc = row_kernel(prog, st, variant.row, name, idx_t)
+            ptrs = vec_pointers(prog, st, variant.row)
+            if ptrs:
+                twin = row_kernel(prog, st, replace(variant.row, vec=1), name + "_scalar", idx_t)
+                kernels += [kc.source, twin.source]
+                cond = " && ".join(f"hiera_aligned16({p})" for p in ptrs)
+                launches.append(f"    if ({cond}) {{\n    {kc.launch.strip()}\n    }} else {{\n"
+                                f"    {twin.launch.strip()}\n    }}")
+            else:
+                kernels.append(kc.source)
+                launches.append(kc.launch)
+        else:
+            kc = flat_kernel(prog, st, variant.flat, name, idx_t)
+            kernels.append(kc.source)
+            launches.append(kc.launch)
+    return _assemble(spec, prog, variant, strategy=strategy, title=title, idx_t=idx_t, kernels=kernels,
+                     launches=launches, lt_setups=lt_setups, uses_cublas=uses_cublas, uses_lt=uses_lt,
+                     uses_rows=uses_rows, tf32=tf32)
+
+
+def _assemble(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str, title: str, idx_t: str,
+              kernels: list[str], launches: list[str], lt_setups: list[str], uses_cublas: bool, uses_lt: bool,
+              uses_rows: bool, tf32: bool) -> str:
+    parts = []
+    summary = stage_summary(prog, variant)
+    parts.append("// " + (title or f"hiera expert candidate for '{spec.name}'"))
+    parts.append(f"// strategy: {strategy}")
+    parts.append(f"// variant: {variant.label()}")
+    parts.append("// precision: " + ("TF32 allowed (tf32 policy)" if tf32 else "strict fp32 (no TF32)"))
+    parts += [f"//   {s}" for s in summary]
+    parts.append(HEADER_INCLUDES.rstrip())
+    if uses_cublas or uses_lt:
+        parts.append("#include <cublas_v2.h>")
+    if uses_lt:
+        parts.append("#include <cublasLt.h>")
+    parts.append(f"\ntypedef {idx_t} idx_t;  // every index of this task fits")
+    if any("hiera_aligned16(" in ln for ln in launches):
+        parts.append(ALIGNED)
+    if prog.temps:
+        parts.append(WORKSPACE)
+    if uses_cublas:
+        parts.append(gemm_gen.cublas_handle(tf32))
+    if uses_lt:
+        parts.append(gemm_gen.LT_COMMON)
+        parts += lt_setups
+    if uses_rows:
+        parts.append(HELPERS)
+    parts += kernels
+    parts.append(_forward(spec, prog, launches, uses_cublas))
+    return "\n".join(parts)
+
+
+def _forward(spec: TaskSpec, prog: Program, launches: list[str], uses_cublas: bool) -> str:
+    used = {b.name for b in prog.buffers}
+    lines = [f"extern \"C\" int hiera_forward({', '.join(c_params(spec))}) {{",
+             "    cudaStream_t hiera_s = (cudaStream_t)stream;"]
+    # Guards: the kernels are specialized for these shapes.
+    for a in spec.args:
+        if a.tensor is None:
+            lines.append(f"    (void){a.c_name};  // baked into the kernels as a constant")
+            continue
+        if a.name not in used:
+            lines.append(f"    (void){a.c_name};  // not read by this computation")
+            continue
+        lines.append(_shape_guard(a.c_name, tuple(a.tensor.shape)))
+    for name, t in spec.outputs:
+        lines.append(_shape_guard(name, tuple(t.shape)))
+    for b in prog.buffers:
+        if b.kind in ("input", "param", "buffer"):
+            lines.append(f"    const float* {pointer(b.c_name)} = (const float*){b.c_name}->data;")
+        elif b.kind == "output":
+            lines.append(f"    float* {pointer(b.c_name)} = (float*){b.c_name}->data;")
+    if prog.temps:
+        offsets = []
+        total = 0
+        for b in prog.temps:
+            offsets.append((b, total))
+            total += -(-b.numel // 64) * 64  # 256-byte aligned slices
+        lines.append(f"    float* hiera_ws = hiera_workspace({total}ull * sizeof(float));")
+        lines.append("    if (hiera_ws == nullptr) return 3;")
+        for b, off in offsets:
+            lines.append(f"    float* {pointer(b.c_name)} = hiera_ws + {off};  // {'x'.join(map(str, b.shape))}")
+    if uses_cublas:
+        lines.append("    cublasHandle_t hiera_h = hiera_cublas(hiera_s);")
+        lines.append("    if (hiera_h == nullptr) return 5;")
+    lines += launches
+    lines.append("    return cudaPeekAtLastError() == cudaSuccess ? 0 : 4;")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _shape_guard(c_name: str, shape: tuple[int, ...]) -> str:
+    conds = [f"{c_name}->ndim != {len(shape)}"] + [f"{c_name}->sizes[{i}] != {n}" for i, n in enumerate(shape)]
+    return f"    if ({' || '.join(conds)}) return 2;  // specialized for {'x'.join(map(str, shape)) or 'a scalar'}"
+
+
+def kernel_sources(codes: list[KernelCode]) -> str:
+    return "\n".join(c.source for c in codes)

@@ -1,0 +1,382 @@
+"""Matrix products (CUDA): cuBLAS, cuBLASLt with a fused bias epilogue, or a generated tiled SGEMM.
+
+Row-major to column-major: cuBLAS computes column-major products, and a row-major C = A @ B is the
+column-major C^T = B^T @ A^T, so the library is called with the operands swapped and (N, M, K) as its
+(m, n, k). An operand stored transposed (nn.Linear's weight as x @ W^T) is passed with op T, never
+copied.
+
+Precision: under the fp32 policy the handle stays in CUBLAS_DEFAULT_MATH with CUBLAS_COMPUTE_32F, which
+never uses TF32; TF32 tensor-op math is requested only under the tf32 policy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from engine.agents.expert.codegen.common import Emitter, KernelCode, describe, offset_code, pointer, short
+from engine.agents.expert.codegen.pointwise import call_args, kernel_params
+from engine.agents.expert.codegen.variants import GemmParams
+from engine.agents.expert.ir import Expr, FusedStage, GemmStage, Load, Program, View, loads
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One operand's last two dims as BLAS sees them, plus its batch strides."""
+
+    trans: bool  # stored transposed relative to the logical (rows, cols)
+    ld: int
+    offset: int
+    batch_strides: tuple[int, ...]
+
+
+def operand(view: View, rows: int, cols: int) -> Operand:
+    sr, sc = view.strides[-2], view.strides[-1]
+    batch = tuple(view.strides[:-2])
+    if sc == 1 and (rows == 1 or sr >= cols):
+        return Operand(False, max(sr, cols, 1) if rows > 1 else max(cols, 1), view.offset, batch)
+    if sr == 1 and (cols == 1 or sc >= rows):
+        return Operand(True, max(sc, rows, 1) if cols > 1 else max(rows, 1), view.offset, batch)
+    raise ValueError(f"operand strides {view.strides} are not BLAS-compatible")
+
+
+def _ptr(prog: Program, name: str) -> str:
+    return pointer(prog.buffer(name).c_name)
+
+
+def _batch_loops(st: GemmStage, a: Operand, b: Operand) -> tuple[list[str], str, str, str, int, int, int, int]:
+    """Host loops over all batch dims but the last; (loop lines, a/b/c offset exprs, last dim, strides)."""
+    batch = st.batch
+    lines: list[str] = []
+    a_off, b_off, c_off = [str(a.offset)], [str(b.offset)], ["0"]
+    c_strides = [prod(batch[d + 1:]) * st.m * st.n for d in range(len(batch))]
+    for d in range(len(batch) - 1):
+        lines.append(f"{'    ' * (d + 1)}for (long long b{d} = 0; b{d} < {batch[d]}; ++b{d}) {{")
+        a_off.append(f"b{d} * {a.batch_strides[d]}")
+        b_off.append(f"b{d} * {b.batch_strides[d]}")
+        c_off.append(f"b{d} * {c_strides[d]}")
+    last = batch[-1] if batch else 1
+    sa = a.batch_strides[-1] if batch else 0
+    sb = b.batch_strides[-1] if batch else 0
+    sc = st.m * st.n
+    return (lines, " + ".join(a_off), " + ".join(b_off), " + ".join(c_off), last, sa, sb, sc)
+
+
+def cublas_launch(prog: Program, st: GemmStage, tf32: bool) -> str:
+    a = operand(st.a, st.m, st.k)
+    b = operand(st.b, st.k, st.n)
+    loops, a_off, b_off, c_off, count, sa, sb, sc = _batch_loops(st, a, b)
+    depth = len(loops)
+    ind = "    " * (depth + 1)
+    opa = "CUBLAS_OP_T" if a.trans else "CUBLAS_OP_N"
+    opb = "CUBLAS_OP_T" if b.trans else "CUBLAS_OP_N"
+    pa, pb, pc = _ptr(prog, st.a.buffer), _ptr(prog, st.b.buffer), _ptr(prog, st.out)
+    out = [f"    // {st.out} = {st.a.buffer} @ {st.b.buffer}: M={st.m} N={st.n} K={st.k}"
+           + (f", batch {'x'.join(map(str, st.batch))}" if st.batch else "")
+           + " (column-major: C^T = B^T A^T)",
+           "    {", f"        const float alpha = {st.alpha!r}f, beta = 0.0f;"]
+    out += ["    " + ln for ln in loops]
+    args_common = f"{opb}, {opa}, {st.n}, {st.m}, {st.k}, &alpha"
+    if count == 1 and not st.batch:
+        out.append(f"{ind}    if (cublasSgemm(hiera_h, {args_common}, {pb} + {b_off}, {b.ld}, {pa} + {a_off}, {a.ld}, "
+                   f"&beta, {pc} + {c_off}, {st.n}) != CUBLAS_STATUS_SUCCESS) return 5;")
+    else:
+        out.append(f"{ind}    if (cublasSgemmStridedBatched(hiera_h, {args_common}, {pb} + {b_off}, {b.ld}, {sb}, "
+                   f"{pa} + {a_off}, {a.ld}, {sa}, &beta, {pc} + {c_off}, {st.n}, {sc}, {count}) "
+                   "!= CUBLAS_STATUS_SUCCESS) return 5;")
+    out += ["    " + "    " * (depth - d) + "}" for d in range(depth)]
+    out.append("    }")
+    _ = tf32
+    return "\n".join(out)
+
+
+CUBLAS_HANDLE = r"""
+// One cuBLAS handle for the life of the library; set to the caller's stream on every call.
+static cublasHandle_t hiera_cublas(cudaStream_t s) {
+    static cublasHandle_t h = nullptr;
+    if (h == nullptr) {
+        if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return nullptr;
+        cublasSetMathMode(h, %MATH%);
+    }
+    cublasSetStream(h, s);
+    return h;
+}
+"""
+
+
+def cublas_handle(tf32: bool) -> str:
+    # fp32 policy: CUBLAS_DEFAULT_MATH never lowers fp32 to TF32; tf32 policy: allow TF32 tensor ops.
+    return CUBLAS_HANDLE.replace("%MATH%", "CUBLAS_TF32_TENSOR_OP_MATH" if tf32 else "CUBLAS_DEFAULT_MATH")
+
+
+# --- cuBLASLt -----------------------------------------------------------------------------------------------
+
+LT_COMMON = r"""
+// cuBLASLt: one handle and one workspace for the life of the library.
+static cublasLtHandle_t hiera_lt() {
+    static cublasLtHandle_t h = nullptr;
+    if (h == nullptr && cublasLtCreate(&h) != CUBLAS_STATUS_SUCCESS) return nullptr;
+    return h;
+}
+static const size_t HIERA_LT_WS = 32u << 20;
+static void* hiera_lt_workspace() {
+    static void* ws = nullptr;
+    if (ws == nullptr && cudaMalloc(&ws, HIERA_LT_WS) != cudaSuccess) ws = nullptr;
+    return ws;
+}
+"""
+
+
+def lt_plan(prog: Program, st: GemmStage, idx: int, params: GemmParams, tf32: bool) -> tuple[str, str]:
+    """(setup function source, launch statements) for one product through cublasLtMatmul."""
+    a = operand(st.a, st.m, st.k)
+    b = operand(st.b, st.k, st.n)
+    # Column-major: the library's A is our B (N x K after op), its B is our A (K x M after op).
+    la_rows, la_cols = (st.k, st.n) if b.trans else (st.n, st.k)
+    lb_rows, lb_cols = (st.m, st.k) if a.trans else (st.k, st.m)
+    epi = "CUBLASLT_EPILOGUE_DEFAULT"
+    bias_ptr = "nullptr"
+    if st.bias is not None:
+        epi = "CUBLASLT_EPILOGUE_RELU_BIAS" if st.activation == "relu" else "CUBLASLT_EPILOGUE_BIAS"
+        bias_ptr = f"{_ptr(prog, st.bias.buffer)} + {st.bias.offset}"
+    compute = "CUBLAS_COMPUTE_32F_FAST_TF32" if tf32 else "CUBLAS_COMPUTE_32F"
+    batch = prod(st.batch) if st.batch else 1
+    sa = a.batch_strides[-1] if st.batch else 0
+    sb = b.batch_strides[-1] if st.batch else 0
+    batch_attrs = ""
+    if batch > 1:
+        batch_attrs = "\n".join([
+            f"        int bc = {batch}; long long sa = {sb}, sb = {sa}, sc = {st.m * st.n};",
+            "        cublasLtMatrixLayoutSetAttribute(p.a, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof(bc));",
+            "        cublasLtMatrixLayoutSetAttribute(p.b, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof(bc));",
+            "        cublasLtMatrixLayoutSetAttribute(p.c, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof(bc));",
+            "        cublasLtMatrixLayoutSetAttribute(p.a, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sa, sizeof(sa));",
+            "        cublasLtMatrixLayoutSetAttribute(p.b, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sb, sizeof(sb));",
+            "        cublasLtMatrixLayoutSetAttribute(p.c, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sc, sizeof(sc));",
+        ])
+    setup = f"""
+// Product {idx}: {st.out} = {st.a.buffer} @ {st.b.buffer} (M={st.m} N={st.n} K={st.k}{', batch ' + str(batch) if batch > 1 else ''}),
+// {compute}, epilogue {epi}. Descriptors and the algorithm are chosen once (shapes are fixed).
+struct HieraLtPlan{idx} {{
+    cublasLtMatmulDesc_t op = nullptr;
+    cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+    cublasLtMatmulAlgo_t algo;
+    bool ok = false;
+}};
+static HieraLtPlan{idx}* hiera_lt_plan{idx}(const void* bias) {{
+    static HieraLtPlan{idx} p;
+    static bool tried = false;
+    if (!tried) {{
+        tried = true;
+        if (cublasLtMatmulDescCreate(&p.op, {compute}, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS) return nullptr;
+        cublasOperation_t ta = {"CUBLAS_OP_T" if b.trans else "CUBLAS_OP_N"}, tb = {"CUBLAS_OP_T" if a.trans else "CUBLAS_OP_N"};
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta));
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb));
+        cublasLtEpilogue_t epi = {epi};
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));
+        cublasLtMatrixLayoutCreate(&p.a, CUDA_R_32F, {la_rows}, {la_cols}, {b.ld});
+        cublasLtMatrixLayoutCreate(&p.b, CUDA_R_32F, {lb_rows}, {lb_cols}, {a.ld});
+        cublasLtMatrixLayoutCreate(&p.c, CUDA_R_32F, {st.n}, {st.m}, {st.n});
+{batch_attrs}
+        cublasLtMatmulPreference_t pref;
+        cublasLtMatmulPreferenceCreate(&pref);
+        size_t ws = HIERA_LT_WS;
+        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
+        cublasLtMatmulHeuristicResult_t res[8];
+        int found = 0;
+        cublasLtMatmulAlgoGetHeuristic(hiera_lt(), p.op, p.a, p.b, p.c, p.c, pref, 8, res, &found);
+        cublasLtMatmulPreferenceDestroy(pref);
+        if (found == 0) return nullptr;
+        p.algo = res[{params.algo} < found ? {params.algo} : 0].algo;
+        p.ok = true;
+    }}
+    if (p.ok && bias != nullptr)
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias));
+    return p.ok ? &p : nullptr;
+}}
+"""
+    pa, pb, pc = _ptr(prog, st.a.buffer), _ptr(prog, st.b.buffer), _ptr(prog, st.out)
+    launch = f"""    // {st.out} = {st.a.buffer} @ {st.b.buffer}{' + ' + st.bias.buffer if st.bias is not None else ''}{' then ReLU' if st.activation == 'relu' else ''} (cuBLASLt, column-major C^T = B^T A^T)
+    {{
+        HieraLtPlan{idx}* p = hiera_lt_plan{idx}({bias_ptr});
+        if (p == nullptr || hiera_lt_workspace() == nullptr) return 5;
+        const float alpha = {st.alpha!r}f, beta = 0.0f;
+        if (cublasLtMatmul(hiera_lt(), p->op, &alpha, {pb} + {b.offset}, p->a, {pa} + {a.offset}, p->b, &beta,
+                           {pc}, p->c, {pc}, p->c, &p->algo, hiera_lt_workspace(), HIERA_LT_WS, hiera_s)
+            != CUBLAS_STATUS_SUCCESS) return 5;
+    }}"""
+    return setup, launch
+
+
+# --- the generated tiled SGEMM ---------------------------------------------------------------------------------
+
+def epilogue_for(prog: Program, st: GemmStage, nxt: object) -> FusedStage | None:
+    """The stage right after a product, when it can be applied in the product's store.
+
+    It must be a flat (reduction-free) stage over exactly the product's elements that reads the
+    product only at the element being stored, and the product must have no other reader.
+    """
+    if not isinstance(nxt, FusedStage) or nxt.has_reduction:
+        return None
+    total = st.m * st.n * (prod(st.batch) if st.batch else 1)
+    if prod(nxt.domain) != total:
+        return None
+    for _, e in nxt.outputs:
+        for ld in loads(e):
+            if ld.view.buffer == st.out:
+                v = ld.view.expand(nxt.domain)
+                if v.offset != 0 or not v.is_contiguous() or v.shape != nxt.domain:
+                    return None
+    readers = 0
+    for other in prog.stages:
+        if isinstance(other, FusedStage):
+            readers += any(ld.view.buffer == st.out for _, e in other.outputs for ld in loads(e))
+        elif isinstance(other, GemmStage):
+            readers += st.out in (other.a.buffer, other.b.buffer)
+    return nxt if readers == 1 and prog.buffer(st.out).kind == "temp" else None
+
+
+def tiled_kernel(prog: Program, st: GemmStage, params: GemmParams, name: str, epilogue: FusedStage | None,
+                 idx_t: str) -> KernelCode:
+    bm, bn, bk, tm, tn = params.tile
+    threads = (bm // tm) * (bn // tn)
+    a = operand(st.a, st.m, st.k)
+    b = operand(st.b, st.k, st.n)
+    m_full, n_full, k_full = st.m % bm == 0, st.n % bn == 0, st.k % bk == 0
+    reads = [st.a.buffer, st.b.buffer]
+    if st.bias is not None:
+        reads.append(st.bias.buffer)
+    writes = [st.out]
+    epi_exprs: list[tuple[str, Expr]] = []
+    if epilogue is not None:
+        for _, e in epilogue.outputs:
+            for ld in loads(e):
+                if ld.view.buffer not in reads and ld.view.buffer != st.out:
+                    reads.append(ld.view.buffer)
+        writes = [o for o, _ in epilogue.outputs]
+        epi_exprs = list(epilogue.outputs)
+    batch = prod(st.batch) if st.batch else 1
+    if len(st.batch) > 1:
+        raise ValueError("the tiled kernel takes one batch dim")
+
+    def a_at(m: str, k: str) -> str:
+        return f"A[({m}) * {a.ld} + ({k})]" if not a.trans else f"A[({k}) * {a.ld} + ({m})]"
+
+    def b_at(k: str, n: str) -> str:
+        return f"B[({k}) * {b.ld} + ({n})]" if not b.trans else f"B[({n}) * {b.ld} + ({k})]"
+
+    # Tile loads: consecutive threads take consecutive addresses of the stored layout (coalesced).
+    def load_a() -> list[str]:
+        if a.trans:  # m is contiguous
+            r, c = "e % " + str(bm), "e / " + str(bm)
+        else:
+            r, c = "e / " + str(bk), "e % " + str(bk)
+        cond = []
+        if not m_full:
+            cond.append(f"row0 + m < {st.m}")
+        if not k_full:
+            cond.append(f"k0 + k < {st.k}")
+        val = a_at("row0 + m", "k0 + k")
+        val = f"({' && '.join(cond)}) ? {val} : 0.0f" if cond else val
+        return [f"        for (int e = threadIdx.x; e < {bm * bk}; e += {threads}) {{",
+                f"            const int m = {r}, k = {c};",
+                f"            As[k][m] = {val};",
+                "        }"]
+
+    def load_b() -> list[str]:
+        if b.trans:  # k is contiguous
+            r, c = "e % " + str(bk), "e / " + str(bk)
+        else:
+            r, c = "e / " + str(bn), "e % " + str(bn)
+        cond = []
+        if not n_full:
+            cond.append(f"col0 + n < {st.n}")
+        if not k_full:
+            cond.append(f"k0 + k < {st.k}")
+        val = b_at("k0 + k", "col0 + n")
+        val = f"({' && '.join(cond)}) ? {val} : 0.0f" if cond else val
+        return [f"        for (int e = threadIdx.x; e < {bk * bn}; e += {threads}) {{",
+                f"            const int k = {r}, n = {c};",
+                f"            Bs[k][n] = {val};",
+                "        }"]
+
+    dom_total = st.m * st.n * batch
+    lines = [
+        f"// {st.out} = {st.a.buffer} @ {st.b.buffer}: M={st.m} N={st.n} K={st.k}"
+        + (f", batch {batch}" if batch > 1 else "")
+        + f"; {bm}x{bn} tiles over K steps of {bk}, {tm}x{tn} outputs per thread in registers",
+    ]
+    if epi_exprs:
+        lines.append("// epilogue fused into the store: "
+                     + "; ".join(f"{o} = {short(describe(e), 100)}" for o, e in epi_exprs))
+    lines += [
+        f"__global__ void __launch_bounds__({threads}) {name}({kernel_params(prog, reads, writes)}) {{",
+        f"    __shared__ float As[{bk}][{bm} + 4];  // +4: rows start on different banks",
+        f"    __shared__ float Bs[{bk}][{bn} + 4];",
+        f"    const float* A = {_ptr(prog, st.a.buffer)} + {a.offset}"
+        + (f" + (long long)blockIdx.z * {a.batch_strides[-1]}" if batch > 1 else "") + ";",
+        f"    const float* B = {_ptr(prog, st.b.buffer)} + {b.offset}"
+        + (f" + (long long)blockIdx.z * {b.batch_strides[-1]}" if batch > 1 else "") + ";",
+        f"    const int row0 = blockIdx.y * {bm}, col0 = blockIdx.x * {bn};",
+        f"    const int tr = threadIdx.x / {bn // tn}, tc = threadIdx.x % {bn // tn};",
+        f"    float acc[{tm}][{tn}];",
+        "#pragma unroll",
+        f"    for (int i = 0; i < {tm}; ++i)",
+        "#pragma unroll",
+        f"        for (int j = 0; j < {tn}; ++j) acc[i][j] = 0.0f;",
+        f"    for (int k0 = 0; k0 < {st.k}; k0 += {bk}) {{",
+        *load_a(),
+        *load_b(),
+        "        __syncthreads();",
+        "#pragma unroll",
+        f"        for (int kk = 0; kk < {bk}; ++kk) {{",
+        f"            float ra[{tm}], rb[{tn}];",
+        "#pragma unroll",
+        f"            for (int i = 0; i < {tm}; ++i) ra[i] = As[kk][tr * {tm} + i];",
+        "#pragma unroll",
+        f"            for (int j = 0; j < {tn}; ++j) rb[j] = Bs[kk][tc * {tn} + j];",
+        "#pragma unroll",
+        f"            for (int i = 0; i < {tm}; ++i)",
+        "#pragma unroll",
+        f"                for (int j = 0; j < {tn}; ++j) acc[i][j] = fmaf(ra[i], rb[j], acc[i][j]);",
+        "        }",
+        "        __syncthreads();",
+        "    }",
+        "#pragma unroll",
+        f"    for (int i = 0; i < {tm}; ++i) {{",
+        f"        const int m = row0 + tr * {tm} + i;",
+    ]
+    if not m_full:
+        lines.append(f"        if (m >= {st.m}) break;")
+    lines += ["#pragma unroll", f"        for (int j = 0; j < {tn}; ++j) {{",
+              f"            const int n = col0 + tc * {tn} + j;"]
+    if not n_full:
+        lines.append(f"            if (n >= {st.n}) break;")
+    base = f"((idx_t)blockIdx.z * {st.m} + m) * {st.n} + n" if batch > 1 else f"(idx_t)m * {st.n} + n"
+    lines.append(f"            const idx_t i_out = {base};")
+    acc = "acc[i][j]" if st.alpha == 1.0 else f"{st.alpha!r}f * acc[i][j]"
+    if st.bias is not None:
+        bias_p = _ptr(prog, st.bias.buffer)
+        acc = f"({acc} + {bias_p}[{st.bias.offset} + n * {st.bias.strides[-1]}])"
+    if epi_exprs:
+        assert epilogue is not None
+        dom = epilogue.domain
+
+        def leaf(ld: Load) -> str:
+            if ld.view.buffer == st.out:
+                return "prod_value"
+            return f"{_ptr(prog, ld.view.buffer)}[{offset_code(ld.view, dom, 'i_out')}]"
+
+        lines.append(f"            const float prod_value = {acc};")
+        em = Emitter(leaf, prefix="t", indent="            ")
+        vals = [em.value(e) for _, e in epi_exprs]
+        lines += em.lines
+        for (o, _), v in zip(epi_exprs, vals):
+            lines.append(f"            {_ptr(prog, o)}[i_out] = {v};")
+    else:
+        lines.append(f"            {_ptr(prog, st.out)}[i_out] = {acc};")
+    lines += ["        }", "    }", "}"]
+    grid = f"dim3({-(-st.n // bn)}, {-(-st.m // bm)}, {batch})"
+    launch = f"    {name}<<<{grid}, {threads}, 0, hiera_s>>>({call_args(prog, reads, writes)});"
+    _ = dom_total
+    return KernelCode("\n".join(lines) + "\n", launch, tuple(reads), tuple(writes))

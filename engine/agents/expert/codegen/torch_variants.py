@@ -1,0 +1,177 @@
+"""libraries + PyTorch candidates: whole ModelNew files around the task's own Model.
+
+Each file embeds the task's source verbatim (so it loads by path with nothing beside it) and defines
+`class ModelNew(Model)`: subclassing keeps every parameter and buffer under the reference's name, so the
+evaluator loads the reference's weights into it. The variants change only how the reference forward
+runs:
+
+- compile: torch.compile (Inductor) in one of its modes. Modes that replay CUDA graphs return outputs
+  that the next replay overwrites, so those outputs are cloned before they are returned.
+- cudagraph: the forward captured once into a CUDA graph and replayed: inputs are copied into static
+  buffers, the output is cloned out (a fresh tensor every call, never a buffer the next call reuses).
+- cudnn: cuDNN autotuning (benchmark mode) and optionally channels_last, scoped to this model's own
+  forward so the reference's timing is left as it is; fp32 policy flags are never touched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from contracts.task import TaskSpec
+
+
+@dataclass(frozen=True)
+class TorchVariant:
+    kind: str  # compile | cudagraph | cudnn | eager
+    mode: str = "default"  # torch.compile mode
+    channels_last: bool = False
+    benchmark: bool = True
+    graph_over_compile: bool = False  # cudagraph: capture the compiled forward (mode default)
+
+    def label(self) -> str:
+        if self.kind == "compile":
+            return f"torch.compile(mode={self.mode!r})"
+        if self.kind == "cudagraph":
+            extra = " over torch.compile" if self.graph_over_compile else ""
+            return f"CUDA graph replay{extra}" + (" + cudnn.benchmark" if self.benchmark else "")
+        if self.kind == "cudnn":
+            return ("channels_last + " if self.channels_last else "") + "cudnn.benchmark"
+        return "reference forward (eager)"
+
+
+_HEADER = '''
+# =====================================================================================================
+# hiera expert candidate ({label}); strategy {strategy}.
+# The task's source is above, verbatim; ModelNew subclasses its Model so the parameter names match.
+# =====================================================================================================
+import torch as _hiera_torch
+
+
+def _hiera_clone(out):
+    if isinstance(out, (tuple, list)):
+        return type(out)(o.clone() if isinstance(o, _hiera_torch.Tensor) else o for o in out)
+    return out.clone() if isinstance(out, _hiera_torch.Tensor) else out
+'''
+
+_COMPILE = '''
+
+class ModelNew(Model):
+    """The reference forward compiled by Inductor, mode {mode!r}."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._hiera_compiled = None
+
+    def _hiera_forward(self, *inputs):
+        return Model.forward(self, *inputs)
+
+    def forward(self, *inputs):
+        if self._hiera_compiled is None:
+            # One compile thread: no worker pool left running in the evaluator's process.
+            import torch._inductor.config as _cfg
+            _cfg.compile_threads = 1
+            self._hiera_compiled = _hiera_torch.compile(self._hiera_forward, mode={mode!r}, dynamic=False)
+{call}
+'''
+
+_COMPILE_PLAIN_CALL = "        return self._hiera_compiled(*inputs)"
+# Modes that replay CUDA graphs own their outputs: the next replay overwrites them, so clone them out.
+_COMPILE_GRAPH_CALL = """        if inputs and isinstance(inputs[0], _hiera_torch.Tensor) and inputs[0].is_cuda:
+            _hiera_torch.compiler.cudagraph_mark_step_begin()
+        return _hiera_clone(self._hiera_compiled(*inputs))"""
+
+_CUDAGRAPH = '''
+
+class ModelNew(Model):
+    """The reference forward captured once into a CUDA graph and replayed ({label})."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._hiera_graph = None
+        self._hiera_key = None
+        self._hiera_fn = None
+
+    def _hiera_forward(self, *inputs):
+        with {flags}:
+            return Model.forward(self, *inputs)
+
+    def _hiera_capture(self, inputs):
+        fn = self._hiera_forward
+        if {over_compile}:
+            import torch._inductor.config as _cfg
+            _cfg.compile_threads = 1
+            fn = _hiera_torch.compile(self._hiera_forward, mode="default", dynamic=False)
+        self._hiera_in = [x.clone() if isinstance(x, _hiera_torch.Tensor) else x for x in inputs]
+        side = _hiera_torch.cuda.Stream()
+        side.wait_stream(_hiera_torch.cuda.current_stream())
+        with _hiera_torch.cuda.stream(side):
+            for _ in range(3):  # warm-up: library handles, workspaces and autotuning happen outside the graph
+                fn(*self._hiera_in)
+        _hiera_torch.cuda.current_stream().wait_stream(side)
+        graph = _hiera_torch.cuda.CUDAGraph()
+        with _hiera_torch.cuda.graph(graph):
+            self._hiera_out = fn(*self._hiera_in)
+        self._hiera_graph = graph
+
+    def forward(self, *inputs):
+        tensors = [x for x in inputs if isinstance(x, _hiera_torch.Tensor)]
+        if not tensors or not tensors[0].is_cuda:
+            return self._hiera_forward(*inputs)
+        key = tuple((tuple(x.shape), x.dtype, x.device) if isinstance(x, _hiera_torch.Tensor) else x
+                    for x in inputs)
+        if self._hiera_graph is None or key != self._hiera_key:
+            self._hiera_capture(inputs)
+            self._hiera_key = key
+        for dst, src in zip(self._hiera_in, inputs):
+            if isinstance(src, _hiera_torch.Tensor):
+                dst.copy_(src)
+        self._hiera_graph.replay()
+        return _hiera_clone(self._hiera_out)
+'''
+
+_CUDNN = '''
+
+class ModelNew(Model):
+    """The reference forward with {label}, scoped to this model's own calls."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if {channels_last}:
+            self.to(memory_format=_hiera_torch.channels_last)
+
+    def forward(self, *inputs):
+        if {channels_last}:
+            inputs = tuple(x.contiguous(memory_format=_hiera_torch.channels_last)
+                           if isinstance(x, _hiera_torch.Tensor) and x.dim() == 4 else x for x in inputs)
+        with {flags}:
+            out = Model.forward(self, *inputs)
+        if {channels_last}:
+            out = (type(out)(o.contiguous() for o in out) if isinstance(out, (tuple, list)) else out.contiguous())
+        return out
+'''
+
+_EAGER = '''
+
+class ModelNew(Model):
+    """The reference forward unchanged: a valid baseline when nothing faster applies."""
+'''
+
+# cuDNN flags scoped to a call; allow_tf32 passes the current value through (the fp32 policy stays).
+_FLAGS = ("_hiera_torch.backends.cudnn.flags(enabled=True, benchmark={benchmark}, deterministic=False, "
+          "allow_tf32=_hiera_torch.backends.cudnn.allow_tf32)")
+
+
+def modelnew_source(spec: TaskSpec, variant: TorchVariant, *, strategy: str) -> str:
+    task_src = spec.path.read_text()
+    head = task_src.rstrip() + "\n" + _HEADER.format(label=variant.label(), strategy=strategy)
+    flags = _FLAGS.format(benchmark=variant.benchmark)
+    if variant.kind == "compile":
+        graphs = variant.mode in ("max-autotune", "reduce-overhead")
+        body = _COMPILE.format(mode=variant.mode, call=_COMPILE_GRAPH_CALL if graphs else _COMPILE_PLAIN_CALL)
+    elif variant.kind == "cudagraph":
+        body = _CUDAGRAPH.format(label=variant.label(), flags=flags, over_compile=variant.graph_over_compile)
+    elif variant.kind == "cudnn":
+        body = _CUDNN.format(label=variant.label(), flags=flags, channels_last=variant.channels_last)
+    else:
+        body = _EAGER
+    return head + body

@@ -1,0 +1,262 @@
+"""Expert SSDA: the implementation space and the five direction scores, by rules over the workload analysis.
+
+The rules read the analysis (analysis.py), the run's allowed spaces, the device, the parent's profile
+when one exists (duck-typed: `.scores` {letter: float} and `.evidence` {letter: [str]}) and the rounds
+already played (a space that produced nothing valid is left; a direction that did not improve is
+demoted), and say why in a sentence a person can read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from contracts.spaces import Space
+from engine.agents.base import Context, Direction, DirectionScores, SpaceChoice
+from engine.agents.expert.analysis import Workload, WorkloadKind, analyze
+from engine.evaluate.outcome import Precision
+
+_CACHE: dict[tuple[str, str, str], Workload] = {}
+
+
+def workload(ctx: Context) -> Workload:
+    """The analysis of ctx's task on ctx's device (computed once per task, device and ceilings)."""
+    info = ctx.device_info or {}
+    key = (ctx.spec.source_hash, ctx.device, f"{info.get('copy_gbps')}/{info.get('fp32_tflops')}")
+    if key not in _CACHE:
+        _CACHE[key] = analyze(ctx.spec, info, ctx.on_gpu)
+    return _CACHE[key]
+
+
+@dataclass(frozen=True)
+class SpaceRank:
+    space: Space
+    why: str
+
+
+def space_ranking(w: Workload, on_gpu: bool) -> list[SpaceRank]:
+    """Spaces from the most to the least promising for this workload, each with its reason."""
+    P, L, T = Space.PURE_CUDA, Space.CUDA_LIBRARIES, Space.LIBRARIES_PYTORCH
+    prog = w.program
+    if not on_gpu:
+        if prog is None:
+            return [SpaceRank(T, f"no C++ generator covers this graph ({w.unsupported}); the PyTorch-level "
+                                 "candidates (torch.compile) are what is left on the CPU")]
+        return [SpaceRank(P, f"{len(prog.stages)} generated C++ loop nest(s) with OpenMP and SIMD cover the "
+                             "whole graph"),
+                SpaceRank(T, "torch.compile's C++ backend as the alternative"),
+                SpaceRank(L, "no CUDA library on the CPU: same C++ generators")]
+    if prog is None:
+        return [SpaceRank(T, f"the kernel generators cannot express {w.unsupported}: torch.compile, CUDA graphs "
+                             "and cuDNN autotuning are the candidates"),
+                SpaceRank(L, "nothing generated applies"), SpaceRank(P, "nothing generated applies")]
+    n_stages = len(prog.stages)
+    if prog.gemms:
+        why = (f"{len(prog.gemms)} matrix product(s): cuBLAS (strict fp32) is the best SGEMM there is; "
+               f"the {n_stages - len(prog.gemms)} stage(s) around them become generated kernels (epilogue fusion)")
+        return [SpaceRank(L, why),
+                SpaceRank(T, "torch.compile as the alternative when library calls plus fused epilogues do not win"),
+                SpaceRank(P, "a generated tiled SGEMM is slower than cuBLAS, kept only for fixed pure-CUDA runs")]
+    if w.kind is WorkloadKind.LAUNCH_BOUND and n_stages > 2:
+        return [SpaceRank(T, f"{w.n_compute} small operators: launch overhead dominates and CUDA-graph replay "
+                             "removes it"),
+                SpaceRank(P, f"or fuse them into {n_stages} generated kernels")]
+    what = {"pointwise": "a pointwise chain", "row_reduction": "row reductions with their pointwise neighbours",
+            "data_movement": "a copy"}.get(w.pattern, w.pattern)
+    why = (f"{what} ({w.n_compute} op(s)) fuses into {n_stages} generated kernel(s): memory-bound, each byte "
+           f"read once and written once ({w.fusion_gain:.1f}x fewer bytes than eager)")
+    return [SpaceRank(P, why),
+            SpaceRank(T, "torch.compile as the alternative"),
+            SpaceRank(L, "no library call needed: same generated kernels")]
+
+
+def _rounds_in(ctx: Context, space: Space) -> list[Any]:
+    return [r for r in ctx.history if r.space is space]
+
+
+def _valid_in(ctx: Context, space: Space) -> bool | None:
+    """Whether rounds in this space produced a valid candidate (None: never tried)."""
+    rounds = _rounds_in(ctx, space)
+    if not rounds:
+        return None
+    return any(r.best_speedup is not None for r in rounds)
+
+
+def best_speedup(ctx: Context) -> float | None:
+    vals = [r.best_speedup for r in ctx.history if r.best_speedup is not None]
+    return max(vals) if vals else None
+
+
+def select_space(ctx: Context) -> SpaceChoice:
+    w = workload(ctx)
+    ranking = [r for r in space_ranking(w, ctx.on_gpu) if r.space in ctx.allowed_spaces]
+    # A space missing from the ranking but allowed (fixed-space runs) still gets a chance.
+    for s in ctx.allowed_spaces:
+        if all(r.space is not s for r in ranking):
+            ranking.append(SpaceRank(s, "the only space this run allows"))
+    head = f"Workload: {w.summary()}."
+    if len(ctx.allowed_spaces) == 1:
+        only = ctx.allowed_spaces[0]
+        why = next((r.why for r in ranking if r.space is only), "")
+        return SpaceChoice(only, f"{head} This run is fixed to {only.value}: {why}.")
+    choice = ranking[0]
+    note = ""
+    # Leave a space that produced nothing valid for the next one in the ranking.
+    for r in ranking:
+        if _valid_in(ctx, r.space) is False:
+            continue
+        choice = r
+        break
+    if choice is not ranking[0]:
+        note = f" {ranking[0].space.value} produced no valid candidate in an earlier round, so: {choice.space.value}."
+    # Last round: compare against the PyTorch-level candidates once when the best so far is modest.
+    best = best_speedup(ctx)
+    last = ctx.round >= ctx.rounds - 1 if ctx.rounds else False
+    if (last and ctx.history and Space.LIBRARIES_PYTORCH in ctx.allowed_spaces
+            and _valid_in(ctx, Space.LIBRARIES_PYTORCH) is None and best is not None and best < 1.2
+            and choice.space is not Space.LIBRARIES_PYTORCH and ctx.on_gpu):
+        choice = next((r for r in ranking if r.space is Space.LIBRARIES_PYTORCH), choice)
+        note += (f" The best so far is {best:.2f}x, so the last round tries the PyTorch-level alternatives "
+                 "(torch.compile, CUDA graphs).")
+    return SpaceChoice(choice.space, f"{head} {choice.space.title}: {choice.why}.{note}")
+
+
+# --- directions ---------------------------------------------------------------------------------------------
+
+C, P, M, R, T = Direction.C, Direction.P, Direction.M, Direction.R, Direction.T
+
+
+def _base_scores(w: Workload, space: Space, ctx: Context) -> tuple[dict[Direction, float], dict[Direction, list[str]]]:
+    s = dict.fromkeys(Direction, 0.1)
+    ev: dict[Direction, list[str]] = {d: [] for d in Direction}
+    prog = w.program
+    gpu = ctx.on_gpu
+    elems = max((op.shape and __import__("math").prod(op.shape)) or 0 for op in w.ops) if w.ops else 0
+    if not gpu:
+        s[P], s[R] = 0.7, 0.6
+        ev[P].append("CPU: OpenMP over the outer loop keeps every core busy")
+        if prog is not None and prog.gemms:
+            s[R] = 0.75
+            ev[R].append("cache-blocked GEMM with the epilogue applied while the block is in cache")
+        elif prog is not None:
+            ev[R].append(f"{len(prog.stages)} fused loop nest(s) instead of {w.n_compute} separate passes")
+        if prog is None:
+            s[R] = 0.6
+            ev[R].append(f"no generator for {w.unsupported}: torch.compile (C++ backend)")
+        return s, ev
+    if prog is None:
+        # PyTorch-level only.
+        if w.pattern == "conv" or w.counts.get("conv"):
+            s[T], s[M], s[R], s[P] = 0.7, 0.55, 0.5, 0.35
+            ev[T].append("convolution: cuDNN picks the fastest algorithm per shape only in benchmark mode")
+            ev[M].append("channels_last is the layout of cuDNN's fastest fp32 kernels")
+            ev[R].append("torch.compile fuses the pointwise ops after the convolution")
+        else:
+            s[R], s[P] = 0.7, 0.5
+            ev[R].append(f"torch.compile can fuse what the generators cannot express ({w.unsupported})")
+        if w.kind is WorkloadKind.LAUNCH_BOUND:
+            s[P] = 0.8
+            ev[P].append(f"{w.n_compute} small ops: estimated eager {w.eager_estimate_ms * 1e3:.1f} us is mostly "
+                         "launch overhead; a CUDA graph replays them as one")
+        return s, ev
+    gemms = prog.gemms
+    rows = [st for st in prog.fused if st.has_reduction]
+    flat = [st for st in prog.fused if not st.has_reduction]
+    if w.kind is WorkloadKind.LAUNCH_BOUND and space is Space.LIBRARIES_PYTORCH and len(prog.stages) > 2:
+        s[P] = 0.85
+        ev[P].append(f"{w.n_compute} small ops, estimated {w.eager_estimate_ms * 1e3:.1f} us eager: CUDA graph")
+    if gemms:
+        gflop = w.flops / 1e9
+        if space is Space.PURE_CUDA:
+            s[R], s[M], s[T] = 0.8, 0.45, 0.2
+            ev[R].append(f"{gflop:.3g} GFLOP in {len(gemms)} product(s): shared-memory tiles and register blocking "
+                         "are what a pure-CUDA SGEMM lives on")
+        else:
+            s[T], s[R] = 0.7, 0.75 if (rows or flat) else 0.5
+            ev[T].append(f"{gflop:.3g} GFLOP in {len(gemms)} product(s), intensity {w.intensity:.0f} FLOP/B: "
+                         "compute-bound, cuBLAS SGEMM (CUBLAS_COMPUTE_32F, no TF32) is the ceiling")
+            if rows or flat:
+                ev[R].append(f"{len(rows) + len(flat)} epilogue stage(s) fused into one kernel each after the "
+                             f"library call ({w.fusion_gain:.1f}x fewer bytes than eager)")
+            if ctx.precision is Precision.TF32:
+                s[T] = 0.85
+                ev[T].append("the tf32 policy allows TF32 tensor cores")
+        return s, ev
+    if rows:
+        d = rows[0].row_len
+        s[R], s[P], s[M], s[C] = 0.8, 0.6, 0.55, 0.25
+        ev[R].append(f"{len(rows)} row-reduction stage(s) over rows of {d}: one pass with the row kept in "
+                     "registers instead of one kernel per op")
+        ev[P].append(f"{rows[0].rows} rows of {d}: threads per row and rows per block set the occupancy")
+        ev[M].append("float4 loads along the row" if d % 4 == 0 else f"row length {d} is not a multiple of 4: "
+                     "scalar access")
+        if d % 4:
+            s[M] = 0.3
+            s[C] = 0.4
+            ev[C].append(f"ragged rows ({d} % 4 != 0) need a tail path")
+    if flat:
+        s[R] = max(s[R], 0.8 if w.n_compute > 1 else 0.5)
+        s[M] = max(s[M], 0.7)
+        s[P] = max(s[P], 0.45)
+        ev[R].append(f"{w.n_compute} op(s) over {elems} elements fused into one pass "
+                     f"({w.fusion_gain:.1f}x fewer bytes than eager)")
+        vecable = all(st.domain and st.domain[-1] % 4 == 0 for st in flat)
+        ev[M].append("16-byte vector access (float4)" + ("" if vecable else ", scalar tail where the last dim "
+                                                                            "is not a multiple of 4"))
+        ev[P].append("block size and vectors per thread decide how many bytes are in flight")
+        if w.n_compute <= 1:
+            s[M] = 0.75
+            ev[M].append("a single op: nothing to fuse, the access pattern is what is left")
+    return s, ev
+
+
+def _history_adjust(ctx: Context, space: Space, s: dict[Direction, float], ev: dict[Direction, list[str]]) -> None:
+    prev_best: float | None = None
+    for r in ctx.history:
+        if r.space is space:
+            d = r.direction
+            if r.best_speedup is None:
+                s[d] = max(0.0, s[d] - 0.35)
+                ev[d].append(f"round {r.round}: {r.strategy} produced nothing valid")
+            elif prev_best is not None and r.best_speedup <= prev_best * 1.01:
+                s[d] = max(0.0, s[d] - 0.25)
+                ev[d].append(f"round {r.round}: {r.strategy} did not improve ({r.best_speedup:.2f}x)")
+            else:
+                s[d] = max(0.0, s[d] - 0.12)
+                ev[d].append(f"round {r.round}: {r.strategy} reached {r.best_speedup:.2f}x; try the next knob")
+        if r.best_speedup is not None:
+            prev_best = max(prev_best or 0.0, r.best_speedup)
+
+
+def _profile_adjust(ctx: Context, s: dict[Direction, float], ev: dict[Direction, list[str]]) -> bool:
+    prof = ctx.parent_profile
+    scores = getattr(prof, "scores", None) if prof is not None else None
+    if not isinstance(scores, dict) or not scores:
+        return False
+    evidence = getattr(prof, "evidence", None) or {}
+    for d in Direction:
+        v = scores.get(d.value, scores.get(d))
+        if v is None:
+            continue
+        s[d] = 0.5 * s[d] + 0.5 * float(v)
+        for e in (evidence.get(d.value) or evidence.get(d) or [])[:2]:
+            ev[d].append(f"profile: {e}")
+    return True
+
+
+def score_directions(ctx: Context, space: Space) -> DirectionScores:
+    w = workload(ctx)
+    s, ev = _base_scores(w, space, ctx)
+    profiled = _profile_adjust(ctx, s, ev)
+    _history_adjust(ctx, space, s, ev)
+    s = {d: round(min(1.0, max(0.0, v)), 3) for d, v in s.items()}
+    top = sorted(Direction, key=lambda d: -s[d])[:3]
+    scores_txt = " ".join(f"{d.value} {s[d]:.2f}" for d in top)
+    lead = ev[top[0]][0] if ev[top[0]] else ""
+    what = {"pointwise": f"pointwise chain of {w.n_compute} op(s)", "row_reduction": "row reduction(s)",
+            "gemm": "a matrix product", "gemm_epilogue": "a matrix product with an epilogue",
+            "conv": "a convolution", "composite": "a composite model", "data_movement": "data movement",
+            "reduction": "reductions"}.get(w.pattern, w.pattern)
+    rationale = (f"{what}: {w.bound}-bound ({w.kind.value.replace('_', ' ')}) -> {space.value}, {scores_txt}"
+                 + (f"; {lead}" if lead else "") + ("; blended with the parent's profile" if profiled else ""))
+    return DirectionScores({d: s[d] for d in Direction}, {d: tuple(ev[d]) for d in Direction}, rationale)
