@@ -139,9 +139,11 @@ def main() -> None:
 
     bp, bt = result["build_plain"], result["build_torch_header"]
     print(f"{'measure':<48} {'value':>12}")
-    print(f"{'build, contract .cu alone (median of %d)' % bp['n']:<48} {bp['median_s']:>10.2f} s")
+    label = f"build, contract .cu alone (median of {bp['n']})"
+    print(f"{label:<48} {bp['median_s']:>10.2f} s")
     if "median_s" in bt:
-        print(f"{'compile with torch/extension.h (median of %d)' % bt['n']:<48} {bt['median_s']:>10.2f} s")
+        label = f"compile with torch/extension.h (median of {bt['n']})"
+        print(f"{label:<48} {bt['median_s']:>10.2f} s")
     if gpu:
         e, d = result["evaluation"], result["do_bench"]
         print(f"{'evaluation wall (build+verify+time)':<48} {e['wall_s']:>10.2f} s")
