@@ -1,0 +1,155 @@
+"""Expert SPA: from the argmax direction to a knowledge-base strategy the generators implement.
+
+Among the knowledge base's entries for the direction that are valid in the space (and fit the workload),
+the planner keeps those a generator implements for this graph, ranks them by how well they suit the
+workload, and skips one that already failed in this space. When the argmax direction has nothing the
+generators can do, it takes the next direction and says so.
+"""
+
+from __future__ import annotations
+
+from contracts.spaces import Space
+from engine.agents import knowledge
+from engine.agents.base import Context, Direction, DirectionScores, Strategy
+from engine.agents.expert.analysis import Workload, WorkloadKind
+from engine.agents.expert.rules import workload
+from engine.evaluate.outcome import Precision
+
+# Which generator family implements each knowledge-base strategy, and which knob its variants explore.
+FAMILY: dict[str, tuple[str, str]] = {
+    "R.fuse_pointwise": ("program", "fusion"),
+    "R.fuse_reduction": ("program", "rows"),
+    "M.vectorize_16B": ("program", "vector"),
+    "M.coalesce": ("program", "vector"),
+    "P.grid_block_shape": ("program", "block"),
+    "P.rows_per_block": ("program", "rows"),
+    "P.work_per_thread": ("program", "ilp"),
+    "C.boundary_split": ("program", "fusion"),
+    "C.specialize_shapes": ("program", "fusion"),
+    "C.branch_free": ("program", "fusion"),
+    "T.fast_math": ("program", "fusion"),
+    "R.smem_tiling": ("tiled", "tiles"),
+    "R.register_blocking": ("tiled", "tiles"),
+    "R.double_buffer": ("tiled", "tiles"),
+    "R.library_epilogue": ("library", "epilogue"),
+    "T.cublas_sgemm": ("library", "algos"),
+    "T.tf32_tensor_cores": ("library", "tf32"),
+    "P.cpu_threads": ("cpu", "threads"),
+    "R.cpu_blocking": ("cpu", "blocking"),
+    "R.torch_compile": ("torch", "compile"),
+    "P.cuda_graph": ("torch", "cudagraph"),
+    "M.channels_last": ("torch", "cudnn"),
+    "T.cudnn_benchmark": ("torch", "cudnn"),
+}
+
+
+def implementable(key: str, w: Workload, ctx: Context, space: Space) -> bool:
+    fam = FAMILY.get(key, ("", ""))[0]
+    prog = w.program
+    if fam == "torch":
+        return space.allows(Space.LIBRARIES_PYTORCH) and (ctx.on_gpu or key == "R.torch_compile")
+    if prog is None:
+        return False
+    if not ctx.on_gpu:
+        return fam in ("program", "cpu")
+    if fam == "program":
+        # GEMMs inside a program need the tiled kernel in pure CUDA (one batch dim) or a library.
+        return not prog.gemms or space.allows(Space.CUDA_LIBRARIES) or all(len(g.batch) <= 1 for g in prog.gemms)
+    if fam == "tiled":
+        return bool(prog.gemms) and all(len(g.batch) <= 1 for g in prog.gemms)
+    if fam == "library":
+        return bool(prog.gemms) and space.allows(Space.CUDA_LIBRARIES)
+    return False
+
+
+def suitability(key: str, w: Workload, ctx: Context, space: Space) -> float:
+    fam, _ = FAMILY.get(key, ("", ""))
+    prog = w.program
+    gemms = bool(prog and prog.gemms)
+    if not ctx.on_gpu:
+        return {"cpu": 1.0, "program": 0.95, "torch": 0.4}.get(fam, 0.0)
+    if fam == "torch":
+        if prog is None:
+            if key in ("T.cudnn_benchmark", "M.channels_last") and w.counts.get("conv"):
+                return 0.95
+            if key == "P.cuda_graph":
+                return 0.9 if w.kind is WorkloadKind.LAUNCH_BOUND else 0.5
+            return 0.8
+        if key == "P.cuda_graph" and w.kind is WorkloadKind.LAUNCH_BOUND and len(prog.stages) > 2:
+            return 0.9
+        return 0.35
+    if fam == "library":
+        return 1.0 if gemms else 0.0
+    if fam == "tiled":
+        return 0.9 if gemms and space is Space.PURE_CUDA else 0.3
+    if fam == "program":
+        if gemms:
+            return 0.95 if space is Space.PURE_CUDA else 0.6
+        return 1.0
+    return 0.0
+
+
+def _failed_before(ctx: Context, key: str, space: Space) -> bool:
+    return any(r.strategy == key and r.space is space and r.best_speedup is None for r in ctx.history)
+
+
+def _used_before(ctx: Context, key: str, space: Space) -> int:
+    return sum(1 for r in ctx.history if r.strategy == key and r.space is space)
+
+
+def plan(ctx: Context, space: Space, scores: DirectionScores) -> Strategy:
+    w = workload(ctx)
+    tf32 = ctx.precision is Precision.TF32
+    order = sorted(Direction, key=lambda d: -scores.scores.get(d, 0.0)) if ctx.planning else list(Direction)
+    argmax = scores.best() if ctx.planning else order[0]
+    if argmax in order:
+        order.remove(argmax)
+    order.insert(0, argmax)
+    skipped: list[str] = []
+    for d in order:
+        entries = knowledge.strategies(d, space, gpu=ctx.on_gpu, tf32=tf32, kind=w.kb_kind)
+        ranked = []
+        for e in entries:
+            if not implementable(e.key, w, ctx, space) or _failed_before(ctx, e.key, space):
+                continue
+            # Prefer what suits the workload; among equals, what has not been played yet.
+            ranked.append((suitability(e.key, w, ctx, space) - 0.05 * _used_before(ctx, e.key, space), e))
+        ranked.sort(key=lambda t: -t[0])
+        if ranked and ranked[0][0] > 0.0:
+            e = ranked[0][1]
+            fam, focus = FAMILY[e.key]
+            why = e.description
+            if skipped:
+                why += f" ({'; '.join(skipped)})"
+            steps = _steps(fam, focus, w, ctx)
+            return Strategy(d, space, e.key, why, steps, {"family": fam, "focus": focus,
+                                                          "workload": w.kb_kind})
+        skipped.append(f"{d.value} had no strategy the generators implement here")
+    # Nothing fits (e.g. pure CUDA fixed run on a convolution): the generator will say why.
+    return Strategy(argmax, space, "R.torch_compile" if space.allows(Space.LIBRARIES_PYTORCH) else "R.fuse_pointwise",
+                    f"no generator applies: {w.unsupported or 'unsupported graph'}", (),
+                    {"family": "none", "focus": "", "reason": w.unsupported or "unsupported graph"})
+
+
+def _steps(fam: str, focus: str, w: Workload, ctx: Context) -> tuple[str, ...]:
+    prog = w.program
+    n = len(prog.stages) if prog else 0
+    if fam == "program":
+        return (f"lower the graph into {n} stage(s) (pointwise chains and row reductions fused)",
+                f"vary {dict(fusion='block size, vectors per thread and threads per row', rows='threads per row and rows per block', vector='vector width', block='block size and grid', ilp='vectors per thread').get(focus, focus)}",
+                "specialize every shape as a compile-time constant; scalar twin for misaligned buffers")
+    if fam == "library":
+        return ("matrix products through cuBLAS/cuBLASLt with CUBLAS_COMPUTE_32F" +
+                (" (TF32 allowed)" if focus == "tf32" else " (no TF32)"),
+                "fold bias (+ReLU) into cuBLASLt's epilogue where it matches",
+                "everything else after each product in one generated kernel")
+    if fam == "tiled":
+        return ("shared-memory tiles of A and B, register-blocked outer products",
+                "the following pointwise stage applied in the product's store", "vary the tile shape")
+    if fam == "cpu":
+        return ("OpenMP over rows/elements, SIMD inner loops", "cache-blocked products with packed B panels")
+    if fam == "torch":
+        return {"compile": ("torch.compile in its modes", "CUDA-graph capture of the compiled forward"),
+                "cudagraph": ("capture the forward once, replay it", "static inputs copied in, outputs cloned out"),
+                "cudnn": ("cuDNN autotuning scoped to the model's calls", "channels_last variants")}.get(focus, ())
+    return ()
