@@ -508,13 +508,14 @@ async def progress_cancel(ls: HieraServer, params: types.WorkDoneProgressCancelP
     ls.jobs.cancel_token(params.token)
 
 
+# Synchronous on purpose: pygls runs them inline, before it closes stdout and exits.
 @server.feature(types.SHUTDOWN)
-async def shutdown(ls: HieraServer, params: Any = None) -> None:
+def shutdown(ls: HieraServer, params: Any = None) -> None:
     _stop_everything(ls)
 
 
 @server.feature(types.EXIT)
-async def exit_(ls: HieraServer, params: Any = None) -> None:
+def exit_(ls: HieraServer, params: Any = None) -> None:
     _stop_everything(ls)
 
 

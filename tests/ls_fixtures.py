@@ -112,7 +112,7 @@ def workspace(tmp_path: Path) -> Path:
 
 async def start_session(client: LanguageClient, ws: Path, settings: dict[str, Any] | None = None) -> None:
     client.set_configuration(dict(SETTINGS if settings is None else settings), section="hiera")
-    await client.initialize_session(types.InitializeParams(
+    client.init_result = await client.initialize_session(types.InitializeParams(  # type: ignore[attr-defined]
         capabilities=client_capabilities("visual-studio-code"),
         workspace_folders=[types.WorkspaceFolder(uri=ws.as_uri(), name="ws")], root_uri=ws.as_uri()))
 

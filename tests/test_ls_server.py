@@ -66,8 +66,8 @@ def pid_alive(pid: int) -> bool:
 
 
 async def test_server_advertises_the_protocol_commands(client: LanguageClient):
-    caps = client.protocol.server_capabilities
-    assert caps is not None and caps.execute_command_provider is not None
+    caps = client.init_result.capabilities
+    assert caps.execute_command_provider is not None
     assert {"hiera.optimize", "hiera.profile", "hiera.profileKernel", "hiera.cancel",
             "hiera.showResults"} <= set(caps.execute_command_provider.commands)
     assert caps.hover_provider and caps.code_lens_provider and caps.code_action_provider
@@ -84,14 +84,14 @@ async def test_code_actions_anywhere_in_an_optimizable_class_and_not_outside(cli
                       "Optimize with HIERA in a fixed space: libraries + PyTorch", "Profile with Nsight Compute"]
     # Each is a CodeAction carrying a Command (no edit): the work is a job, started on execution.
     assert all(isinstance(a, types.CodeAction) and a.edit is None and a.command for a in inside)
-    assert inside[0].command.command == "hiera.optimize" and inside[0].command.arguments == [uri, "Model"]
-    assert inside[1].command.arguments == [uri, "Model", {"space": "pure_cuda"}]
+    assert inside[0].command.command == "hiera.optimize" and list(inside[0].command.arguments) == [uri, "Model"]
+    assert list(inside[1].command.arguments) == [uri, "Model", {"space": "pure_cuda"}]
     assert await actions_at(client, uri, line_of(task, "def get_inputs")) == []
 
     blocks = workspace / "blocks.py"
     buri = open_file(client, blocks)
     body = await actions_at(client, buri, line_of(blocks, "self.scale = nn.Parameter"))
-    assert body[0].command.arguments == [buri, "FusedBlock"]
+    assert list(body[0].command.arguments) == [buri, "FusedBlock"]
     # A module without inputs: offered on its class line only (running it says what to add)
     assert [a.title for a in await actions_at(client, buri, line_of(blocks, "class Head"))][0] == "Optimize with HIERA"
     assert await actions_at(client, buri, line_of(blocks, "return x.sum")) == []
@@ -145,7 +145,7 @@ async def test_optimize_job_end_to_end(client: LanguageClient, workspace: Path):
     # code lens: the action, and after the run the speedup with the last direction
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     assert [lens.command.title for lens in lenses] == ["Optimize with HIERA", "1.50x · memory-bound (M)"]
-    assert lenses[1].command.arguments == [final["runId"]]
+    assert list(lenses[1].command.arguments) == [final["runId"]]
 
     # hiera/runResults, by run and by module file
     res = await client.protocol.send_request_async("hiera/runResults", {"runId": final["runId"]})

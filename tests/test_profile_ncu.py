@@ -240,3 +240,128 @@ def test_the_env_passed_to_the_target_can_import_engine(fake_ncu, tmp_path):
 
     paths = _env()["PYTHONPATH"].split(os.pathsep)
     assert str(Path(__file__).resolve().parents[1]) in paths
+
+
+# --- the ncu_report reader, isolated in a child process ------------------------------------------------------
+
+FAKE_NCU_REPORT = '''
+"""A FAKE ncu_report: the calls hiera makes, with answers shaped like those seen from 2025.3.1."""
+import os, signal
+
+class IAction:
+    NameBase_FUNCTION = 1
+
+class _Metric:
+    def __init__(self, value, unit="", instances=None):
+        self._v, self._u, self._inst = value, unit, instances or []
+    def value(self, i=None):
+        return self._v if i is None else self._inst[i][1]
+    def unit(self):
+        return self._u
+    def has_correlation_ids(self):
+        return bool(self._inst)
+    def num_instances(self):
+        return len(self._inst)
+    def correlation_ids(self):
+        return _Pcs([pc for pc, _ in self._inst])
+
+class _Pcs:
+    def __init__(self, pcs):
+        self._pcs = pcs
+    def as_uint64(self, i):
+        return self._pcs[i]
+
+class _Info:
+    def __init__(self, line):
+        self._line = line
+    def file_name(self):
+        return "/build/cuda_source.cu"
+    def line(self):
+        return self._line
+
+METRICS = {
+    "gpu__time_duration.sum": _Metric(41216, "nsecond"),
+    "memory_l2_theoretical_sectors_global": _Metric(2359296, "sector", [(0x10, 2000000), (0x20, 359296)]),
+    "memory_l2_theoretical_sectors_global_ideal": _Metric(327680, "sector", [(0x10, 100000), (0x20, 227680)]),
+    "smsp__pcsamp_warps_issue_stalled_long_scoreboard": _Metric(90, "", [(0x10, 90)]),
+}
+
+class _Action:
+    def name(self, base=None):
+        return "scale_bias_columns"
+    def metric_by_name(self, name):
+        return METRICS.get(name)
+    def rule_results_as_dicts(self):
+        return [
+            {"rule_identifier": "UncoalescedGlobalAccess", "section_identifier": "SourceCounters",
+             "rule_message": {"title": "", "message": "Uncoalesced: see @section:SourceCounters:Source Counters@.",
+                              "type": 2}, "speedup_estimation": {"type": 2, "speedup": 80.5}},
+            {"rule_identifier": "IssueSlotUtilization", "rule_message": {"message": "Every scheduler ...", "type": 2},
+             "speedup_estimation": {"type": 1, "speedup": 15.0}},
+            {"rule_identifier": "SOLBottleneck", "rule_message": {"message": "Memory is busy.", "type": 1}},
+            {"rule_identifier": "UncoalescedSharedAccess", "rule_message": {"message": "silent", "type": 0}},
+        ]
+    def source_info(self, pc):
+        return _Info({0x10: 12, 0x20: 13}[pc])
+    def source_files(self):
+        return {"/build/cuda_source.cu": "\\n" * 11 + "out[i] = x[i * s];\\n}\\n"}
+
+class _Range:
+    def num_actions(self):
+        return 1
+    def action_by_idx(self, i):
+        return _Action()
+
+class _Context:
+    def num_ranges(self):
+        return 1
+    def range_by_idx(self, i):
+        return _Range()
+
+def load_report(path):
+    if os.environ.get("FAKE_NCU_REPORT_MODE") == "crash":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    return _Context()
+'''
+
+
+@pytest.fixture
+def fake_ncu_report(fake_ncu):
+    extras = fake_ncu.parent / "extras" / "python"
+    extras.mkdir(parents=True)
+    (extras / "ncu_report.py").write_text(FAKE_NCU_REPORT)
+    report = fake_ncu.parent / "r.ncu-rep"
+    report.write_bytes(b"fake report")
+    return fake_ncu, report
+
+
+def test_the_module_reader_runs_apart_and_maps_rules_and_lines(fake_ncu_report):
+    from engine.profile.ncu import read_report
+
+    ncu, report = fake_ncu_report
+    data = read_report(str(ncu), report)
+    assert data.reader == "ncu_report" and data.notices == ()
+    [launch] = data.launches
+    assert launch.kernel == "scale_bias_columns"
+    assert launch.metrics["gpu__time_duration.sum"] == (41216.0, "nsecond")
+    rules = {r.name: r for r in launch.rules}
+    assert set(rules) == {"UncoalescedGlobalAccess", "IssueSlotUtilization", "SOLBottleneck"}  # type 0 says nothing
+    assert (rules["UncoalescedGlobalAccess"].type, rules["UncoalescedGlobalAccess"].speedup_type) == ("OPT", "global")
+    assert rules["UncoalescedGlobalAccess"].message == "Uncoalesced: see Source Counters."
+    assert rules["IssueSlotUtilization"].speedup_type == "local"
+    assert rules["SOLBottleneck"].type == "INF"
+    lines = {s.line: s for s in launch.lines}
+    assert lines[12].counters["l2_sectors_global"] == 2_000_000 and lines[12].text == "out[i] = x[i * s];"
+    assert lines[12].counters["stall:long_scoreboard"] == 90
+    assert not (ncu.parent / "calls.jsonl").exists()  # ncu itself never ran: no CSV export was needed
+
+
+def test_a_crash_in_the_module_reader_falls_back_to_the_csv_pages(fake_ncu_report, monkeypatch):
+    from engine.profile.ncu import read_report
+
+    ncu, report = fake_ncu_report
+    _pages(ncu.parent, "/build/cuda_source.cu")
+    monkeypatch.setenv("FAKE_NCU_REPORT_MODE", "crash")
+    data = read_report(str(ncu), report)
+    assert data.reader == "csv" and data.launches[0].kernel == "scale_bias_columns"
+    assert any("killed by signal 11" in n and "CSV exports instead" in n for n in data.notices)

@@ -243,17 +243,16 @@ class ReportData:
 
 
 def read_report(ncu: str, report: Path, *, prefer_module: bool = True) -> ReportData:
-    """The report's launches, through ncu_report when it imports here, else through the CSV exports."""
+    """The report's launches, through ncu_report (in a child process) when the install has it, else through
+    the CSV exports. Either way the same Launch records come back."""
     notices: list[str] = []
-    if prefer_module:
-        module = report_api.load_module(ncu)
-        if module is not None:
-            try:
-                launches = report_api.launches_from_report(module, report)
-                if launches:
-                    return ReportData(launches, "ncu_report")
-            except Exception as e:  # a module/report version mismatch must not cost the profile
-                notices.append(f"ncu_report could not read the report ({type(e).__name__}: {e}); used CSV exports")
+    if prefer_module and report_api.extras_dirs(ncu):
+        try:
+            launches = report_api.read_in_subprocess(ncu, report)
+            if launches:
+                return ReportData(launches, "ncu_report")
+        except RuntimeError as e:  # a crash or version mismatch there must not cost the profile
+            notices.append(f"{e}; read the CSV exports instead")
     pages = {p: export_page(ncu, report, p) for p in ("raw", "details")}
     try:
         pages["source"] = export_page(ncu, report, "source")

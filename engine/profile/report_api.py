@@ -4,15 +4,24 @@ Preferred over CSV exports when it imports: one pass over the report, exact metr
 counters mapped to lines with `source_info` (what NVIDIA's own UncoalescedGlobalAccess rule does). The
 module lives in `<install>/extras/python` and must match the ncu that wrote the report, so it is looked up
 next to the ncu binary in use, never taken from elsewhere.
+
+Always read in a child process (`read_in_subprocess`, which runs this module's main): on the H200 with
+2025.3.1, `IMetric.unit()` segfaulted in a process that had imported torch, while the same report read
+fine in a clean one. A crash there must cost the caller the module reader, not its own process.
+
+    python -m engine.profile.report_api REPORT --ncu NCU    (prints the launches as JSON)
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
 import glob
 import importlib
+import json
 import os
 import re
+import subprocess
 import sys
 from collections import defaultdict
 from collections.abc import Iterable
@@ -22,7 +31,15 @@ from typing import Any
 
 from engine.profile.catalog import LINE_STALLS, SOURCE_COUNTERS, rule_from_fields, stall_key, wanted_metrics
 from engine.profile.metrics import RuleResult
-from engine.profile.readings import Launch, Reading, SourceLine, kernel_base, parse_number
+from engine.profile.readings import (
+    Launch,
+    Reading,
+    SourceLine,
+    kernel_base,
+    launch_from_json,
+    launch_to_json,
+    parse_number,
+)
 
 INSTALLS = ("/opt/nvidia/nsight-compute/*",)
 
@@ -94,8 +111,10 @@ def _plain_text(s: str) -> str:
     return _MARKUP.sub(lambda m: m.group(2) if m.group(2) and not m.group(2).startswith("http") else m.group(1), s)
 
 
-def _msg_type(t: Any) -> str:
+def _msg_type(t: Any) -> str | None:
     s = str(t).upper()
+    if s in ("0", "NONE") or s.endswith("MSG_NONE"):
+        return None  # a rule that ran and said nothing (the CLI prints no row for it)
     if "OPT" in s:
         return "OPT"
     if "WARN" in s:
@@ -108,10 +127,10 @@ def _msg_type(t: Any) -> str:
 
 
 def _speedup_type(t: Any) -> str | None:
-    s = str(t).upper()
-    if "GLOBAL" in s or s == "1":
+    s = str(t).upper()  # NvRules SpeedupType: 1 LOCAL, 2 GLOBAL (seen in 2025.3 reports)
+    if "GLOBAL" in s or s == "2":
         return "global"
-    if "LOCAL" in s or s == "0":
+    if "LOCAL" in s or s == "1":
         return "local"
     return None
 
@@ -137,9 +156,12 @@ def rules_from_dicts(items: Iterable[Any]) -> tuple[RuleResult, ...]:
         for msg in messages:
             if not isinstance(msg, dict) or not msg.get("message"):
                 continue
+            msg_type = _msg_type(msg.get("type"))
+            if msg_type is None:
+                continue
             sp = speed.get("speedup") if isinstance(speed, dict) else None
             out.append(rule_from_fields(
-                name, _msg_type(msg.get("type")), _plain_text(str(msg["message"])),
+                name, msg_type, _plain_text(str(msg["message"])),
                 float(sp) if isinstance(sp, (int, float)) else None,
                 _speedup_type(speed.get("type")) if isinstance(speed, dict) and sp is not None else None,
                 str(d.get("section_identifier") or "") or None))
@@ -210,3 +232,40 @@ def launches_from_report(module: ModuleType, report: Path) -> list[Launch]:
             launches.append(Launch(id=f"{r}:{a}", kernel=kernel, metrics=metrics, rules=rules,
                                    lines=tuple(_source_lines(action, kernel))))
     return launches
+
+
+def read_in_subprocess(ncu: str, report: Path, timeout_s: float = 120.0) -> list[Launch]:
+    """launches_from_report in a child process. Raises RuntimeError (with the reason) when it fails there."""
+    repo = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (repo, os.environ.get("PYTHONPATH")) if p))
+    try:
+        proc = subprocess.run([sys.executable, "-m", "engine.profile.report_api", str(report), "--ncu", ncu],
+                              capture_output=True, text=True, timeout=timeout_s, env=env)
+    except subprocess.TimeoutExpired as e:
+        raise RuntimeError(f"the ncu_report reader ran over {timeout_s:.0f} s") from e
+    if proc.returncode != 0:
+        why = f"killed by signal {-proc.returncode}" if proc.returncode < 0 else f"exit {proc.returncode}"
+        tail = (proc.stderr or "").strip().splitlines()[-1:] or [""]
+        raise RuntimeError(f"the ncu_report reader failed ({why}) {tail[0][:200]}".strip())
+    try:
+        return [launch_from_json(d) for d in json.loads(proc.stdout)]
+    except (ValueError, KeyError, TypeError) as e:
+        raise RuntimeError(f"the ncu_report reader printed no launches ({e})") from e
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m engine.profile.report_api")
+    p.add_argument("report")
+    p.add_argument("--ncu", required=True)
+    args = p.parse_args(argv)
+    module = load_module(args.ncu)
+    if module is None:
+        print(f"ncu_report is not importable next to {args.ncu}", file=sys.stderr)
+        return 3
+    launches = launches_from_report(module, Path(args.report))
+    json.dump([launch_to_json(ln) for ln in launches], sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -4,8 +4,9 @@
 
 Builds tools/ncu/torch_target/scale_bias_uncoalesced.cu against scale_bias.py's contract the way `hiera eval`
 does, runs engine.profile.profile_candidate and profile_reference, and writes for each into
-OUT_DIR/torch_candidate and OUT_DIR/torch_reference: the CSV pages of the report, profile.json,
-feedback.txt and meta.json (wall seconds of the whole profile call, kernels, best direction).
+OUT_DIR/torch_candidate and OUT_DIR/torch_reference: the CSV pages of the report, ncu_report.json (the
+module reader's launches), profile.json, feedback.txt and meta.json (wall seconds of the whole profile
+call, kernels, best direction).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from engine.evaluate.build import BuildConfig, build_one
 from engine.evaluate.pipeline import candidate_from_file
 from engine.profile import Profile, ProfilerUnavailable, find_ncu, profile_candidate, profile_reference
 from engine.profile.ncu import PAGES, export_page
+from engine.profile.readings import launch_to_json
+from engine.profile.report_api import read_in_subprocess
 
 HERE = Path(__file__).resolve().parent
 TASK = HERE / "torch_target" / "scale_bias.py"
@@ -42,10 +45,16 @@ def _save(out: Path, name: str, fn: Callable[[Path], Profile], ncu: str, work: P
         profile = fn(work)
         meta.update(ok=True, wall_s=round(time.perf_counter() - t0, 2), ncu_s=profile.seconds,
                     kernels=[k.name for k in profile.kernels], best=profile.best_direction(), scores=profile.scores,
-                    lines=len(profile.lines))
+                    lines=len(profile.lines), notices=list(profile.notices),
+                    bottleneck=profile.bottleneck.rule if profile.bottleneck else None)
         (d / "profile.json").write_text(json.dumps(profile.to_json(), indent=1))
         (d / "feedback.txt").write_text(profile.feedback_text())
         report = work / "profile.ncu-rep"
+        try:  # what the product's module reader extracts, replayed by the fixture tests
+            launches = read_in_subprocess(ncu, report)
+            (d / "ncu_report.json").write_text(json.dumps([launch_to_json(ln) for ln in launches], indent=1))
+        except RuntimeError as e:
+            meta["ncu_report_error"] = str(e)
         for page in PAGES:
             try:
                 (d / f"{page}.csv").write_text(export_page(ncu, report, page))

@@ -221,7 +221,9 @@ def _assemble(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str,
     summary = stage_summary(prog, variant)
     parts.append("// " + (title or f"hiera expert candidate for '{spec.name}'"))
     parts.append(f"// strategy: {strategy}")
-    parts.append(f"// variant: {variant.label()}")
+    knobs = tuple(n for n, present in (("gemm", bool(prog.gemms)), ("row", any(s.has_reduction for s in prog.fused)),
+                                        ("flat", any(not s.has_reduction for s in prog.fused))) if present)
+    parts.append(f"// variant: {variant.label(knobs)}")
     parts.append("// precision: " + ("TF32 allowed (tf32 policy)" if tf32 else "strict fp32 (no TF32)"))
     parts += [f"//   {s}" for s in summary]
     parts.append(HEADER_INCLUDES.rstrip())

@@ -1,0 +1,84 @@
+"""The offline expert backend: HIERA's three agents played by rules and code generators.
+
+- SSDA (rules.py): workload analysis (analysis.py) -> the implementation space and the five direction
+  scores, with the evidence and a rationale a person can read.
+- SPA (planner.py): the argmax direction -> a knowledge-base strategy that a generator implements.
+- OA (generate.py): K variants of that strategy, generated from the task's graph (lowering.py -> ir.py ->
+  codegen/): fused pointwise and row-reduction kernels, cuBLAS/cuBLASLt products with fused epilogues, a
+  tiled SGEMM, C++ loop nests for the CPU, and ModelNew files around torch.compile, CUDA graphs and cuDNN
+  autotuning.
+
+No model is called: each agent call is recorded as a Usage with zero tokens and its seconds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from contracts.spaces import Space
+from engine.agents.base import Context, DirectionScores, Invalid, SpaceChoice, Strategy, Usage
+from engine.agents.expert import generate as oa
+from engine.agents.expert import planner, rules
+from engine.evaluate.outcome import Candidate
+
+_T = TypeVar("_T")
+
+
+class ExpertBackend:
+    """Backend protocol (engine.agents.base.Backend) with rules and generators; constructed as ExpertBackend()."""
+
+    name = "expert"
+
+    def __init__(self) -> None:
+        self._usage: list[Usage] = []
+        self._memory = oa.Memory()
+        self.ssda = _SSDA(self)
+        self.spa = _SPA(self)
+        self.oa = _OA(self)
+
+    def _timed(self, role: str, fn: Callable[[], _T]) -> _T:
+        t0 = time.perf_counter()
+        ok, err = True, None
+        try:
+            return fn()
+        except Exception as e:
+            ok, err = False, f"{type(e).__name__}: {e}"
+            raise
+        finally:
+            self._usage.append(Usage(role, None, 0, 0, time.perf_counter() - t0, None, ok, err))
+
+    def drain_usage(self) -> list[Usage]:
+        out, self._usage = self._usage, []
+        return out
+
+
+class _SSDA:
+    def __init__(self, backend: ExpertBackend):
+        self.b = backend
+
+    def select_space(self, ctx: Context) -> SpaceChoice:
+        return self.b._timed("ssda", lambda: rules.select_space(ctx))
+
+    def score_directions(self, ctx: Context, space: Space) -> DirectionScores:
+        return self.b._timed("ssda", lambda: rules.score_directions(ctx, space))
+
+
+class _SPA:
+    def __init__(self, backend: ExpertBackend):
+        self.b = backend
+
+    def plan(self, ctx: Context, space: Space, scores: DirectionScores) -> Strategy:
+        return self.b._timed("spa", lambda: planner.plan(ctx, space, scores))
+
+
+class _OA:
+    def __init__(self, backend: ExpertBackend):
+        self.b = backend
+
+    def generate(self, ctx: Context, space: Space, strategy: Strategy, k: int) -> list[Candidate | Invalid]:
+        return self.b._timed("oa", lambda: oa.generate(ctx, space, strategy, k, self.b._memory))
+
+
+__all__ = ["ExpertBackend"]

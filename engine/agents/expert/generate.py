@@ -1,0 +1,207 @@
+"""Expert OA: K real variants of a strategy, each a complete candidate for the evaluator.
+
+A strategy names a generator family (planner.FAMILY) and the knob its variants explore. The variants
+are ordered best guess first (so a small K still gets the likeliest winner), and when the parent is one
+of this backend's own candidates of the same family the first variants are its neighbours. A variant
+whose source was already generated in an earlier round is skipped for the next one in the list.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from contracts.spaces import Space
+from engine.agents.base import Context, Invalid, Strategy
+from engine.agents.expert.analysis import Workload
+from engine.agents.expert.codegen.cpu import CpuParams, cpu_source
+from engine.agents.expert.codegen.cuda_program import cuda_source
+from engine.agents.expert.codegen.torch_variants import TorchVariant, modelnew_source
+from engine.agents.expert.codegen.variants import FlatParams, GemmParams, RowParams, Variant
+from engine.agents.expert.rules import workload
+from engine.evaluate.outcome import Candidate, CandidateKind, Precision
+
+F, R, G = FlatParams, RowParams, GemmParams
+
+FLAT: dict[str, list[FlatParams]] = {
+    "fusion": [F(256, 4, 1), F(512, 4, 1), F(256, 4, 2), F(128, 4, 4), F(1024, 4, 1), F(256, 4, 1, 132 * 8)],
+    "block": [F(128, 4, 1), F(512, 4, 1), F(1024, 4, 1), F(256, 4, 1, 132 * 4), F(512, 4, 1, 132 * 4), F(256, 4, 1)],
+    "ilp": [F(256, 4, 2), F(256, 4, 4), F(128, 4, 8), F(512, 4, 2), F(128, 4, 2), F(256, 4, 1)],
+    "vector": [F(256, 4, 1), F(256, 2, 2), F(256, 1, 4), F(512, 4, 2), F(256, 1, 1), F(1024, 4, 1)],
+}
+ROW: dict[str, list[RowParams]] = {
+    "fusion": [R(), R(scale=0.5), R(scale=2.0), R(threads=32, rows_per_block=4), R(cache=False), R(scale=0.25)],
+    "rows": [R(), R(scale=0.5), R(scale=2.0), R(threads=32, rows_per_block=8), R(threads=1024), R(scale=0.25)],
+    "vector": [R(), R(vec=1), R(scale=0.5), R(vec=1, scale=2.0), R(cache=False), R(scale=2.0)],
+}
+GEMM_LIBRARY: dict[str, list[GemmParams]] = {
+    "epilogue": [G("cublaslt", 0), G("cublas"), G("cublaslt", 1), G("cublaslt", 0, lt_epilogue=False),
+                 G("cublaslt", 2), G("cublaslt", 3)],
+    "algos": [G("cublas"), G("cublaslt", 0), G("cublaslt", 1), G("cublaslt", 2), G("cublaslt", 3),
+              G("cublaslt", 4)],
+}
+GEMM_TILED: list[GemmParams] = [
+    G("tiled", tile=(128, 128, 8, 8, 8)), G("tiled", tile=(128, 64, 8, 8, 4)), G("tiled", tile=(64, 64, 8, 4, 4)),
+    G("tiled", tile=(128, 128, 16, 8, 8)), G("tiled", tile=(64, 128, 8, 4, 8)),
+    G("tiled", tile=(128, 128, 8, 8, 8), fuse_epilogue=False),
+]
+CPU: dict[str, list[CpuParams]] = {
+    "threads": [CpuParams(), CpuParams(vector_math=False), CpuParams(schedule="guided"),
+                CpuParams(gemm_kc=128, gemm_nc=512), CpuParams(gemm_kc=512, gemm_nc=2048),
+                CpuParams(schedule="dynamic")],
+    "blocking": [CpuParams(), CpuParams(gemm_kc=128, gemm_nc=512), CpuParams(gemm_kc=512, gemm_nc=2048),
+                 CpuParams(gemm_kc=64, gemm_nc=256), CpuParams(vector_math=False), CpuParams(schedule="guided")],
+}
+TORCH: dict[str, list[TorchVariant]] = {
+    "compile": [TorchVariant("compile", "max-autotune-no-cudagraphs"), TorchVariant("compile", "default"),
+                TorchVariant("compile", "max-autotune"), TorchVariant("cudagraph", graph_over_compile=True),
+                TorchVariant("cudagraph"), TorchVariant("eager")],
+    "cudagraph": [TorchVariant("cudagraph"), TorchVariant("cudagraph", graph_over_compile=True),
+                  TorchVariant("compile", "reduce-overhead"), TorchVariant("compile", "max-autotune"),
+                  TorchVariant("compile", "default"), TorchVariant("eager")],
+    "cudnn": [TorchVariant("cudnn"), TorchVariant("cudnn", channels_last=True),
+              TorchVariant("compile", "max-autotune-no-cudagraphs"), TorchVariant("cudagraph"),
+              TorchVariant("compile", "default"), TorchVariant("cudnn", channels_last=True, benchmark=False)],
+    "cpu": [TorchVariant("compile", "default"), TorchVariant("eager"), TorchVariant("compile", "max-autotune")],
+}
+
+
+@dataclass
+class Memory:
+    """What this backend generated so far (per run): sources seen, and each candidate's variant."""
+
+    seen: set[str] = field(default_factory=set)
+    variants: dict[str, tuple[str, Any]] = field(default_factory=dict)  # candidate id -> (family, variant)
+
+
+def _hash(src: str) -> str:
+    """Identity of a candidate's code: the same kernel under another strategy's name is a duplicate."""
+    body = "\n".join(ln for ln in src.splitlines()
+                     if not ln.startswith(("// strategy:", "# hiera expert candidate")))
+    return hashlib.sha256(body.encode()).hexdigest()[:10]
+
+
+def _label(variant: Any, w: Workload) -> str:
+    """The variant's knobs that matter for this program (no GEMM knobs for a softmax, say)."""
+    if isinstance(variant, Variant) and w.program is not None:
+        parts = tuple(name for name, present in (
+            ("gemm", bool(w.program.gemms)), ("row", any(s.has_reduction for s in w.program.fused)),
+            ("flat", any(not s.has_reduction for s in w.program.fused))) if present)
+        return variant.label(parts)
+    return variant.label() if hasattr(variant, "label") else str(variant)
+
+
+def _neighbours_flat(p: FlatParams) -> list[FlatParams]:
+    out = [replace(p, block=b) for b in (p.block // 2, p.block * 2) if 64 <= b <= 1024]
+    out += [replace(p, ilp=i) for i in (p.ilp * 2, max(1, p.ilp // 2)) if i != p.ilp and i <= 8]
+    out.append(replace(p, grid_cap=0 if p.grid_cap else 132 * 8))
+    return out
+
+
+def _neighbours_row(p: RowParams) -> list[RowParams]:
+    if p.threads:
+        return [replace(p, threads=t) for t in (p.threads // 2, p.threads * 2) if 1 <= t <= 1024] + \
+               [replace(p, cache=not p.cache)]
+    return [replace(p, scale=p.scale * 0.5), replace(p, scale=p.scale * 2.0), replace(p, cache=not p.cache),
+            replace(p, rows_per_block=(p.rows_per_block or 8) * 2)]
+
+
+def program_variants(family: str, focus: str, w: Workload, ctx: Context, space: Space,
+                     parent: Any | None) -> list[Variant]:
+    """Variants of the generated program: the focus knob varies, the others keep their best guess."""
+    prog = w.program
+    assert prog is not None
+    has_rows = any(st.has_reduction for st in prog.fused)
+    has_flat = any(not st.has_reduction for st in prog.fused)
+    if prog.gemms:
+        if family == "library":
+            gemms = GEMM_LIBRARY.get(focus, GEMM_LIBRARY["epilogue"])
+        elif family == "tiled" or not space.allows(Space.CUDA_LIBRARIES):
+            gemms = GEMM_TILED
+        else:
+            gemms = GEMM_LIBRARY["epilogue"]
+    else:
+        gemms = [GemmParams()]
+    flats = FLAT.get(focus, FLAT["fusion"]) if has_flat else [FlatParams()]
+    rows = ROW.get(focus, ROW["fusion"]) if has_rows else [RowParams()]
+    out: list[Variant] = []
+    if isinstance(parent, Variant):
+        # Neighbours of the parent first: refine what already won.
+        for f in _neighbours_flat(parent.flat) if has_flat else []:
+            out.append(replace(parent, flat=f))
+        for r in _neighbours_row(parent.row) if has_rows else []:
+            out.append(replace(parent, row=r))
+    n = max(len(gemms) if prog.gemms and family in ("library", "tiled") else 1, len(flats), len(rows))
+    for i in range(n):
+        g = gemms[i % len(gemms)] if (prog.gemms and family in ("library", "tiled")) else gemms[0]
+        out.append(Variant(flats[i % len(flats)], rows[i % len(rows)], g))
+    if prog.gemms and family not in ("library", "tiled"):
+        out += [Variant(flats[0], rows[0], g) for g in gemms[1:]]
+    return out
+
+
+def generate(ctx: Context, space: Space, strategy: Strategy, k: int, memory: Memory) -> list[Candidate | Invalid]:
+    w = workload(ctx)
+    fam = strategy.params.get("family") or "none"
+    focus = strategy.params.get("focus") or ""
+    tf32 = ctx.precision is Precision.TF32
+    parent_variant = None
+    if ctx.parent is not None and ctx.parent.id in memory.variants:
+        pf, pv = memory.variants[ctx.parent.id]
+        parent_variant = pv if pf == fam or (pf in ("program", "library", "tiled") and fam == pf) else None
+    renders: list[tuple[str, Any, CandidateKind, str, Space]] = []  # (family, variant, kind, source, space)
+    errors: list[str] = []
+    if fam == "none":
+        return [Invalid(f"x{ctx.round}-none", strategy.description)]
+    if fam == "torch" or (w.program is None and space.allows(Space.LIBRARIES_PYTORCH)):
+        tvs = TORCH["cpu"] if not ctx.on_gpu else TORCH.get(focus, TORCH["compile"])
+        for tv in tvs:
+            src = modelnew_source(ctx.spec, tv, strategy=strategy.name)
+            renders.append(("torch", tv, CandidateKind.MODELNEW, src, Space.LIBRARIES_PYTORCH))
+    elif w.program is None:
+        return [Invalid(f"x{ctx.round}-unsupported", f"no generator in {space.value} covers this task: "
+                                                     f"{w.unsupported}")]
+    elif not ctx.on_gpu:
+        cpu_focus = focus if focus in CPU else "threads"
+        for cp in CPU[cpu_focus]:
+            try:
+                src = cpu_source(ctx.spec, w.program, cp, strategy=strategy.name)
+            except ValueError as e:
+                errors.append(str(e))
+                continue
+            renders.append(("cpu", cp, CandidateKind.CPP, src, Space.PURE_CUDA))
+    else:
+        for v in program_variants(fam, focus, w, ctx, space, parent_variant):
+            if not space.allows(Space.CUDA_LIBRARIES) and v.gemm.impl != "tiled" and w.program.gemms:
+                continue
+            try:
+                src = cuda_source(ctx.spec, w.program, v, strategy=strategy.name, tf32=tf32 and focus == "tf32")
+            except ValueError as e:
+                errors.append(str(e))
+                continue
+            claimed = Space.CUDA_LIBRARIES if "cublas" in v.gemm.impl and w.program.gemms else Space.PURE_CUDA
+            renders.append((fam, v, CandidateKind.CUDA, src, claimed))
+    out: list[Candidate | Invalid] = []
+    for rfam, variant, kind, src, claimed in renders:
+        if len(out) >= k:
+            break
+        h = _hash(src)
+        if h in memory.seen:
+            continue
+        memory.seen.add(h)
+        if not ctx.use_contract and kind is not CandidateKind.MODELNEW:
+            from contracts.export import modelnew_source as export_modelnew
+
+            src = export_modelnew(ctx.spec, src, cuda=kind is CandidateKind.CUDA,
+                                  note=f"hiera expert, {strategy.name}")
+            kind = CandidateKind.MODELNEW
+        cid = f"x{ctx.round}-{len(out)}-{h[:8]}"
+        label = _label(variant, w)
+        out.append(Candidate(cid, kind, src, claimed, origin=f"expert:{rfam}",
+                             note=f"{strategy.name}: {label}"))
+        memory.variants[cid] = (rfam, variant)
+    if not out:
+        reason = "; ".join(errors) if errors else f"every variant of {strategy.name} was generated in an earlier round"
+        out.append(Invalid(f"x{ctx.round}-empty", reason))
+    return out
