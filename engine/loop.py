@@ -73,6 +73,14 @@ class LoopState:
     profiling_off: str | None = None
 
 
+def _bottleneck_text(profile: Any | None) -> str | None:
+    """The parent's dominant bottleneck by ncu's own rules, as stored beside the SSDA's chosen direction."""
+    b = getattr(profile, "bottleneck", None) if profile is not None else None
+    if b is None:
+        return None
+    return f"{b.rule} ({b.direction or '?'})"
+
+
 def _cid(round_: int, index: int, source: str) -> str:
     return f"r{round_}c{index}-{hashlib.sha256(source.encode()).hexdigest()[:6]}"
 
@@ -148,6 +156,9 @@ class Loop:
             self.emit("run_started", run_id=state.run_id, task=str(self.spec.path), device=ev._device_label(),
                       rounds=s.rounds, candidates=s.candidates, backend=self.backend.name,
                       store=str(self.store.db_path), run_dir=str(self.store.run_dir(state.run_id)))
+            if s.profile and not s.eval.device.startswith("cuda"):
+                state.profiling_off = "profiling off: Nsight Compute profiles CUDA devices and this run is on the CPU"
+                self.notice(state, state.profiling_off + " — continuing on timings alone")
             if s.profile and state.parent_profile is None and state.best is None:
                 state.parent_profile = self._profile(state, None, "reference")
             try:
@@ -183,7 +194,7 @@ class Loop:
         ctx = self._context(state, r, info)
         choice, scores, strategy = self._decide(ctx)
         direction = strategy.direction
-        bottleneck = getattr(state.parent_profile, "bottleneck", None) if state.parent_profile else None
+        bottleneck = _bottleneck_text(state.parent_profile)
         self.store.record_decision(state.run_id, r, choice.space.value, scores.as_json(), scores.evidence_json(),
                                    direction.value, strategy.name, f"{choice.rationale} | {scores.rationale}",
                                    state.best.candidate.id if state.best else None, bottleneck)
@@ -259,7 +270,7 @@ class Loop:
 
     def _profile(self, state: LoopState, cand: Candidate | None, label: str) -> Any | None:
         """Profile the reference (cand None) or a candidate; None when profiling is off or fails."""
-        if state.profiling_off is not None or not self.settings.eval.device.startswith("cuda"):
+        if state.profiling_off is not None:
             return None
         try:
             from engine import profile as prof
@@ -270,13 +281,17 @@ class Loop:
             if cand is None:
                 p = prof.profile_reference(str(self.spec.path), self.settings.eval.device,
                                            ncu_path=self.settings.ncu_path,
-                                           work_dir=self.store.run_dir(state.run_id) / "profiles")
+                                           precision=self.settings.eval.precision.value,
+                                           work_dir=self.store.run_dir(state.run_id) / "profiles" / "reference")
             else:
                 artifact = self._artifact(cand)
+                source = self.store.run_dir(state.run_id) / "candidates" / f"{cand.id}{cand.kind.suffix}"
                 p = prof.profile_candidate(str(self.spec.path), str(self.evaluator.contract_dir), artifact,
                                            cand.kind.value, self.settings.eval.device,
-                                           ncu_path=self.settings.ncu_path,
-                                           work_dir=self.store.run_dir(state.run_id) / "profiles")
+                                           ncu_path=self.settings.ncu_path, layout=self.evaluator.layout,
+                                           source_path=source if source.exists() else None,
+                                           precision=self.settings.eval.precision.value,
+                                           work_dir=self.store.run_dir(state.run_id) / "profiles" / label)
         except prof.ProfilerUnavailable as e:
             state.profiling_off = str(e)
             self.notice(state, f"{e} — continuing on timings alone")

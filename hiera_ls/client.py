@@ -17,12 +17,22 @@ from typing import Any, Union
 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
-from pygls.protocol import default_converter
+from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage, default_converter
 from pygls.uris import to_fs_path
 
 
+def keep_plain_json(conv: Any) -> Any:
+    """Leave the params and results of custom messages (hiera/*) as plain JSON.
+
+    pygls turns them into namedtuples by default, which neither side of hiera's protocol wants.
+    """
+    for cls in (JsonRPCRequestMessage, JsonRPCNotification, JsonRPCResponseMessage):
+        conv.register_structure_hook(cls, lambda obj, cls: cls(**obj))
+    return conv
+
+
 def converter_factory() -> Any:
-    conv = default_converter()
+    conv = keep_plain_json(default_converter())
 
     # lsprotocol's hook decides "Command" whenever the object has a "command" key, but a CodeAction's
     # "command" is an object while a Command's is a string.
@@ -111,7 +121,7 @@ def make_client(settings: dict[str, Any] | None = None, apply_edits: bool = True
 
     @client.feature(types.WORKSPACE_CONFIGURATION)
     def configuration(params: types.ConfigurationParams) -> list[Any]:
-        return [config.get(item.section or "", None) if item.section else config for item in params.items]
+        return [config.get(item.section or "") if item.section else config for item in params.items]
 
     @client.feature(types.WINDOW_WORK_DONE_PROGRESS_CREATE)
     def progress_create(params: types.WorkDoneProgressCreateParams) -> None:

@@ -99,7 +99,7 @@ async def resolve_device(ls: HieraServer, settings: Settings) -> tuple[str, str]
 def _new_job(ls: HieraServer, kind: jobs_mod.JobKind, title: str, root: Path, **kw: Any) -> Job:
     job_id = new_job_id(kind)
     return Job(id=job_id, kind=kind, title=title, argv=[], root=root, device="pending",
-               env=engine_env(ls.settings, root), log_path=root / ".hiera" / "logs" / f"{job_id}.log", **kw)
+               env=engine_env(root), log_path=root / ".hiera" / "logs" / f"{job_id}.log", **kw)
 
 
 async def optimize(ls: HieraServer, *args: Any) -> dict[str, Any] | None:

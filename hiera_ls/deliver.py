@@ -15,7 +15,7 @@ from hiera_ls.edits import client_can_create_files, create_files_edit, free_targ
 from hiera_ls.index import text_hash
 from hiera_ls.jobs import Job
 from hiera_ls.modules import find_kernels, scan_python
-from hiera_ls.views import find_kernel, kernels_of
+from hiera_ls.views import kernels_of
 
 if TYPE_CHECKING:
     from hiera_ls.server import HieraServer
@@ -87,7 +87,9 @@ async def _deliver_optimize(ls: HieraServer, job: Job) -> None:
         ls.show(types.MessageType.Info, f"hiera: {job.class_name} is {speed}: wrote "
                                         f"{' and '.join(p.name for p in written)}")
         return
-    files = [(".py", py_src)] + ([(".cu", cu_src)] if cu_src is not None else [])
+    # the kernel file is .cu on a GPU, .cpp on the CPU path
+    kernel_suffix = Path(paths["cu"]).suffix if paths.get("cu") else ".cu"
+    files = [(".py", py_src)] + ([(kernel_suffix, cu_src)] if cu_src is not None else [])
     targets = free_targets(folder, result_stem(job.path, module), [s for s, _ in files], ls.open_paths())
     in_run = ", ".join(str(p) for p in (paths.get("py"), paths.get("cu")) if p)
     if not client_can_create_files(ls.client_capabilities):
@@ -117,7 +119,7 @@ def _record(ls: HieraServer, job: Job, best: dict[str, Any], written: list[Path]
         entry: dict[str, Any] = {"run_id": job.result.get("run_id") if job.result else job.run_id,
                                  "candidate_id": best.get("candidate_id"), "module": str(job.path),
                                  "class": job.class_name, "created": time.time()}
-        if p.suffix == ".cu" and cu_src is not None:
+        if p.suffix != ".py" and cu_src is not None:
             entry["sha"] = text_hash(cu_src)
         state.results[str(p)] = entry
         if p.suffix == ".cu":
@@ -146,13 +148,15 @@ async def _deliver_profile(ls: HieraServer, job: Job) -> None:
         ls.save_state(job.root)
         names = [k.name for k in find_kernels(text)]
         flagged = len((data or {}).get("lines") or [])
-        k = find_kernel(data, names[0]) if data and names else None
-        bottleneck = f", bottleneck: {k['bottleneck']}" if k and k.get("bottleneck") else ""
+        b = (data or {}).get("bottleneck") or {}
+        bottleneck = f", bottleneck: {b['rule']}" + (f" ({b['direction']})" if b.get("direction") else "") \
+            if b.get("rule") else ""
         ls.show(types.MessageType.Info, f"hiera: profiled {names[0] if names else job.path.name}{bottleneck}; "
                                         f"{flagged} source line(s) flagged; hover the kernel for the summary")
         await ls.publish_for(job.path)
         return
     kernels = kernels_of(data) if data else []
-    summary = "; ".join(f"{k.get('name', '?')}: {k.get('bottleneck', '?')}" for k in kernels[:3])
-    ls.show(types.MessageType.Info, f"hiera: profiled {job.class_name}"
-                                    f"{': ' + summary if summary else ''} (run {run_id or '?'})")
+    b = (data or {}).get("bottleneck") or {}
+    summary = f"{len(kernels)} kernel(s)" + (f", bottleneck {b['rule']} ({b.get('direction') or '?'})"
+                                             if b.get("rule") else "")
+    ls.show(types.MessageType.Info, f"hiera: profiled {job.class_name}: {summary} (run {run_id or '?'})")

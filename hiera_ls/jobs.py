@@ -4,8 +4,8 @@ A command handler creates a Job and returns at once; the job runs as an asyncio 
 device (one job per device at a time, the rest queued in order), starts the engine in its own process group,
 reads the `--events jsonl` stream (docs/protocol.md §1) and turns it into work-done progress and
 `hiera/jobStatus` notifications. Cancelling (from the progress UI, `hiera.cancel`, or the server exiting)
-interrupts the whole process group, then kills it after a grace period: what the engine finished is
-already in its store.
+terminates the whole process group (the engine treats SIGTERM like Ctrl-C), then kills it after a grace
+period: what the engine finished is already in its store.
 
 Nothing here blocks the event loop: the subprocess is asyncio's, file writes are tiny or in a thread.
 """
@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 JobKind = Literal["optimize", "profile", "profileKernel"]
 JobState = Literal["queued", "running", "finished", "failed", "cancelled"]
 
-CANCEL_GRACE_S = 3.0  # SIGINT first so the engine can close its run cleanly; SIGKILL after this
+CANCEL_GRACE_S = 3.0  # SIGTERM first: the engine stops like Ctrl-C and closes its run; SIGKILL after this
 JOB_STATUS = "hiera/jobStatus"
 
 
@@ -54,7 +54,7 @@ def engine_command() -> list[str]:
         except ValueError as e:
             raise ValueError(f"HIERA_ENGINE_CMD is not a JSON list of strings: {e}") from e
         if not (isinstance(cmd, list) and cmd and all(isinstance(x, str) for x in cmd)):
-            raise ValueError("HIERA_ENGINE_CMD must be a JSON list of strings, e.g. [\"python\", \"-m\", \"engine.cli\"]")
+            raise ValueError('HIERA_ENGINE_CMD must be a JSON list of strings, e.g. ["python", "-m", "engine.cli"]')
         return cmd
     return [sys.executable, "-m", "engine.cli"]
 
@@ -65,19 +65,23 @@ def engine_python() -> str:
     return cmd[0] if "python" in Path(cmd[0]).name else sys.executable
 
 
-def engine_env(settings: Settings, root: Path) -> dict[str, str]:
-    env = dict(os.environ, PYTHONUNBUFFERED="1", HIERA_WORKSPACE=str(root))
-    if settings.ncu_path:
-        # The engine looks for ncu on PATH; hiera.ncuPath may name the executable or its folder.
-        p = Path(settings.ncu_path).expanduser()
-        folder = p if p.is_dir() else p.parent
-        env["PATH"] = f"{folder}{os.pathsep}{env.get('PATH', '')}"
-        env["HIERA_NCU"] = str(p)
-    if settings.llm.api_key_env != "OPENAI_API_KEY" and settings.llm.api_key_env in os.environ:
-        # The key travels only in the child's environment, as the engine expects it; never in argv or logs.
-        env["OPENAI_API_KEY"] = os.environ[settings.llm.api_key_env]
-    env["HIERA_LLM_API_KEY_ENV"] = settings.llm.api_key_env
-    return env
+def engine_env(root: Path) -> dict[str, str]:
+    # COLUMNS: rich would wrap the engine's log at 80 columns when it is not a terminal
+    return dict(os.environ, PYTHONUNBUFFERED="1", HIERA_WORKSPACE=str(root), COLUMNS="160")
+
+
+def _tool_flags(s: Settings, llm: bool) -> list[str]:
+    """Flags only for values the user set: an explicit flag would override the engine's own configuration
+    (HIERA_LLM_* variables, hiera.toml), which is where unset editor settings should fall through to."""
+    argv = ["--ncu", s.ncu_path] if s.ncu_path else []
+    if llm:
+        if s.llm.base_url:
+            argv += ["--llm-base-url", s.llm.base_url]
+        if s.llm.model:
+            argv += ["--llm-model", s.llm.model]
+        if s.llm.api_key_env != "OPENAI_API_KEY":
+            argv += ["--llm-api-key-env", s.llm.api_key_env]  # the name of the variable, never the key
+    return argv
 
 
 def optimize_argv(settings: Settings, task: Path, root: Path, space: str | None, results_dir: Path | None,
@@ -85,11 +89,7 @@ def optimize_argv(settings: Settings, task: Path, root: Path, space: str | None,
     s = settings
     argv = [*engine_command(), "optimize", str(task), "--events", "jsonl", "--workspace", str(root),
             "--backend", s.backend, "--rounds", str(s.rounds), "--candidates", str(s.candidates),
-            "--space", space or s.space, "--precision", s.precision, "--device", device]
-    if s.llm.base_url:
-        argv += ["--llm-base-url", s.llm.base_url]
-    if s.llm.model:
-        argv += ["--llm-model", s.llm.model]
+            "--space", space or s.space, "--precision", s.precision, "--device", device, *_tool_flags(s, True)]
     if results_dir is not None:
         argv += ["--results-dir", str(results_dir)]
     return argv
@@ -99,7 +99,7 @@ def profile_argv(settings: Settings, task: Path, root: Path, candidate: Path | N
     argv = [*engine_command(), "profile", str(task)]
     if candidate is not None:
         argv.append(str(candidate))
-    return [*argv, "--json", "--workspace", str(root), "--precision", settings.precision, "--device", device]
+    return [*argv, "--json", "--workspace", str(root), "--device", device, *_tool_flags(settings, False)]
 
 
 class CudaProbe:
@@ -176,6 +176,23 @@ class Job:
         return {"jobId": self.id, "state": self.state, "runId": self.run_id, "round": self.round,
                 "index": self.index, "of": self.of, "bestSpeedup": self.best_speedup, "message": self.message,
                 "kind": self.kind, "uri": self.uri, "className": self.class_name}
+
+
+def _error_from_log(log_path: Path) -> str | None:
+    """The engine's own `error: ...` line from its stderr, for failures that end without an error event
+    (a usage error, e.g. an LLM endpoint that is not configured, is printed there only)."""
+    try:
+        with open(log_path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - 20000))
+            tail = f.read().decode(errors="replace")
+    except OSError:
+        return None
+    at = tail.rfind("\nerror: ")
+    if at < 0:
+        return None
+    # rich wraps a long message onto following lines; it is the last thing the engine prints
+    return " ".join(tail[at + len("\nerror: "):].split())[:800] or None
 
 
 def new_job_id(kind: str) -> str:
@@ -330,14 +347,15 @@ class JobManager:
                                else "done: no valid candidate beat the reference")
                 return
             if job.error is None:
-                job.error = (f"the run ended {status}" if status
-                             else f"the engine exited with code {rc} without a result")
+                job.error = (f"the run ended {status}" if status else _error_from_log(job.log_path)
+                             or f"the engine exited with code {rc} without a result")
         elif rc == 0 and job.result is not None and job.result.get("status") not in ("error", "failed"):
             job.state, job.message = "finished", "done"
             return
         elif job.error is None:
             reason = (job.result or {}).get("reason") or (job.result or {}).get("message")
-            job.error = reason or f"the engine exited with code {rc}" + (f": {last_line[:200]}" if last_line else "")
+            job.error = reason or _error_from_log(job.log_path) or (
+                f"the engine exited with code {rc}" + (f": {last_line[:200]}" if last_line else ""))
         job.state = "failed"
         job.message = f"failed: {job.error}"
         if job.run_id:
@@ -349,7 +367,7 @@ class JobManager:
         assert job.proc is not None
         pid = job.proc.pid
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pid, signal.SIGINT)
+            os.killpg(pid, signal.SIGTERM)
 
         def hard_kill() -> None:
             if job.proc is not None and job.proc.returncode is None:
@@ -374,13 +392,15 @@ class JobManager:
             self.ls.window_show_message(types.ShowMessageParams(types.MessageType.Info, f"hiera: {msg}"))
         elif kind == "reference_timed":
             ms = ev.get("reference_ms")
-            self._update(job, "running", f"reference {ms:.4g} ms" if isinstance(ms, (int, float)) else "reference timed")
+            self._update(job, "running", f"reference {ms:.4g} ms" if isinstance(ms, (int, float))
+                         else "reference timed")
         elif kind == "round_started":
             job.round = ev.get("round")
             job.index = 0
             space = SPACE_TITLES.get(str(ev.get("space")), str(ev.get("space")))
+            strategy = f": {ev['strategy']}" if ev.get("strategy") else ""
             self._update(job, "running", f"round {job.round}/{job.rounds or '?'} · {space} · direction "
-                                         f"{ev.get('direction', '?')}{': ' + ev['strategy'] if ev.get('strategy') else ''}")
+                                         f"{ev.get('direction', '?')}{strategy}")
         elif kind == "candidate_started":
             job.round, job.index, job.of = ev.get("round", job.round), ev.get("index"), ev.get("of", job.of)
             self._update(job, "running", self._where(job))

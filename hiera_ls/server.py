@@ -18,9 +18,11 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import default_converter
 from pygls.uris import to_fs_path
 
 from hiera_ls import commands, deliver, views
+from hiera_ls.client import keep_plain_json
 from hiera_ls.commands import CommandError
 from hiera_ls.index import Watcher, WorkspaceIndex, text_hash, walk
 from hiera_ls.jobs import CudaProbe, JobManager
@@ -40,7 +42,8 @@ LENS_REFRESH_MIN_S = 1.0
 
 class HieraServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("hiera-ls", VERSION, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__("hiera-ls", VERSION, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         converter_factory=lambda: keep_plain_json(default_converter()))
         self.index = WorkspaceIndex([])
         self.settings = Settings()
         self.init_options: Any = None
@@ -52,6 +55,7 @@ class HieraServer(LanguageServer):
         self._diag_timers: dict[Path, asyncio.TimerHandle] = {}
         self._lens_timer: asyncio.TimerHandle | None = None
         self._background: set[asyncio.Task[Any]] = set()
+        self._settings_loaded: asyncio.Event | None = None
 
     # --- small services for the feature modules ----------------------------------------------------------
 
@@ -200,6 +204,17 @@ class HieraServer(LanguageServer):
 
     # --- settings ------------------------------------------------------------------------------------------
 
+    def _loaded(self) -> asyncio.Event:
+        if self._settings_loaded is None:
+            self._settings_loaded = asyncio.Event()
+        return self._settings_loaded
+
+    async def settings_ready(self) -> Settings:
+        """The settings, once the first pull after `initialized` is done (a command may arrive before)."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._loaded().wait(), timeout=15)
+        return self.settings
+
     async def load_settings(self, pushed: Any = None) -> None:
         raw: Any = None
         caps = self.client_capabilities.workspace
@@ -213,6 +228,7 @@ class HieraServer(LanguageServer):
         if raw is None:
             raw = pushed if pushed is not None else self.init_options
         self.settings, errors = parse_settings(raw)
+        self._loaded().set()
         for e in errors:
             self.show(types.MessageType.Warning, e)
         self.log(f"hiera: settings {settings_json(self.settings)}")
@@ -428,6 +444,7 @@ async def hover(ls: HieraServer, params: types.HoverParams) -> types.Hover | Non
 
 
 async def _run_command(ls: HieraServer, fn: Any, args: tuple[Any, ...]) -> Any:
+    await ls.settings_ready()
     try:
         return await fn(ls, *args)
     except CommandError as e:

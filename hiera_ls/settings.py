@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 SPACES = ("pure_cuda", "cuda_libraries", "libraries_pytorch")
-SPACE_TITLES = {"pure_cuda": "pure CUDA", "cuda_libraries": "CUDA libraries", "libraries_pytorch": "libraries + PyTorch"}
+SPACE_TITLES = {"pure_cuda": "pure CUDA", "cuda_libraries": "CUDA libraries",
+                "libraries_pytorch": "libraries + PyTorch"}
 
 Backend = Literal["expert", "llm"]
 Precision = Literal["fp32", "tf32"]

@@ -1,11 +1,9 @@
 """What the editor shows, as text and diagnostics, from a run's §2 object and its profiles (no LSP I/O here).
 
-Profile data (the engine's `profiles` table, JSON) is read tolerantly, since the profiler owns its shape:
-
-* `kernels`: [{`name`, `duration_us`|`duration_ms`|`duration_ns`, `bottleneck`, `metrics`: {label: value},
-  `rules`: [{`name`, `message`, `speedup` (estimated %, optional)}]}] — or the kernel's keys at top level;
-* `lines`: [{`file`, `line` (1-based), `text`, optional `severity` ("warning"|"info") or `excess` (extra work
-  over ideal, as a fraction: 1.0 = twice the ideal), optional `kernel`}].
+Profiles are the engine's `Profile.to_json()` (engine/profile/metrics.py) as stored in the `profiles`
+table: `kernels` (KernelProfile), `lines` (LineFinding: file, 1-based line, kernel, stall samples, excess
+sectors and wavefronts, divergent branches, the source text), `bottleneck`, `scores`. Missing fields are
+skipped, never an error: the reader must survive a newer or older writer.
 """
 
 from __future__ import annotations
@@ -20,7 +18,8 @@ from hiera_ls.modules import ModuleClass
 from hiera_ls.settings import SPACE_TITLES
 
 SOURCE = "hiera"
-WARNING_EXCESS = 0.5  # a line doing 50% more memory work than ideal (or worse) is a Warning
+WARNING_SHARE = 0.10  # a line causing 10% or more of its kernel's global (or shared) traffic as excess: Warning
+WARNING_SECTORS = 4096  # the same, when the kernel's totals are unknown
 
 # The label a code lens gives the last round's direction: what the kernel was found limited by.
 DIRECTION_LABELS = {"C": "control-flow-bound", "P": "parallelism-bound", "M": "memory-bound",
@@ -129,45 +128,63 @@ def module_diagnostic(module: ModuleClass, obj: dict[str, Any] | None, result_fi
                             message=f"hiera found a {best['speedup']:.2f}x faster kernel: {where}")
 
 
-# --- profiles --------------------------------------------------------------------------------------------
+# --- profiles (engine/profile/metrics.py: Profile.to_json) ----------------------------------------------
 
 
 def kernels_of(profile: dict[str, Any]) -> list[dict[str, Any]]:
     ks = profile.get("kernels")
-    if isinstance(ks, list):
-        return [k for k in ks if isinstance(k, dict)]
-    return [profile]
+    return [k for k in ks if isinstance(k, dict)] if isinstance(ks, list) else []
 
 
-def _kernel_name(k: dict[str, Any]) -> str:
-    for key in ("name", "kernel", "function", "demangled"):
-        if isinstance(k.get(key), str):
-            return k[key]
-    return ""
+def _matches(kernel_name: str, name: str) -> bool:
+    # ncu names kernels demangled with their signature ("k(float const*, int)"), templated, or mangled
+    return (kernel_name == name or kernel_name.startswith((name + "(", name + "<"))
+            or (len(name) > 3 and name in kernel_name))
 
 
 def find_kernel(profile: dict[str, Any], name: str) -> dict[str, Any] | None:
-    ks = kernels_of(profile)
-    for k in ks:  # ncu names kernels demangled with their signature, or mangled
-        kn = _kernel_name(k)
-        if kn == name or kn.startswith(name + "(") or kn.startswith(name + "<") or (name in kn and len(name) > 3):
-            return k
-    return ks[0] if len(ks) == 1 and not _kernel_name(ks[0]) else None
+    return next((k for k in kernels_of(profile) if _matches(str(k.get("name", "")), name)), None)
 
 
-def _duration(k: dict[str, Any]) -> str | None:
-    for key, scale in (("duration_us", 1.0), ("duration_ms", 1000.0), ("duration_ns", 0.001), ("time_us", 1.0)):
-        if isinstance(k.get(key), (int, float)):
-            return f"{k[key] * scale:.4g} µs"
-    return None
+def _pct(v: Any) -> str:
+    return f"{v:.0f}%" if isinstance(v, (int, float)) else "-"
+
+
+def _num(v: Any, nd: int = 1) -> str:
+    if isinstance(v, float):
+        return f"{v:.{nd}f}"
+    return f"{v:,}" if isinstance(v, int) else "-"
+
+
+def kernel_rows(k: dict[str, Any]) -> list[tuple[str, str]]:
+    rows = [("throughput", f"SM {_pct(k.get('sm_throughput_pct'))} · memory {_pct(k.get('memory_throughput_pct'))}"
+                           f" · DRAM {_pct(k.get('dram_throughput_pct'))} of peak"),
+            ("occupancy", f"{_pct(k.get('achieved_occupancy_pct'))} achieved of "
+                          f"{_pct(k.get('theoretical_occupancy_pct'))}"
+                          + (f" (limiter: {k['occupancy_limiter']})" if k.get("occupancy_limiter") else "")),
+            ("launch", f"grid {_num(k.get('grid_size'))} × block {_num(k.get('block_size'))} · "
+                       f"{_num(k.get('registers_per_thread'))} registers/thread")]
+    ld, st = k.get("sectors_per_request_ld"), k.get("sectors_per_request_st")
+    if ld is not None or st is not None:
+        excess = ""
+        gs, ideal = k.get("global_sectors"), k.get("global_sectors_ideal")
+        if isinstance(gs, (int, float)) and isinstance(ideal, (int, float)) and gs > 0:
+            excess = f" · {max(gs - ideal, 0) / gs:.0%} excess sectors"
+        rows.append(("global access", f"{_num(ld)} sectors/request (ld), {_num(st)} (st){excess}"))
+    if k.get("branch_efficiency_pct") is not None:
+        rows.append(("branch efficiency", _pct(k["branch_efficiency_pct"])))
+    stalls = k.get("warp_stalls") or {}
+    if isinstance(stalls, dict) and stalls:
+        top = sorted(stalls.items(), key=lambda kv: -float(kv[1]))[:3]
+        rows.append(("top stalls", ", ".join(f"{r} {float(v):.1f}" for r, v in top) + " cycles/instruction"))
+    metrics = k.get("metrics")
+    if isinstance(metrics, dict):  # other writers: a flat label -> value map
+        rows += [(str(label), _fmt(v)) for label, v in list(metrics.items())[:8]]
+    return rows
 
 
 def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    if isinstance(v, dict) and "value" in v:
-        return f"{_fmt(v['value'])} {v.get('unit', '')}".strip()
-    return str(v)
+    return f"{v:.4g}" if isinstance(v, float) else str(v)
 
 
 def kernel_hover(name: str, profile: dict[str, Any] | None, source: str | None) -> str:
@@ -176,60 +193,92 @@ def kernel_hover(name: str, profile: dict[str, Any] | None, source: str | None) 
         return head + "No profile of this kernel yet: use the *Profile kernel* code action (needs a CUDA device)."
     k = find_kernel(profile, name)
     if k is None:
-        names = ", ".join(f"`{_kernel_name(x)}`" for x in kernels_of(profile)) or "none"
+        names = ", ".join(f"`{x.get('name')}`" for x in kernels_of(profile)) or "none"
         return head + f"The profile has no kernel named `{name}` (it has {names})."
     out = [head]
-    facts = [f for f in (_duration(k), f"bottleneck: {k['bottleneck']}" if k.get("bottleneck") else None) if f]
-    if facts:
-        out.append(" · ".join(facts) + "\n\n")
-    metrics = k.get("metrics")
-    if isinstance(metrics, dict) and metrics:
-        out.append("| metric | value |\n|---|---|\n")
-        for label, v in list(metrics.items())[:12]:
-            out.append(f"| {label} | {_fmt(v)} |\n")
-        out.append("\n")
-    rules = k.get("rules") or profile.get("rules") or []
-    if isinstance(rules, list) and rules:
+    dur = k.get("duration_us")
+    facts = [f"**{dur:.4g} µs**" if isinstance(dur, (int, float)) else None]
+    b = profile.get("bottleneck") or {}
+    if b.get("rule") and _matches(str(b.get("kernel") or k.get("name", "")), name):
+        est = b.get("estimated_speedup_pct")
+        facts.append(f"bottleneck: {b['rule']}" + (f" → {b['direction']}" if b.get("direction") else "")
+                     + (f" (est. {est:.0f}%)" if isinstance(est, (int, float)) else ""))
+    out.append(" · ".join(f for f in facts if f) + "\n\n")
+    out.append("| | |\n|---|---|\n" + "".join(f"| {a} | {v} |\n" for a, v in kernel_rows(k)) + "\n")
+    rules = [r for r in k.get("rules") or [] if isinstance(r, dict) and r.get("type", "OPT") in ("OPT", "WRN")]
+    rules.sort(key=lambda r: -(r.get("estimated_speedup_pct") or 0))
+    if rules:
         out.append("**ncu advice**\n\n")
-        for r in rules[:6]:
-            if not isinstance(r, dict):
-                continue
-            est = r.get("speedup") or r.get("estimated_speedup")
-            msg = str(r.get("message") or r.get("text") or r.get("description") or "").strip().replace("\n", " ")
-            out.append(f"- **{r.get('name') or r.get('rule') or 'rule'}**"
-                       f"{f' (est. {est:.0f}% faster)' if isinstance(est, (int, float)) else ''}: {msg[:300]}\n")
+        for r in rules[:5]:
+            est = r.get("estimated_speedup_pct")
+            msg = " ".join(str(r.get("message") or "").split())
+            out.append(f"- **{r.get('name', 'rule')}**"
+                       f"{f' (est. {est:.0f}%)' if isinstance(est, (int, float)) else ''}: {msg[:300]}\n")
         out.append("\n")
-    hot = [ln for ln in profile.get("lines") or [] if isinstance(ln, dict)
-           and (not ln.get("kernel") or str(ln.get("kernel")).startswith(name))]
-    if hot:
-        out.append("**Lines**: " + "; ".join(f"line {ln.get('line')}: {ln.get('text')}" for ln in hot[:3]) + "\n")
+    scores = profile.get("scores") or {}
+    if scores:
+        out.append("Directions: " + " · ".join(f"{d} {v:.2f}" for d, v in
+                                               sorted(scores.items(), key=lambda kv: -kv[1])) + "\n")
     if source:
         out.append(f"\n_profile of {source}_\n")
     return "".join(out)
 
 
-def line_severity(entry: dict[str, Any]) -> types.DiagnosticSeverity:
-    sev = str(entry.get("severity") or "").lower()
-    if sev in ("warning", "warn", "error"):
-        return types.DiagnosticSeverity.Warning
-    if sev in ("info", "information", "hint"):
-        return types.DiagnosticSeverity.Information
-    excess = entry.get("excess")
-    if not isinstance(excess, (int, float)) and isinstance(entry.get("excess_pct"), (int, float)):
-        excess = entry["excess_pct"] / 100.0
-    if isinstance(excess, (int, float)) and excess >= WARNING_EXCESS:
-        return types.DiagnosticSeverity.Warning
-    return types.DiagnosticSeverity.Information
+def _share(n: Any, total: Any) -> float | None:
+    if isinstance(n, (int, float)) and isinstance(total, (int, float)) and total > 0:
+        return n / total
+    return None
+
+
+def line_finding(entry: dict[str, Any], kernel: dict[str, Any] | None, samples_total: int
+                 ) -> tuple[str, types.DiagnosticSeverity]:
+    """A LineFinding as a diagnostic message and severity.
+
+    Warning when the line wastes a large share of its kernel's memory work: excess global sectors (an
+    uncoalesced access) or excess shared wavefronts (bank conflicts) of at least WARNING_SHARE of the
+    kernel's total. Everything else ncu noticed (stall samples, divergence) is Information.
+    """
+    k = kernel or {}
+    parts: list[str] = []
+    warn = False
+    stalls = entry.get("stall_samples") or {}
+    samples = sum(int(v) for v in stalls.values()) if isinstance(stalls, dict) else 0
+    if samples and samples_total:
+        top = max(sorted(stalls), key=lambda r: stalls[r])
+        parts.append(f"{samples / samples_total:.0%} of the kernel's stall samples (mostly {top})")
+    xg = entry.get("excessive_global_sectors")
+    if isinstance(xg, (int, float)) and xg > 0:
+        share = _share(xg, k.get("global_sectors"))
+        warn |= share >= WARNING_SHARE if share is not None else xg >= WARNING_SECTORS
+        parts.append(f"{int(xg):,} excess global sectors"
+                     + (f" ({share:.0%} of the kernel's)" if share is not None else "") + ": uncoalesced access")
+    xs = entry.get("excessive_shared_wavefronts")
+    if isinstance(xs, (int, float)) and xs > 0:
+        total = (k.get("shared_wavefronts_ld") or 0) + (k.get("shared_wavefronts_st") or 0)
+        share = _share(xs, total)
+        warn |= share >= WARNING_SHARE if share is not None else xs >= WARNING_SECTORS
+        parts.append(f"{int(xs):,} excess shared-memory wavefronts: bank conflicts")
+    div = entry.get("divergent_branches")
+    if isinstance(div, (int, float)) and div > 0:
+        parts.append(f"{int(div):,} divergent branches")
+    if not parts and entry.get("message"):
+        parts.append(str(entry["message"]))
+    sev = types.DiagnosticSeverity.Warning if warn else types.DiagnosticSeverity.Information
+    return "ncu: " + "; ".join(parts or ["hot line"]), sev
 
 
 def line_diagnostics(profile: dict[str, Any], names: set[str], lines: list[str]) -> list[types.Diagnostic]:
-    """Per-line diagnostics for one .cu file from a profile's `lines`.
+    """Per-line diagnostics for one .cu file from a profile's `lines` (LineFinding: file, line, kernel, ...).
 
     `names` are the file names the profile may call this file by (the file itself, its candidate copy, the
     contract's `cuda_source.cu`). When the profile names exactly one .cu file, that one is this kernel.
     """
     entries = [e for e in profile.get("lines") or [] if isinstance(e, dict) and isinstance(e.get("line"), int)]
     cu_files = {Path(str(e.get("file") or "")).name for e in entries if str(e.get("file") or "").endswith(".cu")}
+    totals: Counter[str] = Counter()
+    for e in entries:
+        stalls = e.get("stall_samples") or {}
+        totals[str(e.get("kernel", ""))] += sum(int(v) for v in stalls.values()) if isinstance(stalls, dict) else 0
     out = []
     for e in entries:
         fname = Path(str(e.get("file") or "")).name
@@ -238,10 +287,12 @@ def line_diagnostics(profile: dict[str, Any], names: set[str], lines: list[str])
         n = e["line"] - 1
         if not 0 <= n < len(lines):
             continue
+        kname = str(e.get("kernel", ""))
+        kernel = next((k for k in kernels_of(profile) if kname and _matches(str(k.get("name", "")), kname)), None)
+        message, severity = line_finding(e, kernel, totals[kname])
         text = lines[n]
         indent = len(text) - len(text.lstrip())
         out.append(types.Diagnostic(
             range=types.Range(types.Position(n, indent), types.Position(n, max(len(text.rstrip()), indent + 1))),
-            severity=line_severity(e), source=SOURCE, code=e.get("metric") or e.get("rule") or "ncu",
-            message=str(e.get("text") or e.get("message") or "ncu flagged this line")))
+            severity=severity, source=SOURCE, code="ncu", message=message))
     return out

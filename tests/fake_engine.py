@@ -19,6 +19,7 @@ import argparse
 import hashlib
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -59,23 +60,31 @@ extern "C" int hiera_forward(const HieraArgs* a) {
 }
 """
 
-# Lines 7 and 8 of CU_SOURCE (1-based), as an ncu source-page reader would report them.
+# Profile.to_json() (engine/profile/metrics.py) as the profiler would write it for CU_SOURCE: line 7 wastes a
+# large share of the kernel's global sectors (a Warning), line 8 only holds stall samples (Information).
+KERNEL = "scale_bias_relu_kernel(const float *, const float *, float *, float, int, int)"
 PROFILE = {
     "kernels": [{
-        "name": "scale_bias_relu_kernel(const float *, const float *, float *, float, int, int)",
-        "duration_us": 12.5,
-        "bottleneck": "memory (M)",
-        "metrics": {"Memory Throughput [%]": 81.2, "Compute (SM) Throughput [%]": 23.4,
-                    "Achieved Occupancy [%]": 92.0},
-        "rules": [{"name": "UncoalescedGlobalAccess", "speedup": 38.0,
-                   "message": "This kernel has uncoalesced global accesses resulting in 2.1x the ideal sectors."}],
+        "name": KERNEL, "duration_us": 12.5, "sm_throughput_pct": 23.4, "memory_throughput_pct": 81.2,
+        "dram_throughput_pct": 75.0, "achieved_occupancy_pct": 92.0, "theoretical_occupancy_pct": 100.0,
+        "occupancy_limiter": None, "registers_per_thread": 16, "block_size": 256, "grid_size": 512,
+        "sectors_per_request_ld": 8.0, "sectors_per_request_st": 4.0, "global_sectors": 40960,
+        "global_sectors_ideal": 20480, "warp_stalls": {"long_scoreboard": 12.1, "lg_throttle": 3.2},
+        "rules": [{"name": "UncoalescedGlobalAccess", "type": "OPT", "estimated_speedup_pct": 38.0,
+                   "message": "This kernel has uncoalesced global accesses resulting in 2.0x the ideal sectors."}],
     }],
     "lines": [
-        {"file": "cuda_source.cu", "line": 7, "text": "uncoalesced global load: 2.1x the ideal L2 sectors",
-         "excess": 1.1, "metric": "memory_l2_theoretical_sectors_global_excessive"},
-        {"file": "cuda_source.cu", "line": 8, "text": "12% of warp stalls (long scoreboard)", "excess": 0.12},
-        {"file": "hiera_contract.h", "line": 3, "text": "header line: not this file", "excess": 3.0},
+        {"file": "cuda_source.cu", "line": 7, "kernel": KERNEL, "stall_samples": {"long_scoreboard": 120},
+         "excessive_global_sectors": 20480, "text": "    float v = x[i] * scale + bias[i % cols];"},
+        {"file": "cuda_source.cu", "line": 8, "kernel": KERNEL, "stall_samples": {"lg_throttle": 40},
+         "text": "    out[i] = v > 0.f ? v : 0.f;"},
+        {"file": "hiera_contract.h", "line": 3, "kernel": KERNEL, "excessive_global_sectors": 9999, "text": "..."},
     ],
+    "scores": {"C": 0.05, "P": 0.2, "M": 0.81, "R": 0.3, "T": 0.0},
+    "evidence": {"M": ["2.0x the ideal global sectors"]},
+    "bottleneck": {"rule": "UncoalescedGlobalAccess", "direction": "M", "estimated_speedup_pct": 38.0,
+                   "message": "uncoalesced global accesses", "kernel": KERNEL},
+    "roofline": {}, "notices": [], "target": "cuda_source.cu", "seconds": 3.2,
 }
 
 SPACES = ("pure_cuda", "cuda_libraries", "libraries_pytorch")
@@ -118,8 +127,11 @@ def knobs(workspace: str) -> dict:
 def optimize(a: argparse.Namespace) -> int:
     k = knobs(a.workspace)
     delay, mode = float(k["delay"]), k["mode"]
-    if a.backend == "llm" and not a.llm_base_url:
-        emit({"event": "error", "message": "no model endpoint: hiera.llm.baseUrl is empty", "log": None})
+    if a.backend == "llm" and not a.llm_model:
+        # as the engine does today: a usage error goes to stderr only, with no error event
+        sys.stderr.write("error: no LLM model configured for https://api.openai.com/v1: set --llm-model, "
+                         "HIERA_LLM_MODEL, `model = \"...\"` under [llm] in hiera.toml, or hiera.llm.model in "
+                         "the editor\n")
         return 2
     task = Path(a.task).resolve()
     if not task.is_file():
@@ -177,7 +189,7 @@ def optimize(a: argparse.Namespace) -> int:
             rounds.append({"round": r, "space": space, "scores": scores, "direction": "M", "strategy": strategy,
                            "rationale": "memory-bound", "outcomes": outcomes})
             emit({"event": "round_finished", "round": r, "best_speedup": best["speedup"] if best else None})
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM from the language server (as the engine does)
         status = "stopped"
     if best is not None:
         store.record_profile(run_id, best["candidate_id"], PROFILE)
@@ -211,11 +223,16 @@ def profile(a: argparse.Namespace) -> int:
     time.sleep(float(knobs(a.workspace)["delay"]))
     store.record_profile(run_id, cand, data)
     store.finish_run(run_id, "finished", {"candidate_id": cand})
-    print(json.dumps({"run_id": run_id, "candidate_id": cand, "status": "finished", "profile": data}))
+    print(json.dumps({**data, "run_id": run_id}))  # as engine/commands/profile.py prints it
     return 0
 
 
+def _sigterm(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> int:
+    signal.signal(signal.SIGTERM, _sigterm)
     p = argparse.ArgumentParser(prog="fake-hiera")
     sub = p.add_subparsers(dest="cmd", required=True)
     o = sub.add_parser("optimize")
@@ -232,14 +249,16 @@ def main() -> int:
     o.add_argument("--llm-base-url", default="")
     o.add_argument("--llm-model", default="")
     o.add_argument("--results-dir", default=None)
+    o.add_argument("--ncu", default=None)
+    o.add_argument("--llm-api-key-env", default=None)
     o.set_defaults(func=optimize)
     f = sub.add_parser("profile")
     f.add_argument("task")
     f.add_argument("candidate", nargs="?")
     f.add_argument("--json", action="store_true")
     f.add_argument("--workspace", required=True)
-    f.add_argument("--precision", default="fp32")
     f.add_argument("--device", default="auto")
+    f.add_argument("--ncu", default=None)
     f.set_defaults(func=profile)
     a = p.parse_args()
     return a.func(a)

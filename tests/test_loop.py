@@ -43,6 +43,8 @@ def test_loop_records_every_decision_and_candidate_and_writes_results(tmp_path):
     assert [d["direction"] for d in store.decisions(state.run_id)] == ["R", "R"]
     assert result["tokens"] == {"prompt": 20, "completion": 40}
     assert result["cost_usd"] == 0.002
+    notices = [e["message"] for e in events if e["event"] == "notice"]
+    assert len(notices) == 1 and notices[0].startswith("profiling off")  # said once, and why
     kinds = [e["event"] for e in events]
     assert kinds[0] == "run_started" and kinds.count("candidate_finished") == 6
     assert "reference_timed" in kinds and kinds.count("round_started") == 2

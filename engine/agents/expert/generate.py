@@ -29,11 +29,17 @@ FLAT: dict[str, list[FlatParams]] = {
     "block": [F(128, 4, 1), F(512, 4, 1), F(1024, 4, 1), F(256, 4, 1, 132 * 4), F(512, 4, 1, 132 * 4), F(256, 4, 1)],
     "ilp": [F(256, 4, 2), F(256, 4, 4), F(128, 4, 8), F(512, 4, 2), F(128, 4, 2), F(256, 4, 1)],
     "vector": [F(256, 4, 1), F(256, 2, 2), F(256, 1, 4), F(512, 4, 2), F(256, 1, 1), F(1024, 4, 1)],
+    "safe": [F(256, 1, 1), F(128, 1, 1)],
 }
 ROW: dict[str, list[RowParams]] = {
     "fusion": [R(), R(scale=0.5), R(scale=2.0), R(threads=32, rows_per_block=4), R(cache=False), R(scale=0.25)],
     "rows": [R(), R(scale=0.5), R(scale=2.0), R(threads=32, rows_per_block=8), R(threads=1024), R(scale=0.25)],
     "vector": [R(), R(vec=1), R(scale=0.5), R(vec=1, scale=2.0), R(cache=False), R(scale=2.0)],
+    "safe": [R(vec=1, cache=False), R(vec=1, cache=False, scale=0.5)],
+    "block": [R(threads=256), R(threads=512), R(threads=128), R(threads=1024), R(threads=64),
+              R(threads=32, rows_per_block=16)],
+    "ilp": [R(scale=0.125), R(threads=128, cache=False), R(threads=256, cache=False), R(scale=0.5, cache=False),
+            R(threads=16, rows_per_block=16), R(threads=8, rows_per_block=32)],
 }
 GEMM_LIBRARY: dict[str, list[GemmParams]] = {
     "epilogue": [G("cublaslt", 0), G("cublas"), G("cublaslt", 1), G("cublaslt", 0, lt_epilogue=False),
@@ -115,7 +121,9 @@ def program_variants(family: str, focus: str, w: Workload, ctx: Context, space: 
     has_rows = any(st.has_reduction for st in prog.fused)
     has_flat = any(not st.has_reduction for st in prog.fused)
     if prog.gemms:
-        if family == "library":
+        if focus == "safe":
+            gemms = [G("cublas")] if space.allows(Space.CUDA_LIBRARIES) else [G("tiled", fuse_epilogue=False)]
+        elif family == "library":
             gemms = GEMM_LIBRARY.get(focus, GEMM_LIBRARY["epilogue"])
         elif family == "tiled" or not space.allows(Space.CUDA_LIBRARIES):
             gemms = GEMM_TILED
@@ -138,6 +146,15 @@ def program_variants(family: str, focus: str, w: Workload, ctx: Context, space: 
         out.append(Variant(flats[i % len(flats)], rows[i % len(rows)], g))
     if prog.gemms and family not in ("library", "tiled"):
         out += [Variant(flats[0], rows[0], g) for g in gemms[1:]]
+    if focus == "safe":
+        return out
+    # When the focus knob's list is used up (later rounds), the other knobs' lists follow.
+    for other in FLAT.values() if has_flat else ():
+        out += [Variant(f, rows[0], gemms[0]) for f in other]
+    for other in ROW.values() if has_rows else ():
+        out += [Variant(flats[0], r, gemms[0]) for r in other]
+    if prog.gemms and family in ("library", "tiled"):
+        out += [Variant(flats[0], rows[0], g) for g in gemms]
     return out
 
 
@@ -155,7 +172,8 @@ def generate(ctx: Context, space: Space, strategy: Strategy, k: int, memory: Mem
     if fam == "none":
         return [Invalid(f"x{ctx.round}-none", strategy.description)]
     if fam == "torch" or (w.program is None and space.allows(Space.LIBRARIES_PYTORCH)):
-        tvs = TORCH["cpu"] if not ctx.on_gpu else TORCH.get(focus, TORCH["compile"])
+        tvs = TORCH["cpu"] if not ctx.on_gpu else TORCH.get(focus, TORCH["compile"]) + [
+            v for key, lst in TORCH.items() if key not in (focus, "cpu") for v in lst]
         for tv in tvs:
             src = modelnew_source(ctx.spec, tv, strategy=strategy.name)
             renders.append(("torch", tv, CandidateKind.MODELNEW, src, Space.LIBRARIES_PYTORCH))
@@ -164,7 +182,7 @@ def generate(ctx: Context, space: Space, strategy: Strategy, k: int, memory: Mem
                                                      f"{w.unsupported}")]
     elif not ctx.on_gpu:
         cpu_focus = focus if focus in CPU else "threads"
-        for cp in CPU[cpu_focus]:
+        for cp in CPU[cpu_focus] + [c for key, lst in CPU.items() if key != cpu_focus for c in lst]:
             try:
                 src = cpu_source(ctx.spec, w.program, cp, strategy=strategy.name)
             except ValueError as e:

@@ -66,6 +66,9 @@ def suitability(key: str, w: Workload, ctx: Context, space: Space) -> float:
     fam, _ = FAMILY.get(key, ("", ""))
     prog = w.program
     gemms = bool(prog and prog.gemms)
+    if fam == "torch" and _switched_to_torch(ctx, space):
+        return 1.1 if key == "R.torch_compile" or (key == "P.cuda_graph" and w.kind is WorkloadKind.LAUNCH_BOUND) \
+            else 1.05
     if not ctx.on_gpu:
         return {"cpu": 1.0, "program": 0.95, "torch": 0.4}.get(fam, 0.0)
     if fam == "torch":
@@ -90,7 +93,14 @@ def suitability(key: str, w: Workload, ctx: Context, space: Space) -> float:
 
 
 def _failed_before(ctx: Context, key: str, space: Space) -> bool:
-    return any(r.strategy == key and r.space is space and r.best_speedup is None for r in ctx.history)
+    """A strategy of the same generator family already produced nothing valid (in any space)."""
+    fam = FAMILY.get(key, ("", ""))[0]
+    return any(FAMILY.get(r.strategy, ("", ""))[0] == fam and r.best_speedup is None for r in ctx.history)
+
+
+def _switched_to_torch(ctx: Context, space: Space) -> bool:
+    """The rules moved this round to libraries_pytorch after generated kernels were played elsewhere."""
+    return space is Space.LIBRARIES_PYTORCH and any(r.space is not space for r in ctx.history)
 
 
 def _used_before(ctx: Context, key: str, space: Space) -> int:
@@ -125,6 +135,13 @@ def plan(ctx: Context, space: Space, scores: DirectionScores) -> Strategy:
             return Strategy(d, space, e.key, why, steps, {"family": fam, "focus": focus,
                                                           "workload": w.kb_kind})
         skipped.append(f"{d.value} had no strategy the generators implement here")
+    # Everything implementable failed before: the generated kernels once more, with scalar access and plain
+    # loops everywhere (no float4, no register cache), in case alignment or a vector path was the problem.
+    if w.program is not None and implementable("C.boundary_split", w, ctx, space):
+        return Strategy(Direction.C, space, "C.boundary_split",
+                        "every strategy so far produced nothing valid: the generated kernels with scalar, "
+                        "bounds-checked access only", ("scalar loads and stores", "no register cache"),
+                        {"family": "program", "focus": "safe", "workload": w.kb_kind})
     # Nothing fits (e.g. pure CUDA fixed run on a convolution): the generator will say why.
     return Strategy(argmax, space, "R.torch_compile" if space.allows(Space.LIBRARIES_PYTORCH) else "R.fuse_pointwise",
                     f"no generator applies: {w.unsupported or 'unsupported graph'}", (),

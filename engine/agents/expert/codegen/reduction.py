@@ -107,9 +107,30 @@ def choose_rows_per_block(t: int, rows: int, params: RowParams) -> int:
     return max(1, min(256 // t, 1024 // t))
 
 
+def strided_rows(stage: FusedStage) -> bool:
+    """True when the row runs across memory (a reduction over a non-innermost dim) and the rows are adjacent.
+
+    Then lanes along the row would each touch a different memory segment; instead adjacent threads take
+    adjacent rows (coalesced) and the lanes of one row meet in shared memory.
+    """
+    dom = stage.domain
+    varying = [ld for _, e in stage.outputs for ld in loads(e) if last_stride(ld.view, dom) != 0]
+    if not varying or any(last_stride(ld.view, dom) == 1 for ld in varying):
+        return False
+    lead = dom[:-1]
+    return bool(lead) and all(ld.view.expand(dom).strides[-2] == 1 for ld in varying)
+
+
 def row_config(stage: FusedStage, params: RowParams) -> tuple[int, int, int, int]:
     """(vec, threads per row, rows per block, vectors per thread) for a stage."""
     d = stage.row_len
+    if strided_rows(stage):
+        rpb = 32
+        t = params.threads if params.threads and params.threads <= 32 else int(8 * params.scale)
+        p = 1
+        while p * 2 <= max(1, min(t, d, 32)):
+            p *= 2
+        return 1, p, rpb, -(-d // p)
     vec = params.vec if d % params.vec == 0 else 1
     t = choose_threads(d, stage.rows, params, vec)
     if t > d // vec and t > 1:
@@ -136,6 +157,7 @@ class _RowKernel:
         self.dom = stage.domain
         self.d, self.rows = stage.row_len, stage.rows
         self.vec, self.t, self.rpb, self.nv = row_config(stage, params)
+        self.transposed = strided_rows(stage)
         self.exprs = [e for _, e in stage.outputs]
         self.passes = reduction_passes(self.exprs)
         self.cv_memo: dict[Expr, bool] = {}
@@ -275,6 +297,23 @@ class _RowKernel:
 
         self.column_loop([red.x for red in reds], consume)
         for q, (acc, red) in enumerate(zip(accs, reds)):
+            if self.transposed and self.t > 1:
+                # lanes of a row are in different warps: meet in shared memory
+                comb = reduce_combine(red.op, "v", f"xsm[l][rib]")
+                self.lines += [
+                    f"    xsm[lane][rib] = {acc};",
+                    "    __syncthreads();",
+                    "    if (lane == 0) {",
+                    "        float v = xsm[0][rib];",
+                    f"        for (int l = 1; l < {self.t}; ++l) v = {comb};",
+                    "        xsm[0][rib] = v;",
+                    "    }",
+                    "    __syncthreads();",
+                    f"    const float red{k}_{q} = xsm[0][rib];  // {red.op} over the row",
+                    "    __syncthreads();",
+                ]
+                self.fixed[red] = f"red{k}_{q}"
+                continue
             if self.t == 1:
                 combined = acc
             elif self.t <= 32:
@@ -332,15 +371,22 @@ class _RowKernel:
             f"// {what}",
             f"// {rows} rows of {d}: {t} thread(s) per row, {rpb} row(s) per block, {self.nv} vector(s) of "
             f"{self.vec} per thread; {len(self.passes)} reduction pass(es)"
+            + ("; rows across threads (the row is strided in memory)" if self.transposed else "")
             + ("; the row stays in registers between passes" if self.cached else ""),
             f"__global__ void __launch_bounds__({t * rpb}) {self.name}("
             f"{kernel_params(self.prog, self.reads, self.writes)}) {{",
         ]
-        if t > 32:
-            head.append("    __shared__ float smem[32];")
-        head.append(f"    const int lane = threadIdx.x{' % ' + str(t) if rpb > 1 else ''};")
-        row = f"(idx_t)blockIdx.x * {rpb} + threadIdx.x / {t}" if rpb > 1 else "(idx_t)blockIdx.x"
-        head.append(f"    const idx_t r = {row};")
+        if self.transposed:
+            # Adjacent threads take adjacent rows (adjacent in memory); a row's lanes are rpb threads apart.
+            head.append(f"    __shared__ float xsm[{t}][{rpb + 1}];")
+            head.append(f"    const int lane = threadIdx.x / {rpb}, rib = threadIdx.x % {rpb};")
+            head.append(f"    const idx_t r = (idx_t)blockIdx.x * {rpb} + rib;")
+        else:
+            if t > 32:
+                head.append("    __shared__ float smem[32];")
+            head.append(f"    const int lane = threadIdx.x{' % ' + str(t) if rpb > 1 else ''};")
+            row = f"(idx_t)blockIdx.x * {rpb} + threadIdx.x / {t}" if rpb > 1 else "(idx_t)blockIdx.x"
+            head.append(f"    const idx_t r = {row};")
         if not self.full_rows:
             # Lanes past the last row still take part in the shuffles, so they must not return early.
             head.append(f"    const bool active = r < {rows};")
