@@ -74,3 +74,19 @@ def test_interrupted_run_keeps_finished_rounds_and_resumes(tmp_path):
     assert done["status"] == "finished"
     assert [r["round"] for r in done["rounds"]] == [1, 2]
     assert len(store2.candidates(state.run_id)) == 6
+
+
+def test_report_counts_rounds_where_the_direction_matched_ncus_bottleneck(tmp_path):
+    from engine.commands.report import build_report
+
+    loop, store, _, _ = make_loop(tmp_path, Scripted(SOURCES[:1]), rounds=1)
+    state = loop.start("scripted")
+    loop.run(state)
+    # Two profiled rounds recorded as the loop records them: one match (R), one miss (M measured).
+    store.record_decision(state.run_id, 2, "pure_cuda", {"R": 0.9}, {}, "R", "R.fuse_pointwise", "x", None,
+                          "MemoryCacheAccessPattern (R)")
+    store.record_decision(state.run_id, 3, "pure_cuda", {"R": 0.9}, {}, "R", "R.fuse_pointwise", "x", None,
+                          "UncoalescedGlobalAccess (M)")
+    rep = build_report(store, state.run_id)
+    assert rep["direction_vs_bottleneck"] == {"judged_rounds": 2, "matched": 1, "match_rate": 0.5}
+    assert len(rep["candidates"]) == 1 and rep["notices"][0].startswith("profiling off")

@@ -30,12 +30,15 @@ def test_neovim_lists_runs_and_applies_the_optimize_action(tmp_path: Path):
         HIERA_NVIM_OUT=str(out), HIERA_NVIM_CONFIG=str(REPO / "tests" / "nvim" / "hiera.lua"),
         HIERA_NVIM_CMD=json.dumps([sys.executable, "-m", "hiera_ls"]), HIERA_NVIM_FILE=str(task),
         HIERA_NVIM_LINE=str(line_of(task, "class Model") + 1), XDG_STATE_HOME=str(tmp_path / "state"),
-        XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+        XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"),
+        XDG_CACHE_HOME=str(tmp_path / "cache"))
     proc = subprocess.run([NVIM, "--headless", "--clean", "-n", "-u", str(REPO / "tests" / "nvim" / "drive.lua")],
                           cwd=ws, env=env, capture_output=True, text=True, timeout=120)
     assert out.exists(), f"nvim wrote no report (exit {proc.returncode}): {proc.stderr[-2000:]}"
     report = json.loads(out.read_text())
-    assert report["ok"], f"{report.get('error')} after {report['steps']}; messages {report['messages']}"
+    lsp_log = tmp_path / "cache" / "nvim" / "lsp.log"
+    assert report["ok"], (f"{report.get('error')} after {report['steps']}; messages {report['messages']}; "
+                          f"lsp.log: {lsp_log.read_text()[-3000:] if lsp_log.exists() else '-'}")
 
     assert report["titles"][0] == "Optimize with HIERA" and "Profile with Nsight Compute" in report["titles"]
     kinds = [p["kind"] for p in report["progress"]]

@@ -13,7 +13,7 @@ local function finish(err)
   vim.cmd("qa!")
 end
 
-local ok, err = pcall(function()
+local function drive()
   local hiera = dofile(vim.env.HIERA_NVIM_CONFIG)
   hiera.cmd = vim.fn.json_decode(vim.env.HIERA_NVIM_CMD)
   hiera.settings = { hiera = { device = "cpu", rounds = 2, candidates = 3 } }
@@ -109,5 +109,12 @@ local ok, err = pcall(function()
   vim.wait(5000, function()
     return client.is_stopped()
   end, 50)
-end)
-finish(ok and nil or tostring(err))
+end
+
+-- After startup, as in a user's session: Neovim turns filetype detection on only after the init file.
+vim.api.nvim_create_autocmd("VimEnter", {
+  callback = function()
+    local ok, err = pcall(drive)
+    finish(ok and nil or tostring(err))
+  end,
+})
