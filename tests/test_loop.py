@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 from contracts.task import load_task
 from engine.evaluate.pipeline import EvalSettings
@@ -27,7 +28,7 @@ def make_loop(tmp_path, backend, rounds=2):
 
 
 def test_loop_records_every_decision_and_candidate_and_writes_results(tmp_path):
-    loop, store, events, task = make_loop(tmp_path, Scripted(SOURCES))
+    loop, store, events, _ = make_loop(tmp_path, Scripted(SOURCES))
     state = loop.start("scripted")
     result = loop.run(state)
     assert result["status"] == "finished"
@@ -38,7 +39,7 @@ def test_loop_records_every_decision_and_candidate_and_writes_results(tmp_path):
     assert result["best"]["speedup"] > 0
     py, cu = result["best"]["paths"]["py"], result["best"]["paths"]["cu"]
     assert py.endswith("scale_bias_relu_hiera.py") and cu.endswith("scale_bias_relu_hiera.cpp")
-    assert "class ModelNew" in open(py).read()
+    assert "class ModelNew" in Path(py).read_text()
     assert len(store.candidates(state.run_id)) == 6
     assert [d["direction"] for d in store.decisions(state.run_id)] == ["R", "R"]
     assert result["tokens"] == {"prompt": 20, "completion": 40}
