@@ -133,6 +133,8 @@ _ALLOWED_TENSOR_METHODS = {
     "to", "cuda", "cpu", "float", "t", "transpose", "permute", "unsqueeze", "squeeze", "flatten",
     "expand", "narrow", "element_size", "new_empty", "new_zeros", "detach", "item", "storage_offset",
     "type", "__len__",
+    # plain Python containers (a dict of parameters, a list of outputs) are not tensor compute
+    "update", "items", "keys", "values", "get", "append", "extend", "pop", "setdefault",
 }
 # Module namespaces whose calls are compute (torch.matmul, F.gelu, torch.nn.functional.*, torch.ops.*).
 _TORCH_ROOTS = {"torch", "F", "nn"}

@@ -72,6 +72,29 @@ def scan_file(p: Path) -> PythonScan | None:
         return None
 
 
+@dataclass
+class DiskState:
+    """What changed paths hold now: read in a thread, applied on the event loop."""
+
+    py: dict[Path, PythonScan | None]
+    cu: dict[Path, bool]
+
+
+def read_disk_state(paths: Iterable[Path]) -> DiskState:
+    """Read changed files and walk new folders (blocking: run in a thread for a batch)."""
+    state = DiskState({}, {})
+    for p in paths:
+        if p.is_dir():
+            py, cu = walk([p])
+            state.py.update(py)
+            state.cu.update(dict.fromkeys(cu, True))
+        elif p.suffix == ".cu":
+            state.cu[p] = p.exists()
+        elif p.suffix == ".py":
+            state.py[p] = scan_file(p) if p.exists() else None
+    return state
+
+
 @dataclass(frozen=True)
 class CuOrigin:
     """The run (and candidate) a .cu file came from."""
@@ -157,22 +180,26 @@ class WorkspaceIndex:
         return scan
 
     def refresh_from_disk(self, path: Path) -> bool:
-        """Re-read a file changed outside the editor; True when what the index knows changed."""
-        if path.suffix == ".cu":
-            before = path in self.cu
-            if path.exists():
-                self.cu.add(path)
+        """Re-read one file changed outside the editor (blocking: small reads); True when the index changed."""
+        return self.apply_disk_state(read_disk_state([path]))
+
+    def apply_disk_state(self, state: DiskState) -> bool:
+        """Adopt what read_disk_state found (on the event loop); True when what the index knows changed."""
+        changed = False
+        for p, exists in state.cu.items():
+            before = p in self.cu
+            (self.cu.add if exists else self.cu.discard)(p)
+            changed |= before != exists
+        for p, scan in state.py.items():
+            if p in self.open_docs:
+                continue  # the editor's text wins over the disk's
+            before = self.py.get(p)
+            if scan is None or not scan.modules:
+                changed |= self.py.pop(p, None) is not None
             else:
-                self.cu.discard(path)
-            return before != (path in self.cu)
-        if path.suffix != ".py" or path in self.open_docs:
-            return False
-        scan = scan_file(path) if path.exists() else None
-        before = self.py.get(path)
-        if scan is None or not scan.modules:
-            return self.py.pop(path, None) is not None
-        self.py[path] = scan
-        return before != scan
+                self.py[p] = scan
+                changed |= before != scan
+        return changed
 
     def scan(self, path: Path) -> PythonScan | None:
         return self.py.get(path)

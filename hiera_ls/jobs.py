@@ -163,6 +163,7 @@ class Job:
     notices: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.time)
     cancel_requested: bool = False
+    settled: bool = False  # its end has been delivered (result edit, messages): nothing of it is pending
     proc: asyncio.subprocess.Process | None = None
     task: asyncio.Task[None] | None = None
     # Work before the queue: resolve the device (may probe CUDA), write the task file, build argv.
@@ -221,8 +222,9 @@ class JobManager:
         return [j for j in self.jobs.values() if j.active]
 
     def for_module(self, path: Path, class_name: str) -> Job | None:
+        """The module's optimize job that is not settled yet (queued, running, or delivering its result)."""
         for j in self.jobs.values():
-            if j.active and j.kind == "optimize" and j.path == path and j.class_name == class_name:
+            if not j.settled and j.kind == "optimize" and j.path == path and j.class_name == class_name:
                 return j
         return None
 
@@ -282,6 +284,7 @@ class JobManager:
             await self.on_done(job)
         except Exception:
             log.exception("delivering the results of job %s failed", job.id)
+        job.settled = True
         self._progress_end(job)
         self._send_status(job)
         self.on_update(job)

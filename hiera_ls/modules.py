@@ -30,7 +30,8 @@ from typing import Literal
 Kind = Literal["kernelbench", "annotated", "no_inputs"]
 
 _ANNOTATION = re.compile(r"#\s*hiera:\s*(?P<body>.*)$")
-_PAIR = re.compile(r"(\w+)\s*=\s*([A-Za-z_]\w*)")
+_PAIR = re.compile(r"(\w+)\s*=\s*(\S+)")
+_IDENT = re.compile(r"^[A-Za-z_]\w*$")
 # Cheap pre-filter: a file without any of these words cannot hold a module we care about.
 _INTERESTING = re.compile(r"Module|get_inputs|hiera:")
 
@@ -117,6 +118,9 @@ def _annotation(lines: list[str], cls: ast.ClassDef) -> tuple[dict[str, str], st
             return pairs, f"unknown key {unknown[0]!r} in `# hiera: {body}` (only inputs= and init= are read)"
         if "inputs" not in pairs:
             return pairs, f"`# hiera: {body}` names no inputs function (write `inputs=NAME`)"
+        bad = [v for v in pairs.values() if not _IDENT.match(v)]
+        if bad:
+            return pairs, f"{bad[0]!r} in `# hiera: {body}` is not a function name"
         return pairs, None
     return None
 
@@ -186,7 +190,8 @@ def scan_python(source: str) -> PythonScan:
 # --- .cu files -----------------------------------------------------------------------------------------
 
 _GLOBAL = re.compile(r"__global__\b[^;{(]*?\b([A-Za-z_]\w*)\s*(?:<[^>]*>\s*)?\(", re.S)
-_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+# Comments, and attribute macros with arguments that sit between __global__ and the kernel's name.
+_BLANK = re.compile(r"//[^\n]*|/\*.*?\*/|__(?:launch_bounds|cluster_dims|maxnreg)__\s*\([^)]*\)", re.S)
 
 
 @dataclass(frozen=True)
@@ -198,7 +203,7 @@ class Kernel:
 
 def find_kernels(source: str) -> list[Kernel]:
     """`__global__` functions of a CUDA source; comments are blanked first (same length, same lines)."""
-    blank = _COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)
+    blank = _BLANK.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)
     out = []
     for m in _GLOBAL.finditer(blank):
         out.append(Kernel(m.group(1), blank.count("\n", 0, m.start()), blank.count("\n", 0, m.start(1))))

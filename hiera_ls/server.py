@@ -24,7 +24,7 @@ from pygls.uris import to_fs_path
 from hiera_ls import commands, deliver, views
 from hiera_ls.client import keep_plain_json
 from hiera_ls.commands import CommandError
-from hiera_ls.index import Watcher, WorkspaceIndex, text_hash, walk
+from hiera_ls.index import Watcher, WorkspaceIndex, read_disk_state, text_hash, walk
 from hiera_ls.jobs import CudaProbe, JobManager
 from hiera_ls.modules import ModuleClass, find_kernels, kernel_at, scan_python
 from hiera_ls.results import assemble, run_results
@@ -56,6 +56,9 @@ class HieraServer(LanguageServer):
         self._lens_timer: asyncio.TimerHandle | None = None
         self._background: set[asyncio.Task[Any]] = set()
         self._settings_loaded: asyncio.Event | None = None
+        # What the class line last said, kept while the module's own job runs: its run is half-written
+        # (results not yet beside the module), and the old message stays true until the new one is.
+        self._module_diags: dict[tuple[Path, str], types.Diagnostic | None] = {}
 
     # --- small services for the feature modules ----------------------------------------------------------
 
@@ -121,12 +124,12 @@ class HieraServer(LanguageServer):
         run = self.index.latest_run(path, module)
         return assemble(self.index.reader(path), run) if run else None
 
-    def result_file(self, path: Path, module: ModuleClass) -> str | None:
-        """The newest result file this server created for the module (beside it)."""
+    def result_file(self, path: Path, module: ModuleClass, run_id: str | None) -> str | None:
+        """The result file this server created beside the module for that run (the newest one)."""
         state = self.index.state(self.index.root_of(path))
         mine = [(v.get("created", 0), k) for k, v in state.results.items()
                 if v.get("module") == str(path) and v.get("class") == module.name and k.endswith(".py")
-                and Path(k).exists()]
+                and v.get("run_id") == run_id and Path(k).exists()]
         return Path(max(mine)[1]).name if mine else None
 
     # --- diagnostics ---------------------------------------------------------------------------------------
@@ -142,9 +145,17 @@ class HieraServer(LanguageServer):
             for m in scan.modules:
                 if not m.optimizable:
                     continue
-                obj = self.module_run(path, m)
-                d = views.module_diagnostic(m, obj, self.result_file(path, m),
-                                            lines[m.class_line] if m.class_line < len(lines) else "")
+                key = (path, m.name)
+                if self.jobs.for_module(path, m.name) is not None and key in self._module_diags:
+                    d = self._module_diags[key]
+                    if d is not None:  # the class may have moved since: keep the message, move the range
+                        d = views.module_diagnostic_at(d, m, lines)
+                else:
+                    obj = self.module_run(path, m)
+                    d = views.module_diagnostic(m, obj, self.result_file(path, m, obj and obj.get("run_id")),
+                                                lines[m.class_line] if m.class_line < len(lines) else "",
+                                                self.index.root_of(path))
+                    self._module_diags[key] = d
                 if d:
                     out.append(d)
             return out
@@ -238,20 +249,13 @@ class HieraServer(LanguageServer):
     # --- outside changes --------------------------------------------------------------------------------------
 
     def on_disk_change(self, paths: set[Path]) -> None:
-        index_changed = store_changed = False
-        for p in paths:
-            if p.name.startswith("hiera.db") or p.name == ".hiera":
-                store_changed = True
-            elif p.is_dir():
-                py, cu = walk([p])
-                for f, scan in py.items():
-                    if f not in self.index.open_docs:
-                        self.index.py[f] = scan
-                self.index.cu |= cu
-                index_changed = True
-            else:
-                index_changed |= self.index.refresh_from_disk(p)
-        if index_changed or store_changed:
+        self.spawn(self._apply_disk_changes(paths))
+
+    async def _apply_disk_changes(self, paths: set[Path]) -> None:
+        store = {p for p in paths if p.name.startswith("hiera.db") or p.name == ".hiera"}
+        # a git checkout can touch thousands of files: read them off the event loop
+        state = await asyncio.to_thread(read_disk_state, paths - store)
+        if self.index.apply_disk_state(state) or store:
             self.refresh_views()
 
 
@@ -420,8 +424,9 @@ async def hover(ls: HieraServer, params: types.HoverParams) -> types.Hover | Non
         if m is None or not m.on_header(pos.line):
             return None
         job = ls.jobs.for_module(p, m.name)
-        text = views.module_hover(m, ls.module_run(p, m) if m.optimizable else None,
-                                  job.message if job else None, ls.result_file(p, m))
+        obj = ls.module_run(p, m) if m.optimizable else None
+        text = views.module_hover(m, obj, job.message if job else None,
+                                  ls.result_file(p, m, obj.get("run_id") if obj else None))
         return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text),
                            types.Range(types.Position(m.class_line, m.name_col),
                                        types.Position(m.class_line, m.name_col + len(m.name))))

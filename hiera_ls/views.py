@@ -114,18 +114,38 @@ def lens_summary(obj: dict[str, Any]) -> str:
     return f"{head} · {DIRECTION_LABELS.get(d, d)} ({d})" if d else head
 
 
+def _short(path: str, root: Path | None) -> str:
+    if root is not None:
+        try:
+            return str(Path(path).relative_to(root))
+        except ValueError:
+            pass
+    return path
+
+
 def module_diagnostic(module: ModuleClass, obj: dict[str, Any] | None, result_file: str | None,
-                      line_text: str) -> types.Diagnostic | None:
+                      line_text: str, root: Path | None = None) -> types.Diagnostic | None:
+    """'hiera found a 1.42x faster kernel: <where>': the result beside the module once there is one, else the
+    best candidate so far (a run still going, or one made from a terminal) in the run folder."""
     best = (obj or {}).get("best")
     if not best or not isinstance(best.get("speedup"), (int, float)) or best["speedup"] <= 1.0:
         return None
-    where = result_file or (best.get("paths") or {}).get("py") or (best.get("paths") or {}).get("cu") \
-        or f".hiera/runs/{obj.get('run_id') if obj else '?'}/"
+    paths = best.get("paths") or {}
+    where = result_file or _short(paths.get("py") or paths.get("cu") or
+                                  f".hiera/runs/{obj.get('run_id') if obj else '?'}/", root)
     start = types.Position(module.class_line, module.name_col)
     end = types.Position(module.class_line, max(module.name_col + len(module.name), len(line_text.rstrip())))
     return types.Diagnostic(range=types.Range(start, end), severity=types.DiagnosticSeverity.Information,
                             source=SOURCE, code="faster-kernel",
                             message=f"hiera found a {best['speedup']:.2f}x faster kernel: {where}")
+
+
+def module_diagnostic_at(d: types.Diagnostic, module: ModuleClass, lines: list[str]) -> types.Diagnostic:
+    line_text = lines[module.class_line] if module.class_line < len(lines) else ""
+    start = types.Position(module.class_line, module.name_col)
+    end = types.Position(module.class_line, max(module.name_col + len(module.name), len(line_text.rstrip())))
+    return types.Diagnostic(range=types.Range(start, end), severity=d.severity, source=d.source, code=d.code,
+                            message=d.message)
 
 
 # --- profiles (engine/profile/metrics.py: Profile.to_json) ----------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -23,7 +23,7 @@ from engine.evaluate.outcome import Precision
 TASKS = Path(__file__).parent / "data" / "tasks"
 
 
-@lru_cache(maxsize=None)
+@cache
 def spec(name: str) -> TaskSpec:
     return load_task(TASKS / name)
 

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from ls_fixtures import REPO, line_of, make_workspace, server_env
 
 NVIM = shutil.which("nvim")
@@ -38,7 +37,7 @@ def test_neovim_lists_runs_and_applies_the_optimize_action(tmp_path: Path):
     report = json.loads(out.read_text())
     lsp_log = tmp_path / "cache" / "nvim" / "lsp.log"
     assert report["ok"], (f"{report.get('error')} after {report['steps']}; messages {report['messages']}; "
-                          f"lsp.log: {lsp_log.read_text()[-3000:] if lsp_log.exists() else '-'}")
+                          f"logs {report['logs']}; lsp.log: {lsp_log.read_text()[-3000:] if lsp_log.exists() else '-'}")
 
     assert report["titles"][0] == "Optimize with HIERA" and "Profile with Nsight Compute" in report["titles"]
     kinds = [p["kind"] for p in report["progress"]]

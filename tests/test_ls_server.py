@@ -155,6 +155,8 @@ async def test_optimize_job_end_to_end(client: LanguageClient, workspace: Path):
     by_uri = await client.protocol.send_request_async("hiera/runResults", {"uri": uri})
     assert by_uri["run_id"] == final["runId"]
     assert await client.protocol.send_request_async("hiera/runResults", {"runId": "nope"}) is None
+    shown = await execute(client, "hiera.showResults", final["runId"])
+    assert shown["run_id"] == final["runId"] and shown["chart"] == res["chart"]
 
     # the .cu result: per-line diagnostics from the run's profile, a kernel hover, Profile kernel
     cu_uri = open_file(client, cu)
@@ -225,6 +227,8 @@ async def test_one_job_per_device_others_queued_and_hiera_cancel(client: Languag
     buri = open_file(client, workspace / "blocks.py")
     first = (await execute(client, "hiera.optimize", uri, "Model"))["jobId"]
     second = (await execute(client, "hiera.optimize", buri, "FusedBlock"))["jobId"]
+    again = await execute(client, "hiera.optimize", uri, "Model")  # the same module: no second job
+    assert again["jobId"] == first and any("already being optimized" in m for m in messages(client))
     queued = await wait_until(lambda: next((s["jobId"] for s in client.job_status if s["state"] == "queued"
                                             and s["message"].startswith("queued: waiting for cpu")), None),
                               what="a job queued behind the other")

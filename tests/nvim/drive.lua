@@ -14,6 +14,7 @@ local function finish(err)
 end
 
 local function drive()
+  vim.cmd("filetype on") -- a user's session has it; `-u drive.lua` starts without it
   local hiera = dofile(vim.env.HIERA_NVIM_CONFIG)
   hiera.cmd = vim.fn.json_decode(vim.env.HIERA_NVIM_CMD)
   hiera.settings = { hiera = { device = "cpu", rounds = 2, candidates = 3 } }
@@ -37,6 +38,10 @@ local function drive()
   end)
   builtin["window/showMessage"] = function(_, res)
     table.insert(result.messages, res.message)
+  end
+  result.logs = {}
+  builtin["window/logMessage"] = function(_, res)
+    table.insert(result.logs, res.message)
   end
 
   vim.cmd("edit " .. vim.fn.fnameescape(vim.env.HIERA_NVIM_FILE))
@@ -83,8 +88,9 @@ local function drive()
   vim.cmd("silent wall")
 
   assert(vim.wait(10000, function()
-    return #vim.diagnostic.get(bufnr) > 0
-  end, 50), "no diagnostic on the module")
+    local ds = vim.diagnostic.get(bufnr)
+    return #ds > 0 and ds[1].message:find("_hiera.py", 1, true) ~= nil
+  end, 50), "no diagnostic naming the result on the module")
   result.diagnostics = {}
   for _, d in ipairs(vim.diagnostic.get(bufnr)) do
     table.insert(result.diagnostics, { line = d.lnum, message = d.message, severity = d.severity })
@@ -111,10 +117,17 @@ local function drive()
   end, 50)
 end
 
--- After startup, as in a user's session: Neovim turns filetype detection on only after the init file.
+-- After startup, as in a user's session.
+-- (scheduled, not inside the VimEnter autocmd: autocmds such as FileType do not fire nested in one)
 vim.api.nvim_create_autocmd("VimEnter", {
   callback = function()
-    local ok, err = pcall(drive)
-    finish(ok and nil or tostring(err))
+    vim.schedule(function()
+      local ok, err = pcall(drive)
+      if ok then
+        finish(nil)
+      else
+        finish(tostring(err))
+      end
+    end)
   end,
 })

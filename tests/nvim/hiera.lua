@@ -37,7 +37,8 @@ function hiera.attach(bufnr)
       name = "hiera-ls",
       cmd = hiera.cmd,
       root_dir = root,
-      settings = hiera.settings,
+      settings = hiera.settings, -- answered to workspace/configuration (Neovim 0.8+ offers it)
+      init_options = hiera.settings, -- what the server reads where the client does not offer it (0.7)
     })
     hiera.clients[root] = id
   end

@@ -152,8 +152,11 @@ def _steps(fam: str, focus: str, w: Workload, ctx: Context) -> tuple[str, ...]:
     prog = w.program
     n = len(prog.stages) if prog else 0
     if fam == "program":
+        knob = {"fusion": "block size, vectors per thread and threads per row",
+                "rows": "threads per row and rows per block", "vector": "vector width", "block": "block size and grid",
+                "ilp": "vectors per thread", "safe": "nothing: scalar access only"}.get(focus, focus)
         return (f"lower the graph into {n} stage(s) (pointwise chains and row reductions fused)",
-                f"vary {dict(fusion='block size, vectors per thread and threads per row', rows='threads per row and rows per block', vector='vector width', block='block size and grid', ilp='vectors per thread').get(focus, focus)}",
+                f"vary {knob}",
                 "specialize every shape as a compile-time constant; scalar twin for misaligned buffers")
     if fam == "library":
         return ("matrix products through cuBLAS/cuBLASLt with CUBLAS_COMPUTE_32F" +

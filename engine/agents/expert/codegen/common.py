@@ -36,7 +36,7 @@ def terms(view: View, domain: tuple[int, ...]) -> tuple[Term, ...]:
     merged: list[tuple[int, Term]] = []
     for d, t in raw:
         if merged:
-            pd, pt = merged[-1]
+            _pd, pt = merged[-1]
             # dims pd..d-1 are all merged into pt; the next dim may join when it is adjacent and contiguous
             if pt.inner == t.inner * t.size and pt.stride == t.stride * t.size:
                 merged[-1] = (d, Term(t.inner, pt.size * t.size, t.stride))

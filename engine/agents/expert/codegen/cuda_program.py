@@ -14,7 +14,7 @@ from math import prod
 from contracts.contract import c_params
 from contracts.task import TaskSpec
 from engine.agents.expert.codegen import gemm as gemm_gen
-from engine.agents.expert.codegen.common import KernelCode, describe, index_type, pointer, short
+from engine.agents.expert.codegen.common import describe, index_type, pointer, short
 from engine.agents.expert.codegen.pointwise import flat_kernel
 from engine.agents.expert.codegen.reduction import HELPERS, row_kernel, vec_pointers
 from engine.agents.expert.codegen.variants import Variant
@@ -29,6 +29,7 @@ from engine.agents.expert.ir import (
     View,
     children,
     loads,
+    walk,
     with_children,
 )
 
@@ -72,8 +73,6 @@ def _bias_add(st: GemmStage, e: Expr, dom: tuple[int, ...]) -> tuple[Binary, Vie
 
 
 def _nodes(e: Expr) -> list[Expr]:
-    from engine.agents.expert.ir import walk
-
     return walk(e)
 
 
@@ -102,8 +101,13 @@ def fold_bias(prog: Program) -> Program:
         prod_load = Load(nxt.domain, View.contiguous(st.out, nxt.domain))
         new_e = _replace(e, node, prod_load)
         act = ""
-        if isinstance(new_e, Unary) and new_e.op == "relu" and new_e.x == prod_load:
-            act, new_e = "relu", prod_load
+        parents = [n for n in _nodes(new_e) if prod_load in children(n)]
+        if parents and all(isinstance(n, Unary) and n.op == "relu" for n in parents):
+            # every use of the product is relu(product + bias): cuBLASLt's RELU_BIAS epilogue does it
+            act = "relu"
+            for n in parents:
+                new_e = _replace(new_e, n, prod_load)
+
         stages[i] = replace(st, bias=bias, activation=act)
         if new_e == prod_load and buffers[oname].numel == prod(nxt.domain):
             # nothing left to do after the product: write the output directly
@@ -170,6 +174,7 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
     lt_setups: list[str] = []
     uses_cublas = uses_lt = uses_rows = False
     skip: set[int] = set()
+    unused: set[str] = set()
     for k, st in enumerate(prog.stages):
         if k in skip:
             continue
@@ -180,6 +185,7 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
                 epi = gemm_gen.epilogue_for(prog, st, nxt) if gp.fuse_epilogue else None
                 if epi is not None:
                     skip.add(k + 1)
+                    unused.add(st.out)  # the product goes straight through the epilogue to its outputs
                 kc = gemm_gen.tiled_kernel(prog, st, gp, name, epi, idx_t)
                 kernels.append(kc.source)
                 launches.append(kc.launch)
@@ -189,7 +195,7 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
                 launches.append(launch)
                 uses_lt = True
             else:
-                launches.append(gemm_gen.cublas_launch(prog, st, tf32))
+                launches.append(gemm_gen.cublas_launch(prog, st))
                 uses_cublas = True
             continue
         if st.has_reduction:
@@ -209,6 +215,8 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
             kc = flat_kernel(prog, st, variant.flat, name, idx_t)
             kernels.append(kc.source)
             launches.append(kc.launch)
+    if unused:
+        prog = Program(tuple(b for b in prog.buffers if b.name not in unused), prog.stages)
     return _assemble(spec, prog, variant, strategy=strategy, title=title, idx_t=idx_t, kernels=kernels,
                      launches=launches, lt_setups=lt_setups, uses_cublas=uses_cublas, uses_lt=uses_lt,
                      uses_rows=uses_rows, tf32=tf32)
@@ -291,6 +299,3 @@ def _shape_guard(c_name: str, shape: tuple[int, ...]) -> str:
     conds = [f"{c_name}->ndim != {len(shape)}"] + [f"{c_name}->sizes[{i}] != {n}" for i, n in enumerate(shape)]
     return f"    if ({' || '.join(conds)}) return 2;  // specialized for {'x'.join(map(str, shape)) or 'a scalar'}"
 
-
-def kernel_sources(codes: list[KernelCode]) -> str:
-    return "\n".join(c.source for c in codes)

@@ -62,7 +62,8 @@ def _batch_loops(st: GemmStage, a: Operand, b: Operand) -> tuple[list[str], str,
     return (lines, " + ".join(a_off), " + ".join(b_off), " + ".join(c_off), last, sa, sb, sc)
 
 
-def cublas_launch(prog: Program, st: GemmStage, tf32: bool) -> str:
+def cublas_launch(prog: Program, st: GemmStage) -> str:
+    """Statements for one product through cublasSgemm(StridedBatched); the handle's math mode sets TF32."""
     a = operand(st.a, st.m, st.k)
     b = operand(st.b, st.k, st.n)
     loops, a_off, b_off, c_off, count, sa, sb, sc = _batch_loops(st, a, b)
@@ -86,7 +87,6 @@ def cublas_launch(prog: Program, st: GemmStage, tf32: bool) -> str:
                    "!= CUBLAS_STATUS_SUCCESS) return 5;")
     out += ["    " + "    " * (depth - d) + "}" for d in range(depth)]
     out.append("    }")
-    _ = tf32
     return "\n".join(out)
 
 
@@ -145,17 +145,16 @@ def lt_plan(prog: Program, st: GemmStage, idx: int, params: GemmParams, tf32: bo
     sb = b.batch_strides[-1] if st.batch else 0
     batch_attrs = ""
     if batch > 1:
-        batch_attrs = "\n".join([
-            f"        int bc = {batch}; long long sa = {sb}, sb = {sa}, sc = {st.m * st.n};",
-            "        cublasLtMatrixLayoutSetAttribute(p.a, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof(bc));",
-            "        cublasLtMatrixLayoutSetAttribute(p.b, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof(bc));",
-            "        cublasLtMatrixLayoutSetAttribute(p.c, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof(bc));",
-            "        cublasLtMatrixLayoutSetAttribute(p.a, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sa, sizeof(sa));",
-            "        cublasLtMatrixLayoutSetAttribute(p.b, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sb, sizeof(sb));",
-            "        cublasLtMatrixLayoutSetAttribute(p.c, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sc, sizeof(sc));",
-        ])
+        set_attr = "        cublasLtMatrixLayoutSetAttribute"
+        batch_attrs = "\n".join(
+            [f"        int bc = {batch}; long long sa = {sb}, sb = {sa}, sc = {st.m * st.n};"]
+            + [f"{set_attr}(p.{m}, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof(bc));" for m in "abc"]
+            + [f"{set_attr}(p.{m}, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &s{m}, sizeof(s{m}));"
+               for m in "abc"])
+    batch_txt = f", batch {batch}" if batch > 1 else ""
+    op_a, op_b = ("CUBLAS_OP_T" if b.trans else "CUBLAS_OP_N"), ("CUBLAS_OP_T" if a.trans else "CUBLAS_OP_N")
     setup = f"""
-// Product {idx}: {st.out} = {st.a.buffer} @ {st.b.buffer} (M={st.m} N={st.n} K={st.k}{', batch ' + str(batch) if batch > 1 else ''}),
+// Product {idx}: {st.out} = {st.a.buffer} @ {st.b.buffer} (M={st.m} N={st.n} K={st.k}{batch_txt}),
 // {compute}, epilogue {epi}. Descriptors and the algorithm are chosen once (shapes are fixed).
 struct HieraLtPlan{idx} {{
     cublasLtMatmulDesc_t op = nullptr;
@@ -169,7 +168,7 @@ static HieraLtPlan{idx}* hiera_lt_plan{idx}(const void* bias) {{
     if (!tried) {{
         tried = true;
         if (cublasLtMatmulDescCreate(&p.op, {compute}, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS) return nullptr;
-        cublasOperation_t ta = {"CUBLAS_OP_T" if b.trans else "CUBLAS_OP_N"}, tb = {"CUBLAS_OP_T" if a.trans else "CUBLAS_OP_N"};
+        cublasOperation_t ta = {op_a}, tb = {op_b};
         cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta));
         cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb));
         cublasLtEpilogue_t epi = {epi};
@@ -196,7 +195,9 @@ static HieraLtPlan{idx}* hiera_lt_plan{idx}(const void* bias) {{
 }}
 """
     pa, pb, pc = _ptr(prog, st.a.buffer), _ptr(prog, st.b.buffer), _ptr(prog, st.out)
-    launch = f"""    // {st.out} = {st.a.buffer} @ {st.b.buffer}{' + ' + st.bias.buffer if st.bias is not None else ''}{' then ReLU' if st.activation == 'relu' else ''} (cuBLASLt, column-major C^T = B^T A^T)
+    what = f"{st.out} = {st.a.buffer} @ {st.b.buffer}" + (f" + {st.bias.buffer}" if st.bias is not None else "") \
+        + (" then ReLU" if st.activation == "relu" else "")
+    launch = f"""    // {what} (cuBLASLt, column-major C^T = B^T A^T)
     {{
         HieraLtPlan{idx}* p = hiera_lt_plan{idx}({bias_ptr});
         if (p == nullptr || hiera_lt_workspace() == nullptr) return 5;
@@ -300,7 +301,6 @@ def tiled_kernel(prog: Program, st: GemmStage, params: GemmParams, name: str, ep
                 f"            Bs[k][n] = {val};",
                 "        }"]
 
-    dom_total = st.m * st.n * batch
     lines = [
         f"// {st.out} = {st.a.buffer} @ {st.b.buffer}: M={st.m} N={st.n} K={st.k}"
         + (f", batch {batch}" if batch > 1 else "")
@@ -378,5 +378,4 @@ def tiled_kernel(prog: Program, st: GemmStage, params: GemmParams, name: str, ep
     lines += ["        }", "    }", "}"]
     grid = f"dim3({-(-st.n // bn)}, {-(-st.m // bm)}, {batch})"
     launch = f"    {name}<<<{grid}, {threads}, 0, hiera_s>>>({call_args(prog, reads, writes)});"
-    _ = dom_total
     return KernelCode("\n".join(lines) + "\n", launch, tuple(reads), tuple(writes))

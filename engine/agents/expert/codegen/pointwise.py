@@ -21,7 +21,7 @@ from engine.agents.expert.codegen.common import (
     vec_ok,
 )
 from engine.agents.expert.codegen.variants import FlatParams
-from engine.agents.expert.ir import Expr, FusedStage, Load, Program, loads
+from engine.agents.expert.ir import FusedStage, Load, Program, loads
 
 LANES = "xyzw"
 
@@ -162,6 +162,3 @@ def _launch(prog: Program, params: FlatParams, name: str, n: int, vec: int, read
     grid = max(1, min(grid, 2**31 - 1))
     return f"    {name}<<<{grid}, {params.block}, 0, hiera_s>>>({call_args(prog, reads, writes)});"
 
-
-def uses_expr(stage: FusedStage) -> list[Expr]:
-    return [e for _, e in stage.outputs]

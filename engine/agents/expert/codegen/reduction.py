@@ -299,7 +299,7 @@ class _RowKernel:
         for q, (acc, red) in enumerate(zip(accs, reds)):
             if self.transposed and self.t > 1:
                 # lanes of a row are in different warps: meet in shared memory
-                comb = reduce_combine(red.op, "v", f"xsm[l][rib]")
+                comb = reduce_combine(red.op, "v", "xsm[l][rib]")
                 self.lines += [
                     f"    xsm[lane][rib] = {acc};",
                     "    __syncthreads();",

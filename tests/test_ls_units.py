@@ -1,0 +1,194 @@
+"""hiera-ls pieces without a server: the static module finder, settings, views, names, task wrappers."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+
+from hiera_ls.client import apply_edit_to_disk
+from hiera_ls.edits import create_files_edit, free_targets
+from hiera_ls.jobs import _error_from_log, optimize_argv
+from hiera_ls.modules import find_kernels, kernel_at, scan_python
+from hiera_ls.settings import Settings, parse_settings
+from hiera_ls.taskfile import wrapper_source, write_task
+from hiera_ls.views import lens_summary, line_diagnostics
+
+KERNELBENCH = '''import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x * 2
+
+
+def get_inputs():
+    return [torch.randn(4)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+def test_kernelbench_model_is_optimizable_across_its_whole_body():
+    scan = scan_python(KERNELBENCH)
+    [m] = scan.modules
+    assert (m.name, m.kind, m.optimizable, m.class_line, m.end_line) == ("Model", "kernelbench", True, 4, 6)
+    assert scan.at(6) is m and scan.at(9) is None
+
+
+def test_inputs_comment_above_decorators_or_on_the_class_line():
+    src = '''from torch import nn
+import functools
+
+def mk():
+    return []
+
+def init():
+    return [3]
+
+# a block that hiera may optimize
+# hiera: inputs=mk init=init
+@functools.total_ordering
+class A(nn.Module):
+    pass
+
+class B(nn.Module):  # hiera: inputs=mk
+    pass
+
+class C(A):
+    pass
+
+# hiera: inputs=nowhere
+class D(nn.Module):
+    pass
+
+# hiera: inputs=mk warp=8
+class E(nn.Module):
+    pass
+'''
+    scan = scan_python(src)
+    by = {m.name: m for m in scan.modules}
+    assert (by["A"].kind, by["A"].inputs_fn, by["A"].init_fn, by["A"].header_line) == ("annotated", "mk", "init", 11)
+    assert by["A"].optimizable and by["B"].optimizable and by["B"].init_fn is None
+    assert by["C"].kind == "no_inputs" and "no inputs" in by["C"].problem  # a subclass of a local nn.Module
+    assert "nowhere" in by["D"].problem and "module-level function" in by["D"].problem
+    assert "unknown key 'warp'" in by["E"].problem
+
+
+def test_results_and_broken_files_offer_nothing_to_optimize():
+    assert scan_python(KERNELBENCH + "\n\nclass ModelNew(nn.Module):\n    pass\n").is_result
+    broken = scan_python("class Model(nn.Module:\n")
+    assert broken.modules == () and broken.syntax_error
+    assert scan_python("print('no torch here')\n").modules == ()
+
+
+def test_kernels_are_found_outside_comments():
+    src = ("// __global__ void not_me(int x) {}\n/* __global__ void nor_me() */\n"
+           "template <int N>\n__global__ void __launch_bounds__(256)\nscale_kernel(float* x) {}\n"
+           "__global__ void other(float* y) {}\n")
+    assert [(k.name, k.line, k.name_line) for k in find_kernels(src)] == [("scale_kernel", 3, 4), ("other", 5, 5)]
+    assert kernel_at(src, 4).name == "scale_kernel" and kernel_at(src, 0) is None
+
+
+def test_settings_nested_or_dotted_and_bad_values_fall_back_with_a_message():
+    s, errors = parse_settings({"rounds": 2, "llm": {"baseUrl": "http://x/v1"}, "llm.model": "m", "interpreter": []})
+    assert (s.rounds, s.llm.base_url, s.llm.model, errors) == (2, "http://x/v1", "m", [])
+    s, errors = parse_settings({"rounds": True, "candidates": 0, "device": "gpu", "llm": {"apiKeyEnv": "1BAD"}})
+    assert s == Settings() and len(errors) == 4
+    assert errors[0] == "hiera: invalid setting hiera.rounds = True (expected a whole number from 1 to 50); using 3"
+    assert parse_settings({"hiera": {"space": "pure_cuda"}})[0].space == "pure_cuda"  # initializationOptions form
+    assert parse_settings("nope")[1] and parse_settings(None) == (Settings(), [])
+
+
+def test_engine_flags_only_for_what_the_user_set():
+    base = optimize_argv(Settings(), Path("/w/t.py"), Path("/w"), None, Path("/w/r"), "cpu")
+    assert "--llm-model" not in base and "--ncu" not in base and base[-2:] == ["--results-dir", "/w/r"]
+    s, _ = parse_settings({"ncuPath": "/opt/ncu", "llm": {"model": "m", "apiKeyEnv": "MY_KEY"}})
+    argv = optimize_argv(s, Path("/w/t.py"), Path("/w"), "pure_cuda", None, "auto")
+    assert argv[argv.index("--space") + 1] == "pure_cuda" and argv[argv.index("--ncu") + 1] == "/opt/ncu"
+    assert argv[argv.index("--llm-api-key-env") + 1] == "MY_KEY" and argv[argv.index("--llm-model") + 1] == "m"
+
+
+PROFILE = {
+    "kernels": [{"name": "k(float*)", "global_sectors": 1000, "shared_wavefronts_ld": 100, "shared_wavefronts_st": 0}],
+    "lines": [
+        {"file": "/build/abc/cuda_source.cu", "line": 2, "kernel": "k(float*)", "excessive_global_sectors": 200,
+         "stall_samples": {"long_scoreboard": 30}},
+        {"file": "/build/abc/cuda_source.cu", "line": 3, "kernel": "k(float*)", "excessive_global_sectors": 20,
+         "stall_samples": {"barrier": 10}},
+        {"file": "/build/abc/cuda_source.cu", "line": 4, "kernel": "k(float*)", "excessive_shared_wavefronts": 50},
+        {"file": "/build/abc/hiera_contract.h", "line": 1, "kernel": "k(float*)", "excessive_global_sectors": 999},
+        {"file": "/build/abc/cuda_source.cu", "line": 99, "kernel": "k(float*)", "divergent_branches": 3},
+    ],
+}
+
+
+def test_line_diagnostics_warn_on_large_excess_and_skip_other_files():
+    lines = ["#include x", "  a = x[i];", "  b = y[i];", "  s[t] = 1;", "}"]
+    diags = line_diagnostics(PROFILE, {"mine.cu"}, lines)
+    assert [(d.range.start.line, d.range.start.character, d.severity) for d in diags] == [
+        (1, 2, types.DiagnosticSeverity.Warning), (2, 2, types.DiagnosticSeverity.Information),
+        (3, 2, types.DiagnosticSeverity.Warning)]
+    assert diags[0].message == ("ncu: 75% of the kernel's stall samples (mostly long_scoreboard); 200 excess global "
+                                "sectors (20% of the kernel's): uncoalesced access")
+    assert all(d.source == "hiera" for d in diags)
+
+
+def test_lens_summary_names_the_last_direction():
+    obj = {"best": {"speedup": 1.4249}, "rounds": [{"direction": "P"}, {"direction": "M"}]}
+    assert lens_summary(obj) == "1.42x · memory-bound (M)"
+    assert lens_summary({"best": None, "rounds": [{"direction": "T"}]}) == "no faster kernel yet · compute-bound (T)"
+
+
+def test_result_names_never_collide(tmp_path: Path):
+    (tmp_path / "t_hiera.cu").write_text("x")
+    assert [p.name for p in free_targets(tmp_path, "t_hiera", [".py", ".cu"], set())] == ["t_hiera-2.py",
+                                                                                        "t_hiera-2.cu"]
+    taken = {tmp_path / "t_hiera-2.py"}
+    assert free_targets(tmp_path, "t_hiera", [".py", ".cu"], taken)[0].name == "t_hiera-3.py"
+
+
+def test_a_simple_client_refuses_to_overwrite(tmp_path: Path):
+    target = tmp_path / "a.py"
+    assert apply_edit_to_disk(create_files_edit([(target, "one\n")])) == (True, None)
+    assert target.read_text() == "one\n"
+    ok, why = apply_edit_to_disk(create_files_edit([(target, "two\n")]))
+    assert not ok and "exists" in why and target.read_text() == "one\n"
+
+
+def test_engine_error_line_is_read_from_the_log(tmp_path: Path):
+    log = tmp_path / "j.log"
+    log.write_text("$ hiera optimize\nsome progress\nerror: no LLM model configured for https://x/v1: set\n"
+                   "--llm-model or hiera.llm.model in the editor\n")
+    assert _error_from_log(log) == "no LLM model configured for https://x/v1: set --llm-model or hiera.llm.model in " \
+                                   "the editor"
+    assert _error_from_log(tmp_path / "missing.log") is None
+
+
+def test_wrapper_keeps_future_imports_first_and_names_the_kernelbench_functions(tmp_path: Path):
+    src = '"""doc"""\nfrom __future__ import annotations\nimport torch\nfrom torch import nn\n\n' \
+          'def mk():\n    return [torch.ones(3)]\n\n# hiera: inputs=mk\nclass Blk(nn.Module):\n' \
+          '    def forward(self, x):\n        return x + 1\n'
+    [m] = scan_python(src).modules
+    text = wrapper_source(tmp_path / "blk.py", src, m)
+    tree = ast.parse(text)
+    assert isinstance(tree.body[1], ast.ImportFrom) and tree.body[1].module == "__future__"
+    assert "Model = Blk" in text and "get_inputs = mk" in text and "def get_init_inputs():\n    return []" in text
+
+
+def test_wrapper_is_a_task_the_engine_loads(tmp_path: Path):
+    pytest.importorskip("torch")
+    from contracts.task import load_task
+
+    src = (Path(__file__).parent / "ls_fixtures.py").read_text().split("BLOCKS = '''")[1].split("'''")[0]
+    (tmp_path / "blocks.py").write_text(src)
+    (tmp_path / "helper.py").write_text("SCALE = 2\n")
+    module = scan_python(src).by_name("FusedBlock")
+    task = write_task(tmp_path, tmp_path / "blocks.py", src, module)
+    spec = load_task(task)
+    assert [a.tensor.shape for a in spec.inputs] == [(64, 128)] and spec.name == "blocks_FusedBlock"
