@@ -156,6 +156,17 @@ def _torch_scalar(dtype: str) -> str:
             "bfloat16": "BFloat16", "bool": "Bool", "uint8": "Byte", "int8": "Char"}[dtype]
 
 
+# The body of a ModelNew.__init__ that holds exactly the reference's parameters: it adopts the reference's
+# submodules, parameters and buffers under their own names, so state dicts match key for key.
+ADOPT_REFERENCE = """        reference = Model(*init_inputs)
+        for name, child in reference.named_children():
+            self.add_module(name, child)
+        for name, p in reference._parameters.items():
+            self.register_parameter(name, p)
+        for name, b in reference._buffers.items():
+            self.register_buffer(name, b)"""
+
+
 def torch_demo_source(spec: TaskSpec) -> str:
     return f'''"""ModelNew for task '{spec.name}' (frozen): the reference's parameters, the candidate's forward.
 
@@ -169,20 +180,13 @@ from torch import nn
 from engine.evaluate.native import NativeForward
 from groundtruth import Model, get_init_inputs, get_inputs  # noqa: F401
 
-CONTRACT = {json.dumps(contract_layout(spec))}
+CONTRACT = {contract_layout(spec)!r}
 
 
 class ModelNew(nn.Module):
     def __init__(self, *init_inputs, library_path=None):
         super().__init__()
-        reference = Model(*init_inputs)
-        # Adopt the reference's submodules, parameters and buffers under their own names.
-        for name, child in reference.named_children():
-            self.add_module(name, child)
-        for name, p in reference._parameters.items():
-            self.register_parameter(name, p)
-        for name, b in reference._buffers.items():
-            self.register_buffer(name, b)
+{ADOPT_REFERENCE}
         self._scalars = {{k: getattr(reference, k) for k in CONTRACT["scalars"]}}
         self._native = NativeForward(library_path, CONTRACT) if library_path else None
 

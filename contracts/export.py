@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from contracts.contract import binding_source, contract_header
+from contracts.contract import ADOPT_REFERENCE, binding_source, contract_header
 from contracts.task import TaskSpec
 
 
@@ -84,13 +84,7 @@ def _extension():
 class ModelNew(nn.Module):
     def __init__(self, *init_inputs):
         super().__init__()
-        reference = Model(*init_inputs)
-        for name, child in reference.named_children():
-            self.add_module(name, child)
-        for name, p in reference._parameters.items():
-            self.register_parameter(name, p)
-        for name, b in reference._buffers.items():
-            self.register_buffer(name, b)
+{ADOPT_REFERENCE}
         self._scalars = {{k: getattr(reference, k) for k in {scalars!r}}}
 
     def forward(self, *inputs):

@@ -20,7 +20,7 @@ from hiera_ls.settings import SPACE_TITLES, SPACES, Settings
 from hiera_ls.taskfile import write_task
 
 if TYPE_CHECKING:
-    from hiera_ls.server import HieraServer
+    from hiera_ls.core import HieraServer
 
 
 class CommandError(JobError):

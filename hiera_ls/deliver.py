@@ -18,7 +18,7 @@ from hiera_ls.modules import find_kernels, scan_python
 from hiera_ls.views import kernels_of
 
 if TYPE_CHECKING:
-    from hiera_ls.server import HieraServer
+    from hiera_ls.core import HieraServer
 
 log = logging.getLogger(__name__)
 

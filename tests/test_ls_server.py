@@ -200,6 +200,11 @@ async def test_profile_kernel_publishes_line_diagnostics(client: LanguageClient,
     assert [d.range.start.line for d in diags] == [6, 7]
     assert any(m.startswith("hiera: profiled scale_bias_relu_kernel, bottleneck: UncoalescedGlobalAccess (M); "
                             "3 source line(s)") for m in messages(client))
+    # Profile with Nsight Compute on the module profiles its reference
+    ref = await wait_job(client, (await execute(client, "hiera.profile", uri, "Model"))["jobId"])
+    assert ref["state"] == "finished"
+    assert any(m.startswith("hiera: profiled Model: 1 kernel(s), bottleneck UncoalescedGlobalAccess (M)")
+               for m in messages(client))
 
 
 async def test_cancel_through_the_progress_token(client: LanguageClient, workspace: Path):
@@ -347,7 +352,7 @@ async def test_no_cuda_device_is_said_once_and_the_cpu_path_used(client: Languag
     assert len(told) == 1 and "CPU path" in told[0]
 
 
-@pytest.mark.parametrize("how", ["exit", "eof"])
+@pytest.mark.parametrize("how", ["exit", "eof", "sigkill"])
 async def test_jobs_die_with_the_server(tmp_path: Path, how: str):
     from ls_fixtures import SETTINGS, make_workspace, server_env
 
@@ -367,8 +372,10 @@ async def test_jobs_die_with_the_server(tmp_path: Path, how: str):
         if how == "exit":
             await c.shutdown_async(None)
             c.exit(None)
-        else:  # the editor vanished: stdin closes without shutdown
+        elif how == "eof":  # the editor vanished: stdin closes without shutdown
             server.stdin.close()
+        else:  # the server itself killed: the kernel ends the job (hiera_ls.launch sets PR_SET_PDEATHSIG)
+            server.send_signal(signal.SIGKILL)
         await asyncio.wait_for(server.wait(), 10)
         deadline = time.monotonic() + 5
         while pid_alive(pid):

@@ -1,6 +1,7 @@
 -- hiera-ls in Neovim's built-in LSP client (Neovim 0.7 or later; no plugin needed).
--- Copy into your init.lua, or `:luafile` it. Python files and .cu files get the server; the workspace is
--- the nearest folder above the file holding .hiera, .git or pyproject.toml.
+-- Save as ~/.config/nvim/lua/hiera_ls.lua and add `require("hiera_ls")` to init.lua (the returned table
+-- can be changed there: require("hiera_ls").settings.hiera.rounds = 2). Python files and .cu files get
+-- the server; the workspace is the nearest folder above the file holding .hiera, .git or pyproject.toml.
 local hiera = {
   cmd = { "hiera-ls" }, -- or { "/path/to/venv/bin/python", "-m", "hiera_ls" }
   settings = {

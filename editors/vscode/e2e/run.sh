@@ -12,6 +12,7 @@
 #   HIERA_E2E_PYTHON       interpreter given to the extension as hiera.interpreter (<repo>/.venv/bin/python)
 #   HIERA_E2E_MODULE       module copied into the test workspace (<repo>/examples/linear_relu.py)
 #   HIERA_E2E_ROUNDS, HIERA_E2E_CANDIDATES   size of the run (1 round of 2 candidates)
+#   HIERA_E2E_DEVICE       hiera.device for the run (cpu)
 #   HIERA_E2E_JOB_TIMEOUT  seconds to wait for the job to end (900)
 #   HIERA_E2E_CACHE, HIERA_E2E_PORT
 set -euo pipefail
@@ -120,6 +121,7 @@ cat > "$WORKSPACE/.vscode/settings.json" <<JSON
   "hiera.interpreter": ["$PYTHON"],
   "hiera.rounds": ${HIERA_E2E_ROUNDS:-1},
   "hiera.candidates": ${HIERA_E2E_CANDIDATES:-2},
+  "hiera.device": "${HIERA_E2E_DEVICE:-cpu}",
   "hiera.trace.server": "messages"
 }
 JSON
