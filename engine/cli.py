@@ -204,7 +204,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except UsageError as e:
-        if getattr(args, "json", False):
+        if getattr(args, "events", None) == "jsonl":
+            # protocol.md: the event stream always ends with a result or an error event.
+            print(json.dumps({"event": "error", "message": str(e), "log": None}), flush=True)
+        elif getattr(args, "json", False):
             print(json.dumps({"status": "error", "reason": str(e)}))
         console.print(f"[red]error:[/red] {e}")
         return EXIT_USAGE

@@ -81,6 +81,23 @@ def _bottleneck_text(profile: Any | None) -> str | None:
     return f"{b.rule} ({b.direction or '?'})"
 
 
+def _flag_noisy_reference(o: Outcome, seen_ms: list[float]) -> Outcome:
+    """Flag a candidate whose paired reference timing is far from the run's median reference timing.
+
+    Each candidate is timed interleaved with its own reference, so a loaded machine moves both; a reference
+    far off the run's typical value still says the pair was measured under unusual conditions.
+    """
+    if not (o.valid and o.reference and len(seen_ms) >= 2):
+        return o
+    median = sorted(seen_ms)[len(seen_ms) // 2]
+    ratio = o.reference.median_ms / median if median > 0 else 1.0
+    if 2 / 3 <= ratio <= 1.5:
+        return o
+    flag = (f"noisy_reference: its paired reference ran at {o.reference.median_ms:.4g} ms against the run's "
+            f"median {median:.4g} ms (machine load?)")
+    return replace(o, flags=(*o.flags, flag))
+
+
 def _cid(round_: int, index: int, source: str) -> str:
     return f"r{round_}c{index}-{hashlib.sha256(source.encode()).hexdigest()[:6]}"
 
@@ -218,6 +235,7 @@ class Loop:
 
         def finished(c: Candidate, o: Outcome) -> None:
             i = index_of.get(c.id, 0)
+            o = _flag_noisy_reference(o, state.reference_ms)
             self.store.record_candidate(state.run_id, c, o, r, i)
             state.evaluated += 1
             for k, v in (("build", o.build_s), ("verify", o.verify_s), ("time", o.time_s)):

@@ -2,7 +2,7 @@
 // with HIERA" code action, watch the job, check the files it wrote, open the results view, take a
 // screenshot. Started by run.sh, which sets the E2E_* variables. Every step is recorded in
 // $E2E_OUT/steps.json, passed or not, so a partial run still says how far it got.
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 
@@ -13,6 +13,9 @@ const URL_ = process.env.E2E_URL;
 const WORKSPACE = process.env.E2E_WORKSPACE;
 const MODULE = process.env.E2E_MODULE;
 const OUT = process.env.E2E_OUT;
+const USER_DATA = process.env.E2E_USER_DATA;
+// A moderate viewport keeps the screenshots legible and small enough for the docs (~150-250 KB).
+const [VIEW_W, VIEW_H] = (process.env.E2E_VIEWPORT ?? '1360x860').split('x').map(Number);
 const JOB_TIMEOUT_MS = Number(process.env.HIERA_E2E_JOB_TIMEOUT ?? 900) * 1000;
 
 const steps = [];
@@ -40,6 +43,32 @@ function listFiles(dir, base = dir) {
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Files called `name` anywhere under `dir`: used to find the extension host's HIERA log. */
+function findFiles(dir, name) {
+  if (!dir || !existsSync(dir)) {
+    return [];
+  }
+  const out = [];
+  for (const entry of readdirSync(dir)) {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) {
+      out.push(...findFiles(full, name));
+    } else if (entry === name) {
+      out.push(full);
+    }
+  }
+  return out;
+}
+
+/** Opens a file at the workspace root from the Explorer, in the active editor group. */
+async function openFromExplorer(page, name) {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const row = page.locator('.explorer-folders-view .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${escaped}$`) }) }).first();
+  await row.waitFor({ timeout: 15_000 });
+  await row.dblclick();
+  await page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 15_000 });
+}
 
 async function runCommand(page, title) {
   await page.keyboard.press('F1');
@@ -98,7 +127,7 @@ async function main() {
     executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  const page = await browser.newPage({ viewport: { width: VIEW_W, height: VIEW_H } });
   let failed = false;
   const step = async (name, fn) => {
     if (failed) {
@@ -151,7 +180,13 @@ async function main() {
     }
   });
   await step('job reports progress', async () => {
-    const s = await waitForStatus(page, ['clock', 'sync', 'check', 'error', 'circle-slash'], 60_000);
+    let s = await waitForStatus(page, ['clock', 'sync', 'check', 'error', 'circle-slash'], 60_000);
+    // Give the job a few seconds to report its round and candidate ("HIERA r1 1/2") for the screenshot.
+    const deadline = Date.now() + 20_000;
+    while (['clock', 'sync'].includes(s.icon) && !/r\d/.test(s.text) && Date.now() < deadline) {
+      await sleep(500);
+      s = (await statusIcon(page)) ?? s;
+    }
     await page.screenshot({ path: path.join(OUT, 'progress.png') });
     return s.text;
   });
@@ -159,53 +194,128 @@ async function main() {
     const s = await waitForStatus(page, ['check', 'error', 'circle-slash'], JOB_TIMEOUT_MS);
     return s.text;
   });
+  const stem = MODULE.replace(/\.py$/, '');
+  let delivered = { py: undefined, kernel: undefined };
   await step('the run wrote new files into the workspace', async () => {
-    // The result .py arrives through workspace/applyEdit; give the editor a moment to save it.
-    // Files under .hiera/ are the server's bookkeeping (store, logs); the deliverables land beside the module.
+    // The result .py and kernel arrive through workspace/applyEdit; give the editor a moment to save them.
+    // Files under .hiera/ are the server's bookkeeping (store, logs); the deliverables land beside the module:
+    // <stem>_hiera.py and the kernel, <stem>_hiera.cu on a GPU or <stem>_hiera.cpp on the CPU.
     const deadline = Date.now() + 30_000;
     let added = [];
-    const delivered = () => added.filter((f) => !f.startsWith(`.hiera${path.sep}`));
+    const beside = () => added.filter((f) => !f.includes(path.sep) && f.startsWith(`${stem}_hiera`));
+    const pick = () => ({
+      py: beside().find((f) => f.endsWith('.py')),
+      kernel: beside().find((f) => f.endsWith('.cu') || f.endsWith('.cpp')),
+    });
     while (Date.now() < deadline) {
       added = listFiles(WORKSPACE).filter((f) => !before.includes(f));
-      if (delivered().length > 0) {
+      delivered = pick();
+      if (delivered.py && delivered.kernel && statSync(path.join(WORKSPACE, delivered.py)).size > 0) {
         break;
       }
       await sleep(1000);
     }
     writeFileSync(path.join(OUT, 'new-files.txt'), `${added.join('\n')}\n`);
-    if (delivered().length === 0) {
-      throw new Error(`no new file beside the module (job ended with "${done ?? '?'}"; new under .hiera/: ${added.length})`);
+    const missing = [!delivered.py && `${stem}_hiera.py`, !delivered.kernel && `${stem}_hiera.cu/.cpp`].filter(Boolean);
+    if (missing.length > 0) {
+      throw new Error(`missing beside the module: ${missing.join(', ')} (job ended with "${done ?? '?'}"; new files: ${added.join(', ') || 'none'})`);
     }
-    return added.join(', ');
+    for (const f of [delivered.py, delivered.kernel]) {
+      if (statSync(path.join(WORKSPACE, f)).size === 0) {
+        throw new Error(`${f} is empty on disk: the edit created it but its text was not saved`);
+      }
+    }
+    if (!/class ModelNew\b/.test(readFileSync(path.join(WORKSPACE, delivered.py), 'utf8'))) {
+      throw new Error(`${delivered.py} has no class ModelNew`);
+    }
+    return `${delivered.py}, ${delivered.kernel} (all new: ${added.length} files, the rest under .hiera/)`;
+  });
+  await step('the files came through workspace/applyEdit', async () => {
+    // hiera.trace.server is "messages" in the test workspace, so the HIERA log records the request.
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      for (const log of findFiles(USER_DATA && path.join(USER_DATA, 'logs'), 'HIERA.log')) {
+        const text = readFileSync(log, 'utf8');
+        if (/Received request 'workspace\/applyEdit/.test(text) && /Sending response 'workspace\/applyEdit/.test(text)) {
+          const created = /hiera: .*created .*/.exec(text)?.[0];
+          return created ?? 'applyEdit request answered';
+        }
+      }
+      await sleep(1000);
+    }
+    throw new Error('no workspace/applyEdit round trip in the HIERA log');
   });
   // Show the results whatever the run's outcome, as long as the server runs: a failed run has results too.
   failed = failed && !steps.some((s) => s.name === 'job ends' && s.ok);
-  await step('results view renders', async () => {
+  await step('results view renders the chart with real data', async () => {
     await page.keyboard.press('Escape');
     await runCommand(page, 'HIERA: Show Results');
     const frame = await resultsFrame(page, 60_000);
+    // The view first renders what it has; wait for the run's chart.
+    await frame.locator('svg.chart').waitFor({ timeout: 30_000 }).catch(() => {});
     const text = await frame.locator('#content').innerText();
     writeFileSync(path.join(OUT, 'results.txt'), text);
-    const hasChart = (await frame.locator('svg.chart').count()) > 0;
+    const marks = await frame.locator('svg.chart .pt').count();
+    const valid = await frame.locator('svg.chart .pt-valid').count();
+    const rows = await frame.locator('table.decisions tr.decision').count();
     await sleep(1000);
     await page.screenshot({ path: path.join(OUT, 'results.png') });
-    return hasChart ? 'chart drawn' : `no chart: ${text.slice(0, 120).replace(/\s+/g, ' ')}`;
+    if ((await frame.locator('svg.chart').count()) === 0) {
+      throw new Error(`no chart: ${text.slice(0, 160).replace(/\s+/g, ' ')}`);
+    }
+    if (marks === 0 || rows === 0) {
+      throw new Error(`chart with ${marks} candidate marks and ${rows} decision rows`);
+    }
+    const best = /best\s*([^\n]*)/.exec(text)?.[1]?.trim() ?? '?';
+    return `chart drawn: ${marks} candidates (${valid} valid), ${rows} round decision(s), best ${best}`;
   });
-  await step('"Open kernel (.cu)" opens the best kernel', async () => {
+  await step('results view maximized (screenshot)', async () => {
+    // The same view with the whole editor area: the screenshot the docs use.
+    await page.locator('.tabs-container .tab', { hasText: 'HIERA' }).first().click();
+    await runCommand(page, 'View: Toggle Maximize Editor Group');
+    await sleep(1500);
+    const frame = await resultsFrame(page, 10_000);
+    await frame.locator('svg.chart').waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: path.join(OUT, 'results-view.png') });
+    await page.locator('.tabs-container .tab', { hasText: 'HIERA' }).first().click();
+    await runCommand(page, 'View: Toggle Maximize Editor Group');
+    await sleep(1000);
+  });
+  await step('"Open kernel" opens the best kernel', async () => {
     const frame = await resultsFrame(page, 10_000);
     const open = frame.locator('button[data-action="openKernel"]');
     if ((await open.count()) === 0) {
-      return 'no run to open a kernel from';
+      throw new Error('no "Open kernel" button');
     }
     if (await open.isDisabled()) {
-      return 'button disabled: the run has no best kernel';
+      throw new Error('button disabled: the run has no best kernel');
     }
-    const file = path.basename((await open.getAttribute('title')) ?? '');
+    const target = (await open.getAttribute('title')) ?? '';
+    const label = (await open.innerText()).trim();
+    const file = path.basename(target);
     await open.click();
     await page.locator('.tabs-container .tab', { hasText: file }).first().waitFor({ timeout: 15_000 });
-    return `opened ${file}`;
+    if (!label.endsWith(`(${path.extname(file)})`)) {
+      throw new Error(`the button says "${label}" but opens ${file}`);
+    }
+    return `"${label}" opened ${path.isAbsolute(target) ? path.relative(WORKSPACE, target) : target}`;
   });
-  if (!steps.some((s) => s.name === 'results view renders' && s.ok)) {
+  await step('result files open in the editor (screenshot)', async () => {
+    // The delivered .py in the first group and the kernel in the second, where the results view was.
+    if (!delivered.py || !delivered.kernel) {
+      throw new Error('no delivered files to open');
+    }
+    await page.locator('.tabs-container .tab', { hasText: MODULE }).first().click();
+    await openFromExplorer(page, delivered.py);
+    await page.locator('.tabs-container .tab', { hasText: 'HIERA' }).first().click();
+    await openFromExplorer(page, delivered.kernel);
+    await page.locator('.monaco-editor .view-line', { hasText: 'ModelNew' }).first().waitFor({ timeout: 15_000 });
+    await page.mouse.move(0, VIEW_H - 1);
+    await sleep(1500);
+    await page.screenshot({ path: path.join(OUT, 'editor.png') });
+    return `${delivered.py} | ${delivered.kernel}`;
+  });
+  if (!steps.some((s) => s.name.startsWith('results view renders') && s.ok)) {
     await page.screenshot({ path: path.join(OUT, 'results.png') }).catch(() => {});
   }
   await browser.close();

@@ -178,7 +178,7 @@ log "driving code-server with Chromium"
 set +e
 E2E_PLAYWRIGHT="$CACHE/driver/node_modules/playwright-core" \
 E2E_URL="http://127.0.0.1:$PORT/?folder=$WORKSPACE" \
-E2E_WORKSPACE="$WORKSPACE" E2E_MODULE="$(basename "$MODULE")" E2E_OUT="$OUT" \
+E2E_USER_DATA="$USER_DATA" E2E_WORKSPACE="$WORKSPACE" E2E_MODULE="$(basename "$MODULE")" E2E_OUT="$OUT" \
   "$NODE24" "$E2E_DIR/drive.mjs"
 rc=$?
 set -e

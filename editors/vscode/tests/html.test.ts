@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { renderChart, spreadLabels } from '../src/results/chart';
+import { renderChart, spreadLabels, tickLabels } from '../src/results/chart';
 import { contentSecurityPolicy, makeNonce, renderResultsBody, renderResultsPage } from '../src/results/html';
 import { shapeChart } from '../src/results/shape';
 import { sampleResults } from './fixtures';
@@ -41,6 +41,30 @@ describe('renderChart', () => {
 
   it('says so when there are no candidates', () => {
     assert.match(renderChart(shapeChart({ reference_ms: 1, best: null, chart: [] })), /No candidates yet/);
+  });
+});
+
+describe('tickLabels', () => {
+  it('gives linear ticks one number of decimals, the fewest that is exact', () => {
+    assert.deepEqual(tickLabels([0, 100, 200, 300], false), ['0', '100', '200', '300']);
+    assert.deepEqual(tickLabels([0, 0.5, 1, 1.5, 2], false), ['0.0', '0.5', '1.0', '1.5', '2.0']);
+    assert.deepEqual(tickLabels([0, 0.025, 0.05], false), ['0.000', '0.025', '0.050']);
+  });
+
+  it('writes log ticks each in its shortest form', () => {
+    assert.deepEqual(tickLabels([0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10], true), ['0.05', '0.1', '0.2', '0.5', '1', '2', '5', '10']);
+  });
+
+  it('labels a chart of CPU latencies without a stray "0.00"', () => {
+    const cpu = sampleResults();
+    cpu.reference_ms = 64.4;
+    cpu.compile_ms = { default: null, 'max-autotune': null };
+    cpu.chart = [
+      { candidate_id: 'a', round: 1, index: 1, status: 'valid', valid: true, candidate_ms: 176, speedup: 0.37 },
+      { candidate_id: 'b', round: 1, index: 2, status: 'valid', valid: true, candidate_ms: 288, speedup: 0.22 },
+    ];
+    const ticks = [...renderChart(shapeChart(cpu)).matchAll(/class="tick"[^>]*>([^<]*)</g)].map((m) => m[1]);
+    assert.deepEqual(ticks, ['0', '100', '200', '300']);
   });
 });
 
@@ -85,6 +109,23 @@ describe('results page', () => {
     assert.match(body, /data-action="openKernel"[^>]*disabled/);
     assert.match(body, /data-action="openProfile"[^>]*disabled/);
     assert.doesNotMatch(body, /data-action="openResult"[^>]*disabled/);
+  });
+
+  it('names the kernel file the button opens: .cu on a GPU, .cpp for a CPU run', () => {
+    assert.match(page, />Open kernel \(\.cu\)</);
+    const cpu = sampleResults();
+    cpu.best = cpu.best && { ...cpu.best, paths: { py: '/ws/m_hiera.py', cu: '/ws/m_hiera.cpp' } };
+    assert.match(renderResultsBody(cpu), />Open kernel \(\.cpp\)</);
+  });
+
+  it('lists in the legend only the horizontal lines the chart draws', () => {
+    assert.match(page, /<div class="legend">.*> reference<\/span>.*> torch\.compile<\/span><\/div>/s);
+    assert.doesNotMatch(page, /> max-autotune<\/span>/);
+    const noCompile = sampleResults();
+    noCompile.compile_ms = { default: null, 'max-autotune': null };
+    const body = renderResultsBody(noCompile);
+    assert.match(body, /> reference<\/span>/);
+    assert.doesNotMatch(body, /> torch\.compile<\/span>/);
   });
 
   it('escapes text from the server', () => {

@@ -25,6 +25,29 @@ export function formatSpeedup(x: number): string {
   return `${x.toFixed(2)}×`;
 }
 
+/**
+ * Labels for the y axis's ticks. Linear ticks share one number of decimals, the fewest that tells them
+ * apart ("0, 100, 200", "0.0, 0.5, 1.0", not "0.00, 100, 200"); log ticks are written each in its shortest
+ * form ("0.5, 1, 2, 5").
+ */
+export function tickLabels(ticks: readonly number[], logScale: boolean): string[] {
+  const exact = (t: number, d: number) => Math.abs(Number(t.toFixed(d)) - t) <= Math.abs(t) * 1e-9 + 1e-12;
+  if (logScale) {
+    return ticks.map((t) => {
+      let d = 0;
+      while (d < 6 && !exact(t, d)) {
+        d++;
+      }
+      return t.toFixed(d);
+    });
+  }
+  let decimals = 0;
+  while (decimals < 6 && !ticks.every((t) => exact(t, decimals))) {
+    decimals++;
+  }
+  return ticks.map((t) => t.toFixed(decimals));
+}
+
 function n(v: number): string {
   return v.toFixed(1);
 }
@@ -128,11 +151,12 @@ export function renderChart(model: ChartModel): string {
   if (model.yDomain !== null) {
     const [lo, hi] = model.yDomain;
     const ticks = model.logScale ? logTicks(lo, hi) : linearTicks(lo, hi);
-    for (const t of ticks) {
+    const labels = tickLabels(ticks, model.logScale);
+    ticks.forEach((t, i) => {
       const y = s.y(t);
       out.push(`<line class="grid" x1="${left}" x2="${right}" y1="${n(y)}" y2="${n(y)}"/>`);
-      out.push(`<text class="tick" x="${left - 6}" y="${n(y + 4)}" text-anchor="end">${escapeHtml(formatMs(t).replace(' ms', ''))}</text>`);
-    }
+      out.push(`<text class="tick" x="${left - 6}" y="${n(y + 4)}" text-anchor="end">${escapeHtml(labels[i])}</text>`);
+    });
   }
   out.push(`<text class="axis-title" x="14" y="${n((top + bottom) / 2)}" transform="rotate(-90 14 ${n((top + bottom) / 2)})" text-anchor="middle">latency (ms${model.logScale ? ', log' : ''})</text>`);
   out.push(`<line class="axis" x1="${left}" x2="${left}" y1="${top}" y2="${bottom}"/>`);

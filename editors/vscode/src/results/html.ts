@@ -4,7 +4,7 @@
 import type { RunResults } from '../protocol';
 import { formatMs, formatSpeedup, renderChart } from './chart';
 import { escapeHtml } from './escape';
-import { shapeChart, shapeDecisions, type DecisionRow } from './shape';
+import { shapeChart, shapeDecisions, type ChartModel, type DecisionRow, type HorizontalLine } from './shape';
 
 /** Messages the page posts to the extension. */
 export type WebviewAction = 'openKernel' | 'openResult' | 'openProfile' | 'refresh';
@@ -95,14 +95,32 @@ function decisionsTable(rows: DecisionRow[]): string {
   return `<div class="table-scroll"><table class="decisions"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
 }
 
-const LEGEND =
-  '<div class="legend">' +
-  '<span><svg width="12" height="12"><circle class="pt-valid" cx="6" cy="6" r="5"/></svg> valid</span>' +
-  '<span><svg width="12" height="12"><path class="pt-invalid" d="M2,2L10,10M2,10L10,2"/></svg> invalid</span>' +
-  '<span><svg width="22" height="12"><line class="best-so-far" x1="0" y1="6" x2="22" y2="6"/></svg> best so far</span>' +
-  '<span><svg width="22" height="12"><line class="hline hline-reference" x1="0" y1="6" x2="22" y2="6"/></svg> reference</span>' +
-  '<span><svg width="22" height="12"><line class="hline hline-compile-default" x1="0" y1="6" x2="22" y2="6"/></svg> torch.compile</span>' +
-  '</div>';
+function legendLine(kind: HorizontalLine['kind'], label: string): string {
+  return `<span><svg width="22" height="12"><line class="hline hline-${kind}" x1="0" y1="6" x2="22" y2="6"/></svg> ${escapeHtml(label)}</span>`;
+}
+
+/** The key under the chart: the marks, then only the horizontal lines the chart actually draws. */
+export function renderLegend(model: ChartModel): string {
+  const lineLabels: Record<HorizontalLine['kind'], string> = {
+    reference: 'reference',
+    'compile-default': 'torch.compile',
+    'compile-max-autotune': 'max-autotune',
+  };
+  return (
+    '<div class="legend">' +
+    '<span><svg width="12" height="12"><circle class="pt-valid" cx="6" cy="6" r="5"/></svg> valid</span>' +
+    '<span><svg width="12" height="12"><path class="pt-invalid" d="M2,2L10,10M2,10L10,2"/></svg> invalid</span>' +
+    '<span><svg width="22" height="12"><line class="best-so-far" x1="0" y1="6" x2="22" y2="6"/></svg> best so far</span>' +
+    model.lines.map((line) => legendLine(line.kind, lineLabels[line.kind])).join('') +
+    '</div>'
+  );
+}
+
+/** "(.cu)" on a GPU, "(.cpp)" for the C++ kernel of a CPU run: the button names the file it opens. */
+function kernelSuffix(kernelPath: string | null | undefined): string {
+  const m = kernelPath ? /\.([A-Za-z0-9]+)$/.exec(basename(kernelPath)) : null;
+  return m ? `.${m[1]}` : '.cu';
+}
 
 /** Everything inside `#content`: sent whole on each refresh, which keeps the page script trivial. */
 export function renderResultsBody(results: RunResults | null, note?: string): string {
@@ -113,19 +131,20 @@ export function renderResultsBody(results: RunResults | null, note?: string): st
   const paths = results.best?.paths;
   const buttons =
     '<div class="buttons">' +
-    button('openKernel', 'Open kernel (.cu)', !!paths?.cu, paths?.cu ?? 'the best candidate has no .cu file') +
+    button('openKernel', `Open kernel (${kernelSuffix(paths?.cu)})`, !!paths?.cu, paths?.cu ?? 'the best candidate has no kernel file') +
     button('openResult', 'Open result (.py)', !!paths?.py, paths?.py ?? 'no valid candidate yet') +
     button('openProfile', 'Open profile', !!results.profile, results.profile ?? 'no profile recorded for this run') +
     button('refresh', 'Refresh', true, 'Ask hiera-ls again') +
     '</div>';
+  const chart = shapeChart(results);
   return (
     noteHtml +
     `<h1>${escapeHtml(basename(results.task))} <span class="muted mono">${escapeHtml(results.run_id)}</span></h1>` +
     summary(results) +
     buttons +
     '<h2>Latency by round</h2>' +
-    renderChart(shapeChart(results)) +
-    LEGEND +
+    renderChart(chart) +
+    renderLegend(chart) +
     '<h2>Decisions</h2>' +
     decisionsTable(shapeDecisions(results))
   );
