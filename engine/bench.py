@@ -66,7 +66,7 @@ def find_tasks(root: Path) -> list[tuple[str, Path]]:
         if "class Model" not in text or "def get_inputs" not in text:
             continue
         rel = p.relative_to(root)
-        tasks.append((rel.parts[0] if len(rel.parts) > 1 else "tasks", p))
+        tasks.append((rel.parts[0] if len(rel.parts) > 1 else root.resolve().name, p))
     return tasks
 
 
