@@ -15,7 +15,7 @@ from hiera_ls.edits import client_can_create_files, create_files_edit, free_targ
 from hiera_ls.index import text_hash
 from hiera_ls.jobs import Job
 from hiera_ls.modules import find_kernels, scan_python
-from hiera_ls.views import kernels_of
+from hiera_ls.views import kernels_of, speed_phrase
 
 if TYPE_CHECKING:
     from hiera_ls.core import HieraServer
@@ -70,7 +70,7 @@ async def _deliver_optimize(ls: HieraServer, job: Job) -> None:
                 f"hiera: no valid candidate beat the reference for {job.class_name} ({valid} valid of "
                 f"{res.get('candidates', '?')}); hover the class for the rounds, or try more rounds or another space")
         return
-    speed = f"{best['speedup']:.2f}x faster ({best.get('candidate_ms', 0):.4g} ms vs " \
+    speed = f"{speed_phrase(best['speedup'])} ({best.get('candidate_ms', 0):.4g} ms vs " \
             f"{res.get('reference_ms') or 0:.4g} ms on {res.get('device', '?')})"
     paths = best.get("paths") or {}
     py_src, cu_src = await _read(paths.get("py")), await _read(paths.get("cu"))

@@ -346,7 +346,9 @@ class JobManager:
             if job.result is not None and status in ("finished", "stopped"):
                 job.state = "finished"
                 best = job.result.get("best")
-                job.message = (f"done: {best['speedup']:.2f}x faster" if best and best.get("speedup")
+                from hiera_ls.views import speed_phrase
+
+                job.message = (f"done: {speed_phrase(best['speedup'])}" if best and best.get("speedup")
                                else "done: no valid candidate beat the reference")
                 return
             if job.error is None:

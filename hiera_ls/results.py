@@ -25,7 +25,9 @@ def _best(cands: list[dict[str, Any]], decisions: dict[int, dict[str, Any]]) -> 
     src = b.get("source_path") or ""
     return {"candidate_id": b["id"], "speedup": b["speedup"], "candidate_ms": b.get("candidate_ms"),
             "round": b.get("round"), "space": b.get("space") or d.get("space"), "direction": d.get("direction"),
-            "paths": {"py": src if src.endswith(".py") else None, "cu": src if src.endswith(".cu") else None}}
+            "paths": {"py": src if src.endswith(".py") else None,
+                      # the kernel: a .cu on the GPU path, a .cpp on the CPU path
+                      "cu": src if src.endswith((".cu", ".cpp")) else None}}
 
 
 def assemble(reader: StoreReader, run: dict[str, Any]) -> dict[str, Any]:

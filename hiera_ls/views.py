@@ -32,6 +32,15 @@ def _ms(v: Any) -> str:
     return f"{v:.4g} ms" if isinstance(v, (int, float)) else "-"
 
 
+def speed_phrase(speedup: float | None) -> str:
+    """'1.42x faster', or for a kernel that lost to eager, say so plainly: never call a slowdown faster."""
+    if not speedup:
+        return "no speedup measured"
+    if speedup > 1.0:
+        return f"{speedup:.2f}x faster"
+    return f"{speedup:.2f}x the eager speed (slower than the reference)"
+
+
 def _x(v: Any) -> str:
     return f"{v:.2f}x" if isinstance(v, (int, float)) else "-"
 
@@ -69,7 +78,7 @@ def module_hover(module: ModuleClass, obj: dict[str, Any] | None, job_line: str 
     status = obj.get("status", "?")
     where = f"{obj.get('device') or '?'} · {obj.get('backend') or '?'} backend · run `{obj.get('run_id')}` ({status})"
     if best:
-        parts.append(f"**{_x(best.get('speedup'))} faster** · {_ms(best.get('candidate_ms'))} vs {_ms(ref)} "
+        parts.append(f"**{speed_phrase(best.get('speedup'))}** · {_ms(best.get('candidate_ms'))} vs {_ms(ref)} "
                      f"reference · {where}\n\n")
         parts.append(f"Best: candidate `{best.get('candidate_id')}`, round {best.get('round')}, "
                      f"{SPACE_TITLES.get(best.get('space') or '', best.get('space') or '?')}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from contracts.spaces import Space
@@ -12,7 +14,7 @@ from tests.evalkit import candidate, evaluate_one, evaluator
 
 @pytest.fixture(scope="module")
 def ev(tmp_path_factory):
-    e = evaluator(TASKS / "scale_bias_relu.py", tmp_path_factory.mktemp("eval"), timeout_s=20)
+    e = evaluator(TASKS / "scale_bias_relu.py", tmp_path_factory.mktemp("eval"), timeout_s=180)
     yield e
     e.close()
 
@@ -61,10 +63,13 @@ def test_segfault_kills_only_the_worker_and_the_next_candidate_evaluates(ev):
     assert ev.worker.restarts >= 1
 
 
-def test_hang_times_out_and_the_worker_recovers(ev):
-    o = evaluate_one(ev, CANDIDATES / "hang.cpp")
-    assert o.status is Status.TIMEOUT
-    again = evaluate_one(ev, CANDIDATES / "scale_bias_relu.cpp")
+def test_hang_times_out_and_the_worker_recovers(tmp_path):
+    # A short limit of its own: a loaded CI machine must not turn honest candidates into timeouts elsewhere.
+    with evaluator(TASKS / "scale_bias_relu.py", tmp_path, timeout_s=15) as ev:
+        o = evaluate_one(ev, CANDIDATES / "hang.cpp")
+        assert o.status is Status.TIMEOUT
+        ev.settings = replace(ev.settings, request_timeout_s=180)
+        again = evaluate_one(ev, CANDIDATES / "scale_bias_relu.cpp")
     assert again.status is Status.VALID, again.reason
 
 

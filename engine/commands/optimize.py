@@ -206,7 +206,8 @@ def _print_best(result: dict[str, Any]) -> None:
         console.print("[red]no valid candidate[/red]: nothing written; the reasons are listed above")
         return
     paths = b["paths"] or {}
-    console.print(f"[bold green]best: {b['speedup']:.2f}x[/bold green] ({b['candidate_ms']:.4g} ms vs "
+    slower = "" if b["speedup"] > 1.0 else " [yellow](slower than eager: no candidate beat the reference)[/yellow]"
+    console.print(f"[bold green]best: {b['speedup']:.2f}x[/bold green]{slower} ({b['candidate_ms']:.4g} ms vs "
                   f"{result['reference_ms']:.4g} ms eager) · round {b['round']} · {b['space']} · {b['direction']}")
     for k in ("py", "cu"):
         if paths.get(k):

@@ -61,15 +61,6 @@ function findFiles(dir, name) {
   return out;
 }
 
-/** Opens a file at the workspace root from the Explorer, in the active editor group. */
-async function openFromExplorer(page, name) {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const row = page.locator('.explorer-folders-view .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${escaped}$`) }) }).first();
-  await row.waitFor({ timeout: 15_000 });
-  await row.dblclick();
-  await page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 15_000 });
-}
-
 async function runCommand(page, title) {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
@@ -281,39 +272,52 @@ async function main() {
     await runCommand(page, 'View: Toggle Maximize Editor Group');
     await sleep(1000);
   });
-  await step('"Open kernel" opens the best kernel', async () => {
+  /** Clicks a results-view button and waits for the file it opens; returns "<label> opened <path>". */
+  const openFromResults = async (action, expected) => {
     const frame = await resultsFrame(page, 10_000);
-    const open = frame.locator('button[data-action="openKernel"]');
-    if ((await open.count()) === 0) {
-      throw new Error('no "Open kernel" button');
+    const button = frame.locator(`button[data-action="${action}"]`);
+    if ((await button.count()) === 0 || (await button.isDisabled())) {
+      throw new Error(`the ${action} button is ${(await button.count()) === 0 ? 'missing' : 'disabled'}`);
     }
-    if (await open.isDisabled()) {
-      throw new Error('button disabled: the run has no best kernel');
+    const label = (await button.innerText()).trim();
+    await button.click();
+    // The file beside the module, not the engine's copy under .hiera/ that hiera/runResults names.
+    await page.locator('.editor-group-container .tab.active', { hasText: expected }).first().waitFor({ timeout: 15_000 });
+    await sleep(500);
+    const crumbs = (await page.locator('.editor-group-container.active .breadcrumbs-control').first().innerText().catch(() => '')).replace(/\s+/g, ' ');
+    if (crumbs.includes('.hiera')) {
+      throw new Error(`"${label}" opened the engine's copy (${crumbs.trim()}) instead of ${expected} beside the module`);
     }
-    const target = (await open.getAttribute('title')) ?? '';
-    const label = (await open.innerText()).trim();
-    const file = path.basename(target);
-    await open.click();
-    await page.locator('.tabs-container .tab', { hasText: file }).first().waitFor({ timeout: 15_000 });
-    if (!label.endsWith(`(${path.extname(file)})`)) {
-      throw new Error(`the button says "${label}" but opens ${file}`);
+    return `"${label}" opened ${expected}`;
+  };
+  await step('"Open kernel" opens the kernel beside the module', async () => {
+    if (!delivered.kernel) {
+      throw new Error('no delivered kernel');
     }
-    return `"${label}" opened ${path.isAbsolute(target) ? path.relative(WORKSPACE, target) : target}`;
+    const detail = await openFromResults('openKernel', delivered.kernel);
+    if (!detail.includes(`(${path.extname(delivered.kernel)})`)) {
+      throw new Error(`the button does not name the file it opens: ${detail}`);
+    }
+    return detail;
   });
-  await step('result files open in the editor (screenshot)', async () => {
-    // The delivered .py in the first group and the kernel in the second, where the results view was.
+  await step('"Open result" opens the .py beside the module; editor screenshot', async () => {
     if (!delivered.py || !delivered.kernel) {
       throw new Error('no delivered files to open');
     }
-    await page.locator('.tabs-container .tab', { hasText: MODULE }).first().click();
-    await openFromExplorer(page, delivered.py);
-    await page.locator('.tabs-container .tab', { hasText: 'HIERA' }).first().click();
-    await openFromExplorer(page, delivered.kernel);
+    // The kernel opened as a preview editor, which the next file would replace: keep it open.
+    await page.locator('.editor-group-container .tab', { hasText: delivered.kernel }).first().click();
+    await runCommand(page, 'View: Keep Editor');
+    const detail = await openFromResults('openResult', delivered.py);
+    // Kernel in the second group (over the results view), the result module in the first.
+    await page.locator('.editor-group-container .tab', { hasText: delivered.kernel }).first().click();
+    await runCommand(page, 'View: Move Editor into Next Group');
+    await page.locator('.editor-group-container.active .tab.active', { hasText: delivered.kernel }).first().waitFor({ timeout: 10_000 });
+    await page.locator('.editor-group-container .tab', { hasText: delivered.py }).first().click();
     await page.locator('.monaco-editor .view-line', { hasText: 'ModelNew' }).first().waitFor({ timeout: 15_000 });
-    await page.mouse.move(0, VIEW_H - 1);
+    await page.mouse.move(VIEW_W / 2, VIEW_H - 1);
     await sleep(1500);
     await page.screenshot({ path: path.join(OUT, 'editor.png') });
-    return `${delivered.py} | ${delivered.kernel}`;
+    return detail;
   });
   if (!steps.some((s) => s.name.startsWith('results view renders') && s.ok)) {
     await page.screenshot({ path: path.join(OUT, 'results.png') }).catch(() => {});

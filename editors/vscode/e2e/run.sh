@@ -5,14 +5,16 @@
 #   editors/vscode/e2e/run.sh                 install what is missing, build the .vsix, run the UI test
 #   editors/vscode/e2e/run.sh --install-only  only install the tools (slow the first time: ~7 min)
 #
-# Everything downloaded lives under editors/vscode/.e2e-cache (gitignored); the screenshot and logs
-# go to editors/vscode/e2e/out/ (results.png, progress.png, steps.json, new-files.txt, logs/).
+# Everything downloaded lives under editors/vscode/.e2e-cache (gitignored); the screenshots and logs
+# go to editors/vscode/e2e/out/ (progress.png, results.png, results-view.png, editor.png, steps.json,
+# new-files.txt, results.txt, logs/).
 #
 # Environment (all optional):
 #   HIERA_E2E_PYTHON       interpreter given to the extension as hiera.interpreter (<repo>/.venv/bin/python)
 #   HIERA_E2E_MODULE       module copied into the test workspace (<repo>/examples/linear_relu.py)
 #   HIERA_E2E_ROUNDS, HIERA_E2E_CANDIDATES   size of the run (1 round of 2 candidates)
-#   HIERA_E2E_DEVICE       hiera.device for the run (cpu)
+#   HIERA_E2E_DEVICE       hiera.device for the run (cpu; cuda:0 on a GPU machine)
+#   E2E_VIEWPORT           browser viewport, WIDTHxHEIGHT (1360x860)
 #   HIERA_E2E_JOB_TIMEOUT  seconds to wait for the job to end (900)
 #   HIERA_E2E_CACHE, HIERA_E2E_PORT
 set -euo pipefail

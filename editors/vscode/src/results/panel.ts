@@ -1,16 +1,23 @@
 // The results webview: one panel, showing one run, fed by the `hiera/runResults` request and refreshed
 // while that run's job reports progress.
 import { randomBytes } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HieraClient } from '../client';
 import { Debouncer } from '../debounce';
 import { isTerminal, type JobStatus, type RunResults, type RunResultsParams } from '../protocol';
+import { deliveredCopy, type FileAccess } from './delivered';
 import { WEBVIEW_ACTIONS, makeNonce, renderResultsBody, renderResultsPage, type WebviewAction } from './html';
 
 const VIEW_TYPE = 'hiera.results';
 /** Candidate notifications can come in quick succession; one request per burst is enough. */
 const REFRESH_DELAY_MS = 400;
+
+const diskAccess: FileAccess = {
+  list: (dir) => readdir(dir).catch(() => []),
+  read: (file) => readFile(file, 'utf8').catch(() => undefined),
+};
 
 export class ResultsPanel implements vscode.Disposable {
   private static current: ResultsPanel | undefined;
@@ -127,7 +134,15 @@ export class ResultsPanel implements vscode.Disposable {
     if (!target) {
       return;
     }
-    const uri = this.resolvePath(target);
+    let uri = this.resolvePath(target);
+    const task = this.results?.task;
+    if (action !== 'openProfile' && task) {
+      // Prefer the copy the server created beside the module over the engine's copy under .hiera/.
+      const beside = await deliveredCopy(uri.fsPath, this.resolvePath(task).fsPath, diskAccess).catch(() => undefined);
+      if (beside !== undefined) {
+        uri = vscode.Uri.file(beside);
+      }
+    }
     try {
       if (action === 'openProfile') {
         // Nsight reports are binary: let VS Code pick an editor for them, or offer the OS.
