@@ -81,7 +81,7 @@ def _run_json(cmd: list[str], timeout_s: float) -> tuple[dict[str, Any] | None, 
         return None, (p.stderr or p.stdout)[-2000:]
 
 
-def roofline(task: Path, device_info: dict[str, Any] | None) -> float | None:
+def roofline(task: Path, device: str) -> float | None:
     """The task's roofline lower bound in ms, from the expert backend's workload analysis."""
     try:
         from contracts.task import load_task
@@ -89,7 +89,7 @@ def roofline(task: Path, device_info: dict[str, Any] | None) -> float | None:
     except ImportError:
         return None
     try:
-        a = analyze(load_task(task), device_info or {})
+        a = analyze(load_task(task), {}, on_gpu=device.startswith("cuda"))
     except Exception:
         return None
     return getattr(a, "roofline_ms", None)
@@ -126,7 +126,7 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
                                 args["task_timeout_s"])
             r.compile[mode] = ev.get("speedup") if ev else None
             r.compile_status[mode] = ev.get("status", "error") if ev else f"error: {log[-200:]}"
-    r.roofline_ms = roofline(task, None)
+    r.roofline_ms = roofline(task, device)
     if r.roofline_ms and r.best_ms:
         r.roofline_fraction = r.roofline_ms / r.best_ms
     r.wall_s = time.perf_counter() - t0

@@ -74,7 +74,7 @@ def test_patching_the_timer_is_suspect(relu):
 def test_background_thread_finishing_after_return_is_suspect(relu):
     o = evaluate_one(relu, CHEATS / "background_thread.py")
     assert o.status is Status.SUSPECT
-    assert "thread" in o.reason or "still being written" in o.reason
+    assert "still being written" in o.reason and "background thread" in o.reason
 
 
 def test_lowered_precision_under_fp32_policy_is_incorrect(linear):
@@ -95,3 +95,8 @@ def test_real_implausible_speedup_is_reverified_and_flagged(tmp_path):
     assert o.status is Status.VALID, o.reason
     assert o.speedup > 10
     assert any(f.startswith("excessive_speedup") for f in o.flags)
+
+
+def test_an_idle_thread_pool_started_by_honest_code_is_not_a_cheat(relu):
+    o = evaluate_one(relu, CANDIDATES / "idle_thread_pool.py")
+    assert o.status is Status.VALID, o.reason
