@@ -73,6 +73,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default="cuda:0")
     ap.add_argument("--builds", type=int, default=12)
+    ap.add_argument("--torch-header-builds", type=int, default=2, help="0 skips the (minute-long) comparison")
     ap.add_argument("--out", default="bench_evaluator.json")
     args = ap.parse_args()
 
@@ -94,7 +95,8 @@ def main() -> None:
         "gpu": torch.cuda.get_device_name(0) if gpu else None, "torch": torch.__version__,
     }
     result["build_plain"] = build_times(args.builds, arch, work / "contract")
-    result["build_torch_header"] = torch_header_build_time(arch, work / "contract")
+    result["build_torch_header"] = (torch_header_build_time(arch, work / "contract", args.torch_header_builds)
+                                    if args.torch_header_builds else {"n": 0, "skipped": True})
 
     if gpu:
         from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
