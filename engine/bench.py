@@ -140,10 +140,11 @@ def explain_limit(r: TaskResult) -> str:
         return f"the optimize run failed: {r.error[:200]}"
     if not r.valid:
         return "no valid candidate"
-    if r.roofline_fraction and r.roofline_fraction > 0.7:
+    best_compile = max((v for v in r.compile.values() if v), default=0.0)
+    if r.roofline_fraction and r.roofline_fraction > 0.7 and best_compile <= (r.speedup or 0) * 1.1:
         return f"near the roofline bound ({r.roofline_fraction:.0%}): little left to gain"
     return (f"strategies tried ({', '.join(dict.fromkeys(r.strategies))}) stayed behind torch.compile "
-            f"({max((v for v in r.compile.values() if v), default=0):.2f}x)")
+            f"({best_compile:.2f}x)")
 
 
 # --- summary ----------------------------------------------------------------------------------------------
