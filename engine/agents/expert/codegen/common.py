@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import prod
+from typing import Any
 
 from engine.agents.expert import ops
 from engine.agents.expert.ir import Binary, Const, Expr, Load, Program, Reduce, Select, Unary, View, children, walk
@@ -230,3 +231,32 @@ class KernelCode:
 
 def pointer(buffer_c_name: str) -> str:
     return f"p_{buffer_c_name}"
+
+
+def shape_guard(c_name: str, shape: tuple[int, ...]) -> str:
+    """A line rejecting (return 2) a tensor whose shape differs from the one the code is specialized for."""
+    conds = [f"{c_name}->ndim != {len(shape)}"] + [f"{c_name}->sizes[{i}] != {n}" for i, n in enumerate(shape)]
+    return f"    if ({' || '.join(conds)}) return 2;  // specialized for {'x'.join(map(str, shape)) or 'a scalar'}"
+
+
+def entry_preamble(spec: Any, prog: Any, where: str) -> list[str]:
+    """The opening of hiera_forward shared by the CPU and CUDA targets: scalars (baked in as constants) and
+    unread arguments silenced, shape guards, then a typed pointer per program buffer. `where` names what
+    the constants are baked into ("loops", "kernels")."""
+    used = {b.name for b in prog.buffers}
+    lines = []
+    for a in spec.args:
+        if a.tensor is None:
+            lines.append(f"    (void){a.c_name};  // baked into the {where} as a constant")
+        elif a.name not in used:
+            lines.append(f"    (void){a.c_name};  // not read by this computation")
+        else:
+            lines.append(shape_guard(a.c_name, tuple(a.tensor.shape)))
+    for name, t in spec.outputs:
+        lines.append(shape_guard(name, tuple(t.shape)))
+    for b in prog.buffers:
+        if b.kind in ("input", "param", "buffer"):
+            lines.append(f"    const float* {pointer(b.c_name)} = (const float*){b.c_name}->data;")
+        elif b.kind == "output":
+            lines.append(f"    float* {pointer(b.c_name)} = (float*){b.c_name}->data;")
+    return lines

@@ -19,6 +19,7 @@ from engine.agents.expert.codegen.common import (
     Emitter,
     col_varying,
     describe,
+    entry_preamble,
     last_stride,
     offset_code,
     pointer,
@@ -405,22 +406,8 @@ def cpu_source(spec: TaskSpec, prog: Program, params: CpuParams, *, strategy: st
 
 
 def _forward(spec: TaskSpec, prog: Program, body: list[str]) -> str:
-    used = {b.name for b in prog.buffers}
     lines = [f"extern \"C\" int hiera_forward({', '.join(c_params(spec))}) {{", "    (void)stream;"]
-    for a in spec.args:
-        if a.tensor is None:
-            lines.append(f"    (void){a.c_name};  // baked into the loops as a constant")
-        elif a.name not in used:
-            lines.append(f"    (void){a.c_name};  // not read by this computation")
-        else:
-            lines.append(_guard(a.c_name, tuple(a.tensor.shape)))
-    for name, t in spec.outputs:
-        lines.append(_guard(name, tuple(t.shape)))
-    for b in prog.buffers:
-        if b.kind in ("input", "param", "buffer"):
-            lines.append(f"    const float* {pointer(b.c_name)} = (const float*){b.c_name}->data;")
-        elif b.kind == "output":
-            lines.append(f"    float* {pointer(b.c_name)} = (float*){b.c_name}->data;")
+    lines += entry_preamble(spec, prog, "loops")
     if prog.temps:
         total = 0
         offs = []
@@ -435,7 +422,3 @@ def _forward(spec: TaskSpec, prog: Program, body: list[str]) -> str:
     lines.append("}")
     return "\n".join(lines) + "\n"
 
-
-def _guard(c_name: str, shape: tuple[int, ...]) -> str:
-    conds = [f"{c_name}->ndim != {len(shape)}"] + [f"{c_name}->sizes[{i}] != {n}" for i, n in enumerate(shape)]
-    return f"    if ({' || '.join(conds)}) return 2;  // specialized for {'x'.join(map(str, shape)) or 'a scalar'}"

@@ -14,7 +14,7 @@ from math import prod
 from contracts.contract import c_params
 from contracts.task import TaskSpec
 from engine.agents.expert.codegen import gemm as gemm_gen
-from engine.agents.expert.codegen.common import describe, index_type, pointer, short
+from engine.agents.expert.codegen.common import describe, entry_preamble, index_type, pointer, short
 from engine.agents.expert.codegen.pointwise import flat_kernel
 from engine.agents.expert.codegen.reduction import HELPERS, row_kernel, vec_pointers
 from engine.agents.expert.codegen.variants import Variant
@@ -257,25 +257,10 @@ def _assemble(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str,
 
 
 def _forward(spec: TaskSpec, prog: Program, launches: list[str], uses_cublas: bool) -> str:
-    used = {b.name for b in prog.buffers}
     lines = [f"extern \"C\" int hiera_forward({', '.join(c_params(spec))}) {{",
              "    cudaStream_t hiera_s = (cudaStream_t)stream;"]
     # Guards: the kernels are specialized for these shapes.
-    for a in spec.args:
-        if a.tensor is None:
-            lines.append(f"    (void){a.c_name};  // baked into the kernels as a constant")
-            continue
-        if a.name not in used:
-            lines.append(f"    (void){a.c_name};  // not read by this computation")
-            continue
-        lines.append(_shape_guard(a.c_name, tuple(a.tensor.shape)))
-    for name, t in spec.outputs:
-        lines.append(_shape_guard(name, tuple(t.shape)))
-    for b in prog.buffers:
-        if b.kind in ("input", "param", "buffer"):
-            lines.append(f"    const float* {pointer(b.c_name)} = (const float*){b.c_name}->data;")
-        elif b.kind == "output":
-            lines.append(f"    float* {pointer(b.c_name)} = (float*){b.c_name}->data;")
+    lines += entry_preamble(spec, prog, "kernels")
     if prog.temps:
         offsets = []
         total = 0
@@ -294,8 +279,4 @@ def _forward(spec: TaskSpec, prog: Program, launches: list[str], uses_cublas: bo
     lines.append("}")
     return "\n".join(lines) + "\n"
 
-
-def _shape_guard(c_name: str, shape: tuple[int, ...]) -> str:
-    conds = [f"{c_name}->ndim != {len(shape)}"] + [f"{c_name}->sizes[{i}] != {n}" for i, n in enumerate(shape)]
-    return f"    if ({' || '.join(conds)}) return 2;  // specialized for {'x'.join(map(str, shape)) or 'a scalar'}"
 
