@@ -378,6 +378,8 @@ class Loop:
             "best": None if best is None else {
                 "candidate_id": best.candidate.id, "speedup": best.outcome.speedup,
                 "candidate_ms": best.outcome.candidate.median_ms if best.outcome.candidate else None,
+                # the reference timed interleaved with this candidate: the speedup is this ratio
+                "paired_reference_ms": best.outcome.reference.median_ms if best.outcome.reference else None,
                 "round": best.round, "space": best.space.value, "direction": best.direction.value,
                 "flags": list(best.outcome.flags), "paths": paths},
             "candidates": state.evaluated, "rounds": state.rounds_json,

@@ -207,8 +207,10 @@ def _print_best(result: dict[str, Any]) -> None:
         return
     paths = b["paths"] or {}
     slower = "" if b["speedup"] > 1.0 else " [yellow](slower than eager: no candidate beat the reference)[/yellow]"
+    paired = b.get("paired_reference_ms") or result["reference_ms"]
     console.print(f"[bold green]best: {b['speedup']:.2f}x[/bold green]{slower} ({b['candidate_ms']:.4g} ms vs "
-                  f"{result['reference_ms']:.4g} ms eager) · round {b['round']} · {b['space']} · {b['direction']}")
+                  f"{paired:.4g} ms eager, timed interleaved; eager's median over the run "
+                  f"{result['reference_ms']:.4g} ms) · round {b['round']} · {b['space']} · {b['direction']}")
     for k in ("py", "cu"):
         if paths.get(k):
             console.print(f"  wrote {paths[k]}")
