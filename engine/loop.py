@@ -170,7 +170,7 @@ class Loop:
         with Evaluator(self.spec, self.workdir, s.eval, cache_dir=self.cache_dir) as ev:
             self.evaluator = ev
             info = ev.ensure_worker()
-            self.emit("run_started", run_id=state.run_id, task=str(self.spec.path), device=ev._device_label(),
+            self.emit("run_started", run_id=state.run_id, task=str(self.spec.path), device=ev.device_label(),
                       rounds=s.rounds, candidates=s.candidates, backend=self.backend.name,
                       store=str(self.store.db_path), run_dir=str(self.store.run_dir(state.run_id)))
             if s.profile and not s.eval.device.startswith("cuda"):
@@ -254,9 +254,12 @@ class Loop:
                       candidate_ms=o.candidate.median_ms if o.candidate else None,
                       best_speedup=state.best.speedup if state.best else None)
 
+        # What the OA was asked for: a whole ModelNew without the contract, else the contract's source kind.
+        asked = (CandidateKind.MODELNEW if not ctx.use_contract
+                 else CandidateKind.CUDA if ctx.on_gpu else CandidateKind.CPP)
         for i, inv in invalid:
-            c = Candidate(_cid(r, i, inv.id + inv.source), CandidateKind.CUDA if ctx.on_gpu else CandidateKind.CPP,
-                          inv.source, choice.space, origin=self.backend.name, note=strategy.name)
+            c = Candidate(_cid(r, i, inv.id + inv.source), asked, inv.source, choice.space,
+                          origin=self.backend.name, note=strategy.name)
             index_of[c.id] = i
             self.emit("candidate_started", round=r, index=i, of=s.candidates)
             finished(c, Outcome(c.id, Status.BUILD_FAILED, f"no usable source: {inv.reason}"))
@@ -373,7 +376,7 @@ class Loop:
         state.seconds["total"] = time.perf_counter() - self.t0
         result = {
             "run_id": state.run_id, "status": status, "task": str(self.spec.path),
-            "device": self.evaluator._device_label() if hasattr(self, "evaluator") else self.settings.eval.device,
+            "device": self.evaluator.device_label() if hasattr(self, "evaluator") else self.settings.eval.device,
             "backend": self.backend.name, "reference_ms": ref,
             "best": None if best is None else {
                 "candidate_id": best.candidate.id, "speedup": best.outcome.speedup,

@@ -132,9 +132,9 @@ class Evaluator:
         return [outcomes[c.id] for c in cands]
 
     def _finish(self, out: Outcome) -> Outcome:
-        return replace(out, device=self._device_label(), precision=self.settings.precision)
+        return replace(out, device=self.device_label(), precision=self.settings.precision)
 
-    def _device_label(self) -> str:
+    def device_label(self) -> str:
         name = self.device_info.get("name") if self.device_info else None
         return f"{self.settings.device} ({name})" if name else self.settings.device
 
