@@ -158,6 +158,14 @@ def program_variants(family: str, focus: str, w: Workload, ctx: Context, space: 
     return out
 
 
+def _torch_renders(ctx: Context, focus: str, strategy: Strategy) -> list[tuple[str, Any, CandidateKind, str, Space]]:
+    """The PyTorch-level ModelNew variants (torch.compile modes, CUDA graphs, cuDNN settings), focus first."""
+    tvs = TORCH["cpu"] if not ctx.on_gpu else TORCH.get(focus, TORCH["compile"]) + [
+        v for key, lst in TORCH.items() if key not in (focus, "cpu") for v in lst]
+    return [("torch", tv, CandidateKind.MODELNEW, modelnew_source(ctx.spec, tv, strategy=strategy.name),
+             Space.LIBRARIES_PYTORCH) for tv in tvs]
+
+
 def generate(ctx: Context, space: Space, strategy: Strategy, k: int, memory: Memory) -> list[Candidate | Invalid]:
     w = workload(ctx)
     fam = strategy.params.get("family") or "none"
@@ -172,11 +180,7 @@ def generate(ctx: Context, space: Space, strategy: Strategy, k: int, memory: Mem
     if fam == "none":
         return [Invalid(f"x{ctx.round}-none", strategy.description)]
     if fam == "torch" or (w.program is None and space.allows(Space.LIBRARIES_PYTORCH)):
-        tvs = TORCH["cpu"] if not ctx.on_gpu else TORCH.get(focus, TORCH["compile"]) + [
-            v for key, lst in TORCH.items() if key not in (focus, "cpu") for v in lst]
-        for tv in tvs:
-            src = modelnew_source(ctx.spec, tv, strategy=strategy.name)
-            renders.append(("torch", tv, CandidateKind.MODELNEW, src, Space.LIBRARIES_PYTORCH))
+        renders += _torch_renders(ctx, focus, strategy)
     elif w.program is None:
         return [Invalid(f"x{ctx.round}-unsupported", f"no generator in {space.value} covers this task: "
                                                      f"{w.unsupported}")]
@@ -200,6 +204,11 @@ def generate(ctx: Context, space: Space, strategy: Strategy, k: int, memory: Mem
                 continue
             claimed = Space.CUDA_LIBRARIES if "cublas" in v.gemm.impl and w.program.gemms else Space.PURE_CUDA
             renders.append((fam, v, CandidateKind.CUDA, src, claimed))
+    if fam != "torch" and space.allows(Space.LIBRARIES_PYTORCH) and \
+            all(_hash(src) in memory.seen for _, _, _, src, _ in renders):
+        # Every generated kernel of this family was played in an earlier round; in a space that allows
+        # PyTorch-level candidates, those are what is left to try rather than nothing.
+        renders += _torch_renders(ctx, focus, strategy)
     out: list[Candidate | Invalid] = []
     for rfam, variant, kind, src, claimed in renders:
         if len(out) >= k:

@@ -82,6 +82,12 @@ def _valid_in(ctx: Context, space: Space) -> bool | None:
     return any(r.best_speedup is not None for r in rounds)
 
 
+def _exhausted(ctx: Context, space: Space) -> bool:
+    """A round in this space got nothing new to evaluate (every variant was generated earlier)."""
+    return any(r.outcomes and all(o.reason.startswith("no usable source") for o in r.outcomes)
+               for r in _rounds_in(ctx, space))
+
+
 def best_speedup(ctx: Context) -> float | None:
     vals = [r.best_speedup for r in ctx.history if r.best_speedup is not None]
     return max(vals) if vals else None
@@ -101,14 +107,17 @@ def select_space(ctx: Context) -> SpaceChoice:
         return SpaceChoice(only, f"{head} This run is fixed to {only.value}: {why}.")
     choice = ranking[0]
     note = ""
-    # Leave a space that produced nothing valid for the next one in the ranking.
+    # Leave a space that produced nothing valid, or whose generators have nothing new left, for the next
+    # one in the ranking.
     for r in ranking:
-        if _valid_in(ctx, r.space) is False:
+        if _valid_in(ctx, r.space) is False or _exhausted(ctx, r.space):
             continue
         choice = r
         break
     if choice is not ranking[0]:
-        note = f" {ranking[0].space.value} produced no valid candidate in an earlier round, so: {choice.space.value}."
+        why = "has nothing new to generate" if _exhausted(ctx, ranking[0].space) else \
+            "produced no valid candidate in an earlier round"
+        note = f" {ranking[0].space.value} {why}, so: {choice.space.value}."
     # Last round: compare against the PyTorch-level candidates once when the best so far is modest.
     best = best_speedup(ctx)
     last = ctx.round >= ctx.rounds - 1 if ctx.rounds else False
