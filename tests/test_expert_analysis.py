@@ -189,3 +189,17 @@ def test_a_direction_that_did_not_improve_is_demoted_and_the_profile_is_blended(
     blended = be.ssda.score_directions(ctx_for(s, profile=prof), Space.PURE_CUDA)
     assert blended.scores[Direction.P] > base.scores[Direction.P]
     assert any("occupancy" in e for e in blended.evidence[Direction.P])
+
+
+def test_a_space_with_nothing_new_to_generate_is_left_for_the_next(tmp_path) -> None:
+    from engine.agents.expert.rules import select_space
+    from engine.evaluate.outcome import Outcome, Status
+
+    s = spec("expert_chain.py")
+    spent = Outcome("r2c1", Status.BUILD_FAILED, "no usable source: every variant of P.work_per_thread was "
+                                                  "generated in an earlier round")
+    history = (RoundRecord(1, Space.PURE_CUDA, Direction.P, "P.cpu_threads", 0.9, ()),
+               RoundRecord(2, Space.PURE_CUDA, Direction.P, "P.work_per_thread", None, (spent,)))
+    choice = select_space(ctx_for(s, device="cpu", history=history, rnd=3))
+    assert choice.space is Space.LIBRARIES_PYTORCH
+    assert "nothing new to generate" in choice.rationale
