@@ -260,13 +260,25 @@ async def cmd_show_results(ls: HieraServer, *args: Any) -> Any:
     return _results_for({"runId": run_id}, ls)
 
 
+def _with_delivered(ls: HieraServer, reader: Any, out: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Add `delivered`: the files the server created beside the module for this run (the engine's copies
+    under .hiera/ are what `best.paths` name), so clients open the user's files, not the copies."""
+    if out is None:
+        return None
+    state = ls.index.state(reader.workspace.resolve())
+    mine = [Path(p) for p, e in state.results.items() if e.get("run_id") == out.get("run_id") and Path(p).exists()]
+    out["delivered"] = {"py": next((str(p) for p in mine if p.suffix == ".py"), None),
+                        "cu": next((str(p) for p in mine if p.suffix in (".cu", ".cpp")), None)}
+    return out
+
+
 def _results_for(params: Any, ls: HieraServer) -> dict[str, Any] | None:
     params = params if isinstance(params, dict) else {}
     run_id, uri = params.get("runId"), params.get("uri")
     if isinstance(run_id, str):
         for reader in ls.index.readers():
             if (run := reader.run(run_id)) is not None:
-                return run_results(reader, run)
+                return _with_delivered(ls, reader, run_results(reader, run))
         return None
     if not isinstance(uri, str) or (p := ls.path_of(uri)) is None:
         return None
@@ -274,12 +286,12 @@ def _results_for(params: Any, ls: HieraServer) -> dict[str, Any] | None:
     if p.suffix == ".cu":
         origin = ls.index.cu_origin(p)
         run = reader.run(origin.run_id) if origin else None
-        return run_results(reader, run) if run else None
+        return _with_delivered(ls, reader, run_results(reader, run)) if run else None
     scan = _scan(ls, p)
     runs = [r for m in (scan.modules if scan else ()) if m.optimizable and (r := ls.index.latest_run(p, m))]
     if not runs:
         return None
-    return run_results(reader, max(runs, key=lambda r: r["started"]))
+    return _with_delivered(ls, reader, run_results(reader, max(runs, key=lambda r: r["started"])))
 
 
 @server.feature(RUN_RESULTS)

@@ -152,6 +152,7 @@ async def test_optimize_job_end_to_end(client: LanguageClient, workspace: Path):
     res = await client.protocol.send_request_async("hiera/runResults", {"runId": final["runId"]})
     assert res["best"]["speedup"] == pytest.approx(1.5) and len(res["chart"]) == 6
     assert set(res["compile_ms"]) == {"default", "max-autotune"} and res["rounds"][1]["direction"] == "M"
+    assert res["delivered"] == {"py": str(py), "cu": str(cu)}  # the user's files, not the engine's copies
     by_uri = await client.protocol.send_request_async("hiera/runResults", {"uri": uri})
     assert by_uri["run_id"] == final["runId"]
     assert await client.protocol.send_request_async("hiera/runResults", {"runId": "nope"}) is None

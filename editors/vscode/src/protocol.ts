@@ -91,6 +91,8 @@ export interface RunResults {
   chart: ChartEntry[];
   compile_ms: { default: number | null; 'max-autotune': number | null };
   profile: string | null;
+  /** The files the server created beside the module for this run (servers before this field: absent). */
+  delivered?: { py: string | null; cu: string | null };
 }
 
 export type RunResultsParams = { runId: string } | { uri: string };

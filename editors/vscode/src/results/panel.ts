@@ -136,7 +136,11 @@ export class ResultsPanel implements vscode.Disposable {
     }
     let uri = this.resolvePath(target);
     const task = this.results?.task;
-    if (action !== 'openProfile' && task) {
+    const delivered = action === 'openKernel' ? this.results?.delivered?.cu : action === 'openResult' ? this.results?.delivered?.py : null;
+    if (delivered) {
+      // The server says which files it created beside the module for this run: open those.
+      uri = this.resolvePath(delivered);
+    } else if (action !== 'openProfile' && task) {
       // Prefer the copy the server created beside the module over the engine's copy under .hiera/.
       const beside = await deliveredCopy(uri.fsPath, this.resolvePath(task).fsPath, diskAccess).catch(() => undefined);
       if (beside !== undefined) {
