@@ -90,6 +90,8 @@ class Session:
         self.task = import_file(Path(task_path), "hiera_task_module")
         self.guard = TamperGuard()
         self.flusher = timing.CacheFlusher(self.device)
+        self._references: dict[int, torch.nn.Module] = {}
+        self._inputs: dict[int, list[Any]] = {}
 
     def device_info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"device": str(self.device), "torch": torch.__version__}
@@ -105,14 +107,32 @@ class Session:
 
     # --- models -----------------------------------------------------------------------------------
 
+    # Every candidate of a task is checked on the same seeds, so the reference models and the input sets
+    # are built once per worker and reused (building them on the host took most of a candidate's
+    # evaluation time on GPU-sized tasks). Nobody receives the cached tensors themselves: each call gets
+    # clones, and candidates get copies of the weights.
+    _CACHE_LIMIT = 16
+
+    def _cached(self, cache: dict[int, Any], seed: int, build: Callable[[], Any]) -> Any:
+        if seed not in cache:
+            if len(cache) >= self._CACHE_LIMIT:
+                cache.pop(next(iter(cache)))
+            cache[seed] = build()
+        return cache[seed]
+
     def make_reference(self, seed: int) -> torch.nn.Module:
-        torch.manual_seed(seed)
-        model = self.task.Model(*self.task.get_init_inputs())
-        return model.to(self.device).eval()
+        def build() -> torch.nn.Module:
+            torch.manual_seed(seed)
+            return self.task.Model(*self.task.get_init_inputs()).to(self.device).eval()
+
+        return self._cached(self._references, seed, build)
 
     def make_inputs(self, seed: int) -> list[Any]:
-        torch.manual_seed(seed)
-        return [x.to(self.device) if isinstance(x, torch.Tensor) else x for x in self.task.get_inputs()]
+        def build() -> list[Any]:
+            torch.manual_seed(seed)
+            return [x.to(self.device) if isinstance(x, torch.Tensor) else x for x in self.task.get_inputs()]
+
+        return self._cached(self._inputs, seed, build)
 
     def candidate_factory(self, req: EvalRequest) -> Callable[[torch.nn.Module, int], Callable[..., Any]]:
         """Returns make(reference, seed) -> callable(*inputs), a candidate with the reference's weights."""
