@@ -265,10 +265,10 @@ def _gemm(prog: Program, st: GemmStage, idx: int, params: CpuParams, epilogue: F
         raise ValueError("the CPU product takes one batch dim")
 
     def a_at(mi: str, ki: str) -> str:
-        return f"A[({mi}) * {a.ld} + ({ki})]" if not a.trans else f"A[({ki}) * {a.ld} + ({mi})]"
+        return a.at("A", mi, ki)
 
     def b_at(ki: str, ni: str) -> str:
-        return f"B[({ki}) * {b.ld} + ({ni})]" if not b.trans else f"B[({ni}) * {b.ld} + ({ki})]"
+        return b.at("B", ki, ni)
 
     epi_lines: list[str] = []
     if epilogue is not None:

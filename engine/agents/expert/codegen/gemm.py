@@ -29,6 +29,10 @@ class Operand:
     offset: int
     batch_strides: tuple[int, ...]
 
+    def at(self, name: str, row: str, col: str) -> str:
+        """C text reading logical element (row, col) through pointer `name`."""
+        return f"{name}[({row}) * {self.ld} + ({col})]" if not self.trans else f"{name}[({col}) * {self.ld} + ({row})]"
+
 
 def operand(view: View, rows: int, cols: int) -> Operand:
     sr, sc = view.strides[-2], view.strides[-1]
@@ -261,10 +265,10 @@ def tiled_kernel(prog: Program, st: GemmStage, params: GemmParams, name: str, ep
         raise ValueError("the tiled kernel takes one batch dim")
 
     def a_at(m: str, k: str) -> str:
-        return f"A[({m}) * {a.ld} + ({k})]" if not a.trans else f"A[({k}) * {a.ld} + ({m})]"
+        return a.at("A", m, k)
 
     def b_at(k: str, n: str) -> str:
-        return f"B[({k}) * {b.ld} + ({n})]" if not b.trans else f"B[({n}) * {b.ld} + ({k})]"
+        return b.at("B", k, n)
 
     # Tile loads: consecutive threads take consecutive addresses of the stored layout (coalesced).
     def load_a() -> list[str]:
