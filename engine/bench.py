@@ -44,7 +44,8 @@ class TaskResult:
     directions: list[str] = field(default_factory=list)
     strategies: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
-    wall_s: float = 0.0
+    wall_s: float = 0.0  # the whole task: hiera's optimize run, the baselines and the roofline analysis
+    optimize_wall_s: float = 0.0  # hiera's optimize run alone (what a user waits for)
     run_id: str | None = None
     device: str = ""
     error: str | None = None
@@ -56,8 +57,10 @@ class TaskResult:
         return self.valid and (best_compile is None or (self.speedup or 0) >= best_compile)
 
 
-def find_tasks(root: Path) -> list[tuple[str, Path]]:
-    """(level, path) for every task file under root; the level is the first folder below root."""
+def find_tasks(root: Path, levels: list[str] | None = None) -> list[tuple[str, Path]]:
+    """(level, path) for every task file under root; the level is the first folder below root.
+
+    With levels, only the tasks of those levels (e.g. the GPU levels without the small CPU tasks)."""
     tasks = []
     for p in sorted(root.rglob("*.py")):
         if p.name.startswith(("_", "check_")) or "__pycache__" in p.parts:
@@ -66,7 +69,9 @@ def find_tasks(root: Path) -> list[tuple[str, Path]]:
         if "class Model" not in text or "def get_inputs" not in text:
             continue
         rel = p.relative_to(root)
-        tasks.append((rel.parts[0] if len(rel.parts) > 1 else root.resolve().name, p))
+        level = rel.parts[0] if len(rel.parts) > 1 else root.resolve().name
+        if levels is None or level in levels:
+            tasks.append((level, p))
     return tasks
 
 
@@ -106,6 +111,7 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
     if args.get("no_profile"):
         cmd.append("--no-profile")
     res, log = _run_json(cmd, args["task_timeout_s"])
+    r.optimize_wall_s = time.perf_counter() - t0
     if res is None or "rounds" not in res:
         r.error = (res or {}).get("reason") or log[-600:]
     else:
@@ -171,7 +177,8 @@ def group_summary(results: list[TaskResult]) -> dict[str, dict[str, float | int]
     out["hiera"]["at_or_above_max_autotune"] = (
         sum(1 for r in results if r.valid and (r.compile.get("max-autotune") is None
                                                or (r.speedup or 0) >= r.compile["max-autotune"])) / n if n else 0.0)
-    walls = sorted(r.wall_s for r in results)
+    # The target is on what a user waits for: hiera's optimize run, not the baselines timed beside it.
+    walls = sorted(r.optimize_wall_s or r.wall_s for r in results)
     out["hiera"]["median_wall_s"] = walls[len(walls) // 2] if walls else 0.0
     return out
 
@@ -244,8 +251,14 @@ def plot(results: list[TaskResult], path: Path) -> None:
 # --- orchestration ------------------------------------------------------------------------------------------
 
 def run_bench(root: Path, out: Path, devices: list[str], args: dict[str, Any],
-              on_done: Callable[[TaskResult, int, int], None] | None = None) -> tuple[list[TaskResult], dict[str, Any]]:
-    tasks = find_tasks(root)
+              on_done: Callable[[TaskResult, int, int], None] | None = None, *, levels: list[str] | None = None,
+              deadline: float | None = None, run: bool = True) -> tuple[list[TaskResult], dict[str, Any]]:
+    """Run the tasks not yet finished in OUT; return every finished task's result and the summary.
+
+    deadline (time.monotonic()): no task starts after it, so a bench on a machine lent for a while stops
+    cleanly with each finished task saved; the next call with the same OUT resumes. run=False only
+    summarizes what OUT holds."""
+    tasks = find_tasks(root, levels)
     (out / "tasks").mkdir(parents=True, exist_ok=True)
     done: dict[str, TaskResult] = {}
     for level, path in tasks:
@@ -254,7 +267,7 @@ def run_bench(root: Path, out: Path, devices: list[str], args: dict[str, Any],
             done[str(path)] = TaskResult(**json.loads(f.read_text()))
     todo: queue.Queue[tuple[str, Path]] = queue.Queue()
     for level, path in tasks:
-        if str(path) not in done:
+        if str(path) not in done and run:
             todo.put((level, path))
     lock = threading.Lock()
     total = len(tasks)
@@ -263,7 +276,7 @@ def run_bench(root: Path, out: Path, devices: list[str], args: dict[str, Any],
             on_done(r, len(done), total)
 
     def worker(device: str) -> None:
-        while True:
+        while deadline is None or time.monotonic() < deadline:
             try:
                 level, path = todo.get_nowait()
             except queue.Empty:

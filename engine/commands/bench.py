@@ -11,7 +11,7 @@ from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from engine.bench import TaskResult, markdown, plot, run_bench
+from engine.bench import TaskResult, find_tasks, markdown, plot, run_bench
 from engine.cli import EXIT_OK, UsageError, console
 from engine.evaluate.pipeline import resolve_device
 
@@ -46,13 +46,27 @@ def cmd_bench(args: argparse.Namespace) -> int:
         console.print(f"  {r.level}/{r.task}: hiera {sp}, max-autotune {f'{cmp:.2f}x' if cmp else '-'}, "
                       f"{r.wall_s:.0f} s on {r.device}")
 
+    levels = [x.strip() for x in args.levels.split(",")] if args.levels else None
+    if levels:
+        known = {lv for lv, _ in find_tasks(root)}
+        unknown = [lv for lv in levels if lv not in known]
+        if unknown:
+            raise UsageError(f"--levels: no tasks in level(s) {', '.join(unknown)} under {root} "
+                             f"(levels there: {', '.join(sorted(known)) or 'none'})")
+    deadline = time.monotonic() + args.stop_after if args.stop_after else None
     t0 = time.time()
     with progress:
-        results, summ = run_bench(root, out, devices, opts, done)
+        results, summ = run_bench(root, out, devices, opts, done, levels=levels, deadline=deadline,
+                                  run=not args.report_only)
+    total = len(find_tasks(root, levels))
+    unfinished = total - len(results)
     header = (f"# hiera bench {root} — backend {args.backend}, budget {rounds}x{args.candidates}, "
               f"{args.precision}, devices {','.join(devices)}, {time.strftime('%Y-%m-%d')}, "
-              f"{time.time() - t0:.0f} s")
-    doc = {"command": vars(args) | {"func": None}, "devices": devices, "summary": summ,
+              f"{time.time() - t0:.0f} s; {len(results)} of {total} tasks finished")
+    if unfinished:
+        header += f" ({unfinished} not run yet: run the same command again to resume)"
+    doc = {"command": vars(args) | {"func": None}, "devices": devices, "finished": len(results), "of": total,
+           "summary": summ,
            "tasks": [asdict(r) for r in results]}
     (out / "bench.json").write_text(json.dumps(doc, indent=1, default=str))
     md = markdown(results, summ, header)
@@ -81,5 +95,10 @@ def register(sub: Any) -> None:
     p.add_argument("--task-timeout", type=float, default=1800.0, help="seconds per task before it is abandoned")
     p.add_argument("--no-compile", action="store_true", help="skip the torch.compile baselines")
     p.add_argument("--no-profile", action="store_true")
+    p.add_argument("--levels", default=None, help="comma-separated levels (subfolders of DIR) to run; default all")
+    p.add_argument("--stop-after", type=float, default=None, metavar="SECONDS",
+                   help="start no task after this many seconds (finished tasks are kept; rerun to resume)")
+    p.add_argument("--report-only", action="store_true",
+                   help="run nothing: write bench.json/md/png from the tasks already finished in --out")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)

@@ -1,0 +1,135 @@
+"""`hiera bench`: the fast_p summary, resuming, level selection, the deadline, and one real CPU run."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import bench
+from engine.bench import TaskResult, find_tasks, group_summary, run_bench
+
+ROOT = Path(__file__).resolve().parents[1]
+TASK = '''import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.relu(x * 2.0 + 1.0)
+
+
+def get_inputs():
+    return [torch.randn(64, 256)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+def _suite(tmp_path: Path, levels: dict[str, int]) -> Path:
+    root = tmp_path / "suite"
+    for lv, n in levels.items():
+        (root / lv).mkdir(parents=True)
+        for i in range(n):
+            (root / lv / f"{i:02d}_task.py").write_text(TASK)
+    (root / "check_tasks.py").write_text("# not a task\n")
+    return root
+
+
+def _result(level: str, speedup: float | None, compile_x: float | None = None) -> TaskResult:
+    return TaskResult(task="t", path="t.py", level=level, valid=speedup is not None, speedup=speedup,
+                      compile={"default": compile_x, "max-autotune": compile_x}, optimize_wall_s=10.0)
+
+
+def test_summary_counts_invalid_tasks_in_fast_p_and_as_eager_in_the_all_tasks_geomean() -> None:
+    rs = [_result("l1", 4.0, 1.0), _result("l1", 0.5, 2.0), _result("l1", None, 1.5), _result("l1", 1.5, None)]
+    s = group_summary(rs)["hiera"]
+    assert s["fast_0"] == pytest.approx(0.75)
+    assert s["fast_1"] == pytest.approx(0.5)   # 4.0 and 1.5
+    assert s["fast_2"] == pytest.approx(0.25)  # 4.0
+    assert s["geomean_speedup"] == pytest.approx((4.0 * 0.5 * 1.5) ** (1 / 3))
+    assert s["geomean_speedup_all_tasks"] == pytest.approx((4.0 * 0.5 * 1.0 * 1.5) ** 0.25)
+    # At or above max-autotune: 4.0 >= 1.0 yes; 0.5 < 2.0 no; invalid no; no baseline result counts as yes.
+    assert s["at_or_above_max_autotune"] == pytest.approx(0.5)
+    c = group_summary(rs)["torch.compile:max-autotune"]
+    assert c["fast_0"] == pytest.approx(0.75) and c["fast_1"] == pytest.approx(0.5)
+    assert not math.isnan(c["geomean_speedup"])
+
+
+def test_find_tasks_levels_and_non_tasks(tmp_path: Path) -> None:
+    root = _suite(tmp_path, {"cpu": 1, "level1": 2, "level2": 1})
+    assert [lv for lv, _ in find_tasks(root)] == ["cpu", "level1", "level1", "level2"]
+    assert [lv for lv, _ in find_tasks(root, ["level1", "level2"])] == ["level1", "level1", "level2"]
+
+
+def _fake_run_task(calls: list[str], sleep_s: float = 0.0):
+    def run_task(level: str, task: Path, device: str, args: dict, out: Path) -> TaskResult:
+        calls.append(f"{level}/{task.stem}")
+        time.sleep(sleep_s)
+        return TaskResult(task.stem, str(task), level, valid=True, speedup=2.0, device=device, optimize_wall_s=1.0)
+    return run_task
+
+
+def test_resume_skips_finished_tasks_and_report_only_runs_nothing(tmp_path: Path, monkeypatch) -> None:
+    root = _suite(tmp_path, {"level1": 3})
+    out = tmp_path / "out"
+    calls: list[str] = []
+    monkeypatch.setattr(bench, "run_task", _fake_run_task(calls))
+    (out / "tasks").mkdir(parents=True)
+    (out / "tasks" / "level1__01_task.json").write_text(json.dumps(
+        {"task": "01_task", "path": "x", "level": "level1", "valid": True, "speedup": 3.0}))
+    results, summ = run_bench(root, out, ["cpu"], {})
+    assert sorted(calls) == ["level1/00_task", "level1/02_task"]
+    assert len(results) == 3 and summ["overall"]["fast_2"] == pytest.approx(1 / 3)  # only the 3.0x one is > 2
+    calls.clear()
+    results, _ = run_bench(root, out, ["cpu"], {}, run=False)
+    assert calls == [] and len(results) == 3
+
+
+def test_deadline_starts_no_task_after_it(tmp_path: Path, monkeypatch) -> None:
+    root = _suite(tmp_path, {"level1": 4})
+    calls: list[str] = []
+    monkeypatch.setattr(bench, "run_task", _fake_run_task(calls, sleep_s=0.3))
+    results, _ = run_bench(root, tmp_path / "out", ["cpu"], {}, deadline=time.monotonic() + 0.1)
+    assert calls == ["level1/00_task"] and len(results) == 1
+    assert len(list((tmp_path / "out" / "tasks").glob("*.json"))) == 1
+
+
+def test_unknown_level_is_a_usage_error(tmp_path: Path) -> None:
+    root = _suite(tmp_path, {"level1": 1})
+    p = subprocess.run([sys.executable, "-m", "engine.cli", "bench", str(root), "--levels", "level9",
+                        "--out", str(tmp_path / "o")], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert p.returncode == 2
+    assert "level9" in p.stderr + p.stdout and "level1" in p.stderr + p.stdout
+
+
+def test_bench_end_to_end_on_the_cpu(tmp_path: Path) -> None:
+    """A real optimize run and a real torch.compile baseline through the CLI, then the reports."""
+    root = _suite(tmp_path, {"cpu": 1})
+    out = tmp_path / "out"
+    p = subprocess.run([sys.executable, "-m", "engine.cli", "bench", str(root), "--rounds", "1", "--candidates", "2",
+                        "--device", "cpu", "--out", str(out), "--json"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert p.returncode == 0, p.stderr[-2000:]
+    doc = json.loads(p.stdout.strip().splitlines()[-1])
+    assert doc["finished"] == doc["of"] == 1
+    t = doc["tasks"][0]
+    assert t["valid"] and t["speedup"] > 0 and t["reference_ms"] > 0
+    assert t["optimize_wall_s"] > 0 and t["wall_s"] >= t["optimize_wall_s"]
+    assert set(t["compile_status"]) == {"default", "max-autotune"}
+    for key in ("fast_0", "fast_1", "fast_2", "geomean_speedup"):
+        assert key in doc["summary"]["overall"] and key in doc["summary"]["cpu"]
+    assert (out / "bench.md").read_text().count("| cpu | 00_task |") == 1
+    assert (out / "bench.png").stat().st_size > 1000
+    # Resumed: nothing runs again, the same numbers come back.
+    p2 = subprocess.run([sys.executable, "-m", "engine.cli", "bench", str(root), "--device", "cpu", "--out", str(out),
+                         "--json"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert p2.returncode == 0
+    assert json.loads(p2.stdout.strip().splitlines()[-1])["tasks"][0]["speedup"] == t["speedup"]
