@@ -48,6 +48,7 @@ class TaskResult:
     optimize_wall_s: float = 0.0  # hiera's optimize run alone (what a user waits for)
     run_id: str | None = None
     device: str = ""
+    device_name: str = ""  # what the optimize run reported, e.g. "cuda:0 (NVIDIA H200)"
     error: str | None = None
     limit: str | None = None  # what limited the task when it did not beat torch.compile
 
@@ -116,6 +117,7 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
         r.error = (res or {}).get("reason") or log[-600:]
     else:
         r.run_id = res["run_id"]
+        r.device_name = res.get("device") or ""
         r.reference_ms = res.get("reference_ms")
         r.seconds = res.get("seconds", {})
         r.spaces = [x["space"] for x in res["rounds"]]
@@ -147,6 +149,9 @@ def explain_limit(r: TaskResult) -> str:
     if not r.valid:
         return "no valid candidate"
     best_compile = max((v for v in r.compile.values() if v), default=0.0)
+    if best_compile <= (r.speedup or 0) * 1.03:
+        return (f"level with torch.compile ({r.speedup:.2f}x vs {best_compile:.2f}x: within 3%, about the spread "
+                "of repeated timings of one kernel)")
     if r.roofline_fraction and r.roofline_fraction > 0.7 and best_compile <= (r.speedup or 0) * 1.1:
         return f"near the roofline bound ({r.roofline_fraction:.0%}): little left to gain"
     return (f"strategies tried ({', '.join(dict.fromkeys(r.strategies))}) stayed behind torch.compile "
@@ -178,6 +183,12 @@ def group_summary(results: list[TaskResult]) -> dict[str, dict[str, float | int]
         sum(1 for r in results if r.valid and (r.compile.get("max-autotune") is None
                                                or (r.speedup or 0) >= r.compile["max-autotune"])) / n if n else 0.0)
     # The target is on what a user waits for: hiera's optimize run, not the baselines timed beside it.
+    # max-autotune turns on CUDA graphs, whose replays copy every non-static input into the graph's own
+    # buffers; on memory-bound tasks that extra copy makes it slower than the default mode. So the fairer
+    # bar is the better of the two modes, reported beside the max-autotune figure.
+    out["hiera"]["at_or_above_best_compile"] = (
+        sum(1 for r in results if r.valid and (r.speedup or 0) >= max(
+            (v for v in r.compile.values() if v), default=0.0)) / n if n else 0.0)
     walls = sorted(r.optimize_wall_s or r.wall_s for r in results)
     out["hiera"]["median_wall_s"] = walls[len(walls) // 2] if walls else 0.0
     return out
@@ -216,6 +227,12 @@ def markdown(results: list[TaskResult], summ: dict[str, Any], header: str) -> st
             b = d[who]
             geo = f"{b['geomean_speedup']:.2f}" if b["geomean_speedup"] else "-"
             lines.append(f"| {g} | {who} | {b['fast_0']:.0%} | {b['fast_1']:.0%} | {b['fast_2']:.0%} | {geo} |")
+    lines += ["", "| group | hiera at or above max-autotune | at or above the better compile mode | "
+              "median optimize wall s |", "|---|---|---|---|"]
+    for g, d in summ.items():
+        h = d["hiera"]
+        lines.append(f"| {g} | {h['at_or_above_max_autotune']:.0%} | {h.get('at_or_above_best_compile', 0):.0%} | "
+                     f"{h['median_wall_s']:.0f} |")
     behind = [r for r in results if r.limit]
     if behind:
         lines += ["", "Tasks that did not beat torch.compile, and what limited them:", ""]
@@ -228,20 +245,28 @@ def plot(results: list[TaskResult], path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
 
     levels = sorted({r.level for r in results})
     fig, axes = plt.subplots(1, len(levels), figsize=(5 * len(levels), 4.5), squeeze=False)
     for ax, lv in zip(axes[0], levels):
         rs = sorted((r for r in results if r.level == lv), key=lambda r: r.speedup or 0)
         x = range(len(rs))
-        ax.bar([i - 0.2 for i in x], [r.speedup or 0 for r in rs], width=0.4, label="hiera")
-        ax.bar([i + 0.2 for i in x], [r.compile.get("max-autotune") or 0 for r in rs], width=0.4,
+        w = 0.27
+        ax.bar([i - w for i in x], [r.speedup or 0 for r in rs], width=w, label="hiera")
+        ax.bar(list(x), [r.compile.get("default") or 0 for r in rs], width=w, label="torch.compile default")
+        ax.bar([i + w for i in x], [r.compile.get("max-autotune") or 0 for r in rs], width=w,
                label="torch.compile max-autotune")
         ax.axhline(1.0, color="gray", lw=0.8)
         ax.set_xticks(list(x))
         ax.set_xticklabels([r.task[:18] for r in rs], rotation=70, fontsize=7)
         ax.set_yscale("log")
-        ax.set_title(f"{lv}: speedup over eager")
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}x"))
+        lo, hi = ax.get_ylim()
+        narrow = hi / max(lo, 1e-9) < 1.5  # a level whose speedups all sit near 1x: label the minor ticks too
+        ax.yaxis.set_minor_formatter(FuncFormatter(
+            lambda v, _, narrow=narrow: f"{v:.2f}x" if narrow else (f"{v:g}x" if v in (0.5, 2, 3, 5) else "")))
+        ax.set_title(f"{lv}: speedup over eager (sorted by hiera's)")
         ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -264,7 +289,9 @@ def run_bench(root: Path, out: Path, devices: list[str], args: dict[str, Any],
     for level, path in tasks:
         f = out / "tasks" / f"{level}__{path.stem}.json"
         if f.exists():
-            done[str(path)] = TaskResult(**json.loads(f.read_text()))
+            r = TaskResult(**json.loads(f.read_text()))
+            r.limit = None if r.beats_compile else explain_limit(r)  # the explanation follows the current rules
+            done[str(path)] = r
     todo: queue.Queue[tuple[str, Path]] = queue.Queue()
     for level, path in tasks:
         if str(path) not in done and run:

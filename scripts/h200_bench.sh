@@ -3,20 +3,20 @@
 #   bash scripts/h200_bench.sh SUITE_DIR STOP_AFTER_S DEVICES      e.g. docs/bench/h200-suite 380 cuda:0,cuda:1
 # SUITE_DIR holds what earlier calls finished (tasks/*.json, results/); it travels with the checkout. No task
 # starts after STOP_AFTER_S; the finished tasks, the best kernels and bench.json/md/png land in $OUT/suite,
-# to be copied back into SUITE_DIR before the next call.  (carry .whl: see scripts/device_env.sh)
+# packed as $OUT/suite.tgz (a call brings back at most 8 files), to be unpacked into SUITE_DIR before the
+# next call. A call on the same (still warm) machine also resumes from /tmp/suite-run, which it keeps.
+# (carry .whl: see scripts/device_env.sh)
 set -u
 . scripts/device_env.sh
 SUITE=$1; STOP=$2; DEVICES=$3
-OUT=${OUT:-/tmp/h200-out}; mkdir -p "$OUT/suite"
-WORK=/tmp/suite-run; rm -rf "$WORK"; mkdir -p "$WORK"
-[ -d "$SUITE/tasks" ] && cp -r "$SUITE/tasks" "$WORK/"
-[ -d "$SUITE/results" ] && cp -r "$SUITE/results" "$WORK/"
+OUT=${OUT:-/tmp/h200-out}; mkdir -p "$OUT"
+WORK=/tmp/suite-run; mkdir -p "$WORK/tasks" "$WORK/results"
+[ -d "$SUITE/tasks" ] && cp -rn "$SUITE/tasks/." "$WORK/tasks/"
+[ -d "$SUITE/results" ] && cp -rn "$SUITE/results/." "$WORK/results/"
 echo "== bench ($(date +%T)): $(ls "$WORK/tasks" 2>/dev/null | wc -l) tasks already finished"
-timeout -k 10 $((STOP + 200)) python3 -m engine.cli bench bench --levels level1,level2,level3 --budget 18 \
-  --devices "$DEVICES" --out "$WORK" --stop-after "$STOP" > "$OUT/suite/bench.log" 2>&1
+timeout -k 10 $((STOP + 240)) python3 -m engine.cli bench bench --levels level1,level2,level3 --budget 18 \
+  --devices "$DEVICES" --out "$WORK" --stop-after "$STOP" > "$WORK/bench.log" 2>&1
 echo "bench exit $?"
-grep -E "^  level" "$OUT/suite/bench.log" | tail -40
-cp -r "$WORK/tasks" "$OUT/suite/" 2>/dev/null
-cp -r "$WORK/results" "$OUT/suite/" 2>/dev/null
-cp "$WORK"/bench.json "$WORK"/bench.md "$WORK"/bench.png "$OUT/suite/" 2>/dev/null
+grep -E "^  level" "$WORK/bench.log" | tail -40
+(cd "$WORK" && tar czf "$OUT/suite.tgz" tasks results bench.log $(ls bench.json bench.md bench.png 2>/dev/null))
 echo "== done ($(date +%T))"

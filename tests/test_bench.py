@@ -58,6 +58,7 @@ def test_summary_counts_invalid_tasks_in_fast_p_and_as_eager_in_the_all_tasks_ge
     assert s["geomean_speedup_all_tasks"] == pytest.approx((4.0 * 0.5 * 1.0 * 1.5) ** 0.25)
     # At or above max-autotune: 4.0 >= 1.0 yes; 0.5 < 2.0 no; invalid no; no baseline result counts as yes.
     assert s["at_or_above_max_autotune"] == pytest.approx(0.5)
+    assert s["at_or_above_best_compile"] == pytest.approx(0.5)
     c = group_summary(rs)["torch.compile:max-autotune"]
     assert c["fast_0"] == pytest.approx(0.75) and c["fast_1"] == pytest.approx(0.5)
     assert not math.isnan(c["geomean_speedup"])

@@ -60,9 +60,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
                                   run=not args.report_only)
     total = len(find_tasks(root, levels))
     unfinished = total - len(results)
-    header = (f"# hiera bench {root} — backend {args.backend}, budget {rounds}x{args.candidates}, "
-              f"{args.precision}, devices {','.join(devices)}, {time.strftime('%Y-%m-%d')}, "
-              f"{time.time() - t0:.0f} s; {len(results)} of {total} tasks finished")
+    measured_on = sorted({r.device_name or r.device for r in results})
+    if args.report_only:
+        header = (f"# hiera bench {root} — report of the {len(results)} of {total} tasks finished in {out} "
+                  f"(measured on {', '.join(measured_on) or 'nothing yet'}; written {time.strftime('%Y-%m-%d')})")
+    else:
+        header = (f"# hiera bench {root} — backend {args.backend}, budget {rounds}x{args.candidates}, "
+                  f"{args.precision}, devices {', '.join(measured_on) or ','.join(devices)}, "
+                  f"{time.strftime('%Y-%m-%d')}, {time.time() - t0:.0f} s; {len(results)} of {total} tasks finished")
     if unfinished:
         header += f" ({unfinished} not run yet: run the same command again to resume)"
     doc = {"command": vars(args) | {"func": None}, "devices": devices, "finished": len(results), "of": total,

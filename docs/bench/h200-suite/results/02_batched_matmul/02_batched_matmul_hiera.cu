@@ -1,0 +1,93 @@
+// hiera expert candidate for '02_batched_matmul'
+// strategy: T.cublas_sgemm
+// variant: cuBLASLt algo #1 + bias epilogue
+// precision: strict fp32 (no TF32)
+//   stage 0: out = A @ B (1024x1024x512, batch 64)
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include "hiera_contract.h"
+#include <cublas_v2.h>
+#include <cublasLt.h>
+
+typedef unsigned int idx_t;  // every index of this task fits
+
+// cuBLASLt: one handle and one workspace for the life of the library.
+static cublasLtHandle_t hiera_lt() {
+    static cublasLtHandle_t h = nullptr;
+    if (h == nullptr && cublasLtCreate(&h) != CUBLAS_STATUS_SUCCESS) return nullptr;
+    return h;
+}
+static const size_t HIERA_LT_WS = 32u << 20;
+static void* hiera_lt_workspace() {
+    static void* ws = nullptr;
+    if (ws == nullptr && cudaMalloc(&ws, HIERA_LT_WS) != cudaSuccess) ws = nullptr;
+    return ws;
+}
+
+
+// Product 0: out = A @ B (M=1024 N=1024 K=512, batch 64),
+// CUBLAS_COMPUTE_32F, epilogue CUBLASLT_EPILOGUE_DEFAULT. Descriptors and the algorithm are chosen once (shapes are fixed).
+struct HieraLtPlan0 {
+    cublasLtMatmulDesc_t op = nullptr;
+    cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+    cublasLtMatmulAlgo_t algo;
+    bool ok = false;
+};
+static HieraLtPlan0* hiera_lt_plan0(const void* bias) {
+    static HieraLtPlan0 p;
+    static bool tried = false;
+    if (!tried) {
+        tried = true;
+        if (cublasLtMatmulDescCreate(&p.op, CUBLAS_COMPUTE_32F, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS) return nullptr;
+        cublasOperation_t ta = CUBLAS_OP_N, tb = CUBLAS_OP_N;
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta));
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb));
+        cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_DEFAULT;
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));
+        cublasLtMatrixLayoutCreate(&p.a, CUDA_R_32F, 1024, 512, 1024);
+        cublasLtMatrixLayoutCreate(&p.b, CUDA_R_32F, 512, 1024, 512);
+        cublasLtMatrixLayoutCreate(&p.c, CUDA_R_32F, 1024, 1024, 1024);
+        int bc = 64; long long sa = 524288, sb = 524288, sc = 1048576;
+        cublasLtMatrixLayoutSetAttribute(p.a, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof(bc));
+        cublasLtMatrixLayoutSetAttribute(p.b, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof(bc));
+        cublasLtMatrixLayoutSetAttribute(p.c, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof(bc));
+        cublasLtMatrixLayoutSetAttribute(p.a, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sa, sizeof(sa));
+        cublasLtMatrixLayoutSetAttribute(p.b, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sb, sizeof(sb));
+        cublasLtMatrixLayoutSetAttribute(p.c, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &sc, sizeof(sc));
+        cublasLtMatmulPreference_t pref;
+        cublasLtMatmulPreferenceCreate(&pref);
+        size_t ws = HIERA_LT_WS;
+        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
+        cublasLtMatmulHeuristicResult_t res[8];
+        int found = 0;
+        cublasLtMatmulAlgoGetHeuristic(hiera_lt(), p.op, p.a, p.b, p.c, p.c, pref, 8, res, &found);
+        cublasLtMatmulPreferenceDestroy(pref);
+        if (found == 0) return nullptr;
+        p.algo = res[1 < found ? 1 : 0].algo;
+        p.ok = true;
+    }
+    if (p.ok && bias != nullptr)
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias));
+    return p.ok ? &p : nullptr;
+}
+
+extern "C" int hiera_forward(const hiera_tensor* A, const hiera_tensor* B, hiera_tensor* out, void* stream) {
+    cudaStream_t hiera_s = (cudaStream_t)stream;
+    if (A->ndim != 3 || A->sizes[0] != 64 || A->sizes[1] != 1024 || A->sizes[2] != 512) return 2;  // specialized for 64x1024x512
+    if (B->ndim != 3 || B->sizes[0] != 64 || B->sizes[1] != 512 || B->sizes[2] != 1024) return 2;  // specialized for 64x512x1024
+    if (out->ndim != 3 || out->sizes[0] != 64 || out->sizes[1] != 1024 || out->sizes[2] != 1024) return 2;  // specialized for 64x1024x1024
+    const float* p_A = (const float*)A->data;
+    const float* p_B = (const float*)B->data;
+    float* p_out = (float*)out->data;
+    // out = A @ B (cuBLASLt, column-major C^T = B^T A^T)
+    {
+        HieraLtPlan0* p = hiera_lt_plan0(nullptr);
+        if (p == nullptr || hiera_lt_workspace() == nullptr) return 5;
+        const float alpha = 1.0f, beta = 0.0f;
+        if (cublasLtMatmul(hiera_lt(), p->op, &alpha, p_B + 0, p->a, p_A + 0, p->b, &beta,
+                           p_out, p->c, p_out, p->c, &p->algo, hiera_lt_workspace(), HIERA_LT_WS, hiera_s)
+            != CUBLAS_STATUS_SUCCESS) return 5;
+    }
+    return cudaPeekAtLastError() == cudaSuccess ? 0 : 4;
+}
