@@ -2,13 +2,16 @@
 # The GPU checks a session makes on the lent H200, in one call (at most about 9 minutes; the most
 # important first, since a call is cut at 10 minutes). From the repo root:
 #   bash scripts/h200_session.sh        (carry .whl: see scripts/device_env.sh)
-# Writes logs and JSON under $OUT and prints a summary. Each step runs even if an earlier one failed.
+# Prints a summary; the logs and JSON of every step are packed into $OUT/session.tgz after each step (a call
+# brings back at most 8 files, and one cut at 10 minutes still returns the steps that finished).
+# Each step runs even if an earlier one failed.
 set -u
 . scripts/device_env.sh
-OUT=${OUT:-/tmp/h200-out}; mkdir -p "$OUT"
+PACK=${OUT:-/tmp/h200-out}; mkdir -p "$PACK"
+OUT=/tmp/h200-session; rm -rf "$OUT"; mkdir -p "$OUT"
 W=/tmp/h200-ws; rm -rf "$W"; mkdir -p "$W"
 cp examples/fused_gelu_scale.py examples/softmax_rows.py tests/data/tasks/big_scale_bias_relu.py "$W"/
-step() { echo "== $1 ($(date +%T))"; }
+step() { (cd "$OUT" && tar czf "$PACK/session.tgz" .); echo "== $1 ($(date +%T))"; }
 
 step "optimize with profiling (expert)"
 timeout 150 python3 -m engine.cli optimize "$W/fused_gelu_scale.py" --rounds 2 --candidates 3 --json \
@@ -36,3 +39,4 @@ timeout 90 python3 scripts/bench_evaluator.py --builds 3 --torch-header-builds 0
 step "gpu tests"
 timeout 130 python3 -m pytest -q -m gpu -p no:cacheprovider tests/test_evaluate_gpu.py tests/test_expert_gpu.py \
   tests/test_profile_gpu.py > "$OUT/gpu_tests.txt" 2>&1; tail -3 "$OUT/gpu_tests.txt"
+step "end"
