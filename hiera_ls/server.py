@@ -216,8 +216,8 @@ async def hover(ls: HieraServer, params: types.HoverParams) -> types.Hover | Non
     found = ls.index.profile_for_cu(p)
     origin = found[1] if found else None
     src = f"run {origin.run_id}, candidate {origin.candidate_id}" if origin else None
-    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown,
-                                           views.kernel_hover(kernel.name, found[0] if found else None, src)))
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, views.kernel_hover(
+        kernel.name, found[0] if found else None, src, ls.hot_lines_for(p, source))))
 
 
 # --- commands: async, each returns at once (the work is a Job) -------------------------------------------

@@ -9,17 +9,20 @@ skipped, never an error: the reader must survive a newer or older writer.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 
+# The engine's profile model and line selection: plain data and functions, no torch (about 50 ms to import),
+# shared with `hiera profile` so the editor and the terminal show the same lines.
+from engine.profile.hotlines import HotLine, hot_lines
+from engine.profile.metrics import LineFinding, Profile
 from hiera_ls.modules import ModuleClass
 from hiera_ls.settings import SPACE_TITLES
 
 SOURCE = "hiera"
-WARNING_SHARE = 0.10  # a line causing 10% or more of its kernel's global (or shared) traffic as excess: Warning
-WARNING_SECTORS = 4096  # the same, when the kernel's totals are unknown
 
 # The label a code lens gives the last round's direction: what the kernel was found limited by.
 DIRECTION_LABELS = {"C": "control-flow-bound", "P": "parallelism-bound", "M": "memory-bound",
@@ -216,7 +219,10 @@ def _fmt(v: Any) -> str:
     return f"{v:.4g}" if isinstance(v, float) else str(v)
 
 
-def kernel_hover(name: str, profile: dict[str, Any] | None, source: str | None) -> str:
+def kernel_hover(name: str, profile: dict[str, Any] | None, source: str | None,
+                 hot: Sequence[HotLine] = ()) -> str:
+    """The kernel's profile: metrics, ncu's advice, directions, and its lines in `hot` (what the diagnostics
+    of this file show, cu_hot_lines), so the summary and the marks in the margin agree."""
     head = f"### Nsight Compute · `{name}`\n\n"
     if profile is None:
         return head + "No profile of this kernel yet: use the *Profile kernel* code action (needs a CUDA device)."
@@ -244,6 +250,12 @@ def kernel_hover(name: str, profile: dict[str, Any] | None, source: str | None) 
             out.append(f"- **{r.get('name', 'rule')}**"
                        f"{f' (est. {est:.0f}%)' if isinstance(est, (int, float)) else ''}: {msg[:300]}\n")
         out.append("\n")
+    mine = [h for h in hot if _matches(h.finding.kernel, name) or h.finding.kernel == k.get("name")]
+    if mine:  # warnings in bold, as the editor marks them
+        out.append("**hot lines**\n\n")
+        out += [(f"- **line {h.finding.line}**" if h.warning else f"- line {h.finding.line}") + f": {h.message()}\n"
+                for h in mine]
+        out.append("\n")
     scores = profile.get("scores") or {}
     if scores:
         out.append("Directions: " + " · ".join(f"{d} {v:.2f}" for d, v in
@@ -253,75 +265,65 @@ def kernel_hover(name: str, profile: dict[str, Any] | None, source: str | None) 
     return "".join(out)
 
 
-def _share(n: Any, total: Any) -> float | None:
-    if isinstance(n, (int, float)) and isinstance(total, (int, float)) and total > 0:
-        return n / total
-    return None
-
-
-def line_finding(entry: dict[str, Any], kernel: dict[str, Any] | None, samples_total: int
-                 ) -> tuple[str, types.DiagnosticSeverity]:
-    """A LineFinding as a diagnostic message and severity.
-
-    Warning when the line wastes a large share of its kernel's memory work: excess global sectors (an
-    uncoalesced access) or excess shared wavefronts (bank conflicts) of at least WARNING_SHARE of the
-    kernel's total. Everything else ncu noticed (stall samples, divergence) is Information.
+def typed_profile(profile: dict[str, Any]) -> Profile | None:
+    """The stored JSON's kernels and lines as the engine's Profile, for the per-line selection; None when they
+    cannot be read. Entries the model would refuse (a kernel without a name, a line without a number) are
+    dropped first: one bad entry must not hide the rest.
     """
-    k = kernel or {}
-    parts: list[str] = []
-    warn = False
-    stalls = entry.get("stall_samples") or {}
-    samples = sum(int(v) for v in stalls.values()) if isinstance(stalls, dict) else 0
-    if samples and samples_total:
-        top = max(sorted(stalls), key=lambda r: stalls[r])
-        parts.append(f"{samples / samples_total:.0%} of the kernel's stall samples (mostly {top})")
-    xg = entry.get("excessive_global_sectors")
-    if isinstance(xg, (int, float)) and xg > 0:
-        share = _share(xg, k.get("global_sectors"))
-        warn |= share >= WARNING_SHARE if share is not None else xg >= WARNING_SECTORS
-        parts.append(f"{int(xg):,} excess global sectors"
-                     + (f" ({share:.0%} of the kernel's)" if share is not None else "") + ": uncoalesced access")
-    xs = entry.get("excessive_shared_wavefronts")
-    if isinstance(xs, (int, float)) and xs > 0:
-        total = (k.get("shared_wavefronts_ld") or 0) + (k.get("shared_wavefronts_st") or 0)
-        share = _share(xs, total)
-        warn |= share >= WARNING_SHARE if share is not None else xs >= WARNING_SECTORS
-        parts.append(f"{int(xs):,} excess shared-memory wavefronts: bank conflicts")
-    div = entry.get("divergent_branches")
-    if isinstance(div, (int, float)) and div > 0:
-        parts.append(f"{int(div):,} divergent branches")
-    if not parts and entry.get("message"):
-        parts.append(str(entry["message"]))
-    sev = types.DiagnosticSeverity.Warning if warn else types.DiagnosticSeverity.Information
-    return "ncu: " + "; ".join(parts or ["hot line"]), sev
+    # Only kernels and lines pick lines: ncu's advice, the scores and the bottleneck are left out, so a
+    # malformed one of them cannot fail the rest.
+    lines = profile.get("lines")
+    d = {"kernels": [{**k, "rules": []} for k in kernels_of(profile) if isinstance(k.get("name"), str)],
+         "lines": [{**e, "file": str(e.get("file") or ""), "kernel": str(e.get("kernel") or "")}
+                   for e in (lines if isinstance(lines, list) else [])
+                   if isinstance(e, dict) and isinstance(e.get("line"), int)]}
+    try:
+        return Profile.from_json(d)
+    except (TypeError, ValueError, AttributeError):
+        return None
 
 
-def line_diagnostics(profile: dict[str, Any], names: set[str], lines: list[str]) -> list[types.Diagnostic]:
-    """Per-line diagnostics for one .cu file from a profile's `lines` (LineFinding: file, line, kernel, ...).
+def cu_hot_lines(profile: dict[str, Any], names: set[str], n_lines: int) -> tuple[HotLine, ...]:
+    """The lines of one .cu file worth showing (engine/profile/hotlines.py), as diagnostics and the hover list.
 
     `names` are the file names the profile may call this file by (the file itself, its candidate copy, the
     contract's `cuda_source.cu`). When the profile names exactly one .cu file, that one is this kernel.
     """
-    entries = [e for e in profile.get("lines") or [] if isinstance(e, dict) and isinstance(e.get("line"), int)]
-    cu_files = {Path(str(e.get("file") or "")).name for e in entries if str(e.get("file") or "").endswith(".cu")}
-    totals: Counter[str] = Counter()
-    for e in entries:
-        stalls = e.get("stall_samples") or {}
-        totals[str(e.get("kernel", ""))] += sum(int(v) for v in stalls.values()) if isinstance(stalls, dict) else 0
+    p = typed_profile(profile)
+    if p is None:
+        return ()
+    cu_files = {Path(f.file).name for f in p.lines if f.file.endswith(".cu")}
+
+    def here(f: LineFinding) -> bool:
+        name = Path(f.file).name
+        mine = not name or name in names or (len(cu_files) == 1 and name in cu_files)
+        return mine and 1 <= f.line <= n_lines
+
+    try:
+        return hot_lines(p, here)
+    except (TypeError, ValueError):  # a field of the wrong type from another writer: show nothing, not an error
+        return ()
+
+
+def _many_kernels(hot: Sequence[HotLine]) -> bool:
+    return len({h.finding.kernel for h in hot}) > 1
+
+
+def diagnostics_of(hot: Sequence[HotLine], lines: list[str]) -> list[types.Diagnostic]:
+    """One diagnostic per selected line: Warning for a top hotspot or a concrete inefficiency (hotlines.py)."""
     out = []
-    for e in entries:
-        fname = Path(str(e.get("file") or "")).name
-        if fname and fname not in names and not (len(cu_files) == 1 and fname in cu_files):
-            continue
-        n = e["line"] - 1
-        if not 0 <= n < len(lines):
-            continue
-        kname = str(e.get("kernel", ""))
-        kernel = next((k for k in kernels_of(profile) if kname and _matches(str(k.get("name", "")), kname)), None)
-        message, severity = line_finding(e, kernel, totals[kname])
-        text = lines[n]
+    many = _many_kernels(hot)
+    for h in hot:
+        n = h.finding.line - 1
+        text = lines[n] if 0 <= n < len(lines) else ""
         indent = len(text) - len(text.lstrip())
+        severity = types.DiagnosticSeverity.Warning if h.warning else types.DiagnosticSeverity.Information
         out.append(types.Diagnostic(
             range=types.Range(types.Position(n, indent), types.Position(n, max(len(text.rstrip()), indent + 1))),
-            severity=severity, source=SOURCE, code="ncu", message=message))
+            severity=severity, source=SOURCE, code="ncu", message="ncu: " + h.message(with_kernel=many)))
     return out
+
+
+def line_diagnostics(profile: dict[str, Any], names: set[str], lines: list[str]) -> list[types.Diagnostic]:
+    """Per-line diagnostics for one .cu file from a profile's `lines` (see cu_hot_lines)."""
+    return diagnostics_of(cu_hot_lines(profile, names, len(lines)), lines)

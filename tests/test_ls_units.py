@@ -118,25 +118,54 @@ PROFILE = {
     "kernels": [{"name": "k(float*)", "global_sectors": 1000, "shared_wavefronts_ld": 100, "shared_wavefronts_st": 0}],
     "lines": [
         {"file": "/build/abc/cuda_source.cu", "line": 2, "kernel": "k(float*)", "excessive_global_sectors": 200,
-         "stall_samples": {"long_scoreboard": 30}},
+         "stall_samples": {"long_scoreboard": 85}},
         {"file": "/build/abc/cuda_source.cu", "line": 3, "kernel": "k(float*)", "excessive_global_sectors": 20,
          "stall_samples": {"barrier": 10}},
         {"file": "/build/abc/cuda_source.cu", "line": 4, "kernel": "k(float*)", "excessive_shared_wavefronts": 50},
-        {"file": "/build/abc/hiera_contract.h", "line": 1, "kernel": "k(float*)", "excessive_global_sectors": 999},
+        {"file": "/build/abc/cuda_source.cu", "line": 5, "kernel": "k(float*)", "stall_samples": {"not_selected": 1}},
+        {"file": "/build/abc/hiera_contract.h", "line": 1, "kernel": "k(float*)", "excessive_global_sectors": 999,
+         "stall_samples": {"wait": 4}},
         {"file": "/build/abc/cuda_source.cu", "line": 99, "kernel": "k(float*)", "divergent_branches": 3},
+        "not a line", {"file": "x.cu", "line": "7"},  # another writer's junk: skipped, not an error
     ],
 }
 
 
-def test_line_diagnostics_warn_on_large_excess_and_skip_other_files():
+def test_line_diagnostics_show_hot_lines_and_findings_only():
     lines = ["#include x", "  a = x[i];", "  b = y[i];", "  s[t] = 1;", "}"]
-    diags = line_diagnostics(PROFILE, {"mine.cu"}, lines)
+    diags = sorted(line_diagnostics(PROFILE, {"mine.cu"}, lines), key=lambda d: d.range.start.line)
+    warn, info = types.DiagnosticSeverity.Warning, types.DiagnosticSeverity.Information
+    # line 2: 85% of the samples and 20% excess sectors; line 3: 10% with a small (2%) excess; line 4: bank
+    # conflicts with no samples at all; line 5 (1%), the header's line and line 99 (past the end) are left out
     assert [(d.range.start.line, d.range.start.character, d.severity) for d in diags] == [
-        (1, 2, types.DiagnosticSeverity.Warning), (2, 2, types.DiagnosticSeverity.Information),
-        (3, 2, types.DiagnosticSeverity.Warning)]
-    assert diags[0].message == ("ncu: 75% of the kernel's stall samples (mostly long_scoreboard); 200 excess global "
-                                "sectors (20% of the kernel's): uncoalesced access")
-    assert all(d.source == "hiera" for d in diags)
+        (1, 2, warn), (2, 2, info), (3, 2, warn)]
+    assert [d.message for d in diags] == [
+        "ncu: 85% of the kernel's stall samples, mostly waiting on global/local memory (L1TEX) [long_scoreboard]; "
+        "200 excess global sectors (20% of the kernel's): uncoalesced access → M (memory transactions)",
+        "ncu: 10% of the kernel's stall samples, mostly waiting at __syncthreads [barrier]; 20 excess global "
+        "sectors (2% of the kernel's): uncoalesced access → P (parallelism)",
+        "ncu: 50 excess shared-memory wavefronts (50% of the kernel's): bank conflicts → M (memory transactions)"]
+    assert all(d.source == "hiera" and d.code == "ncu" for d in diags)
+    assert line_diagnostics({"lines": "nope", "kernels": [{"no": "name"}]}, {"mine.cu"}, lines) == []
+
+
+def test_editor_and_cli_show_the_same_lines_of_a_recorded_profile():
+    from engine.profile.hotlines import hot_lines
+    from tests.test_profile_fixtures import FIXTURES, load, source_of
+
+    for fixture in FIXTURES:
+        src = source_of(fixture)
+        if src is None:
+            continue
+        p = load(fixture, "csv")
+        text = src.read_text().splitlines()
+        diags = line_diagnostics(p.to_json(), {src.name}, text)
+        cli = [(h.finding.line, h.warning, h.message()) for h in hot_lines(p) if Path(h.finding.file).name == src.name]
+        warn = types.DiagnosticSeverity.Warning
+        editor = [(d.range.start.line + 1, d.severity == warn, d.message.removeprefix("ncu: ")) for d in diags]
+        assert editor == cli, fixture
+        sampled = [f for f in p.lines if Path(f.file).name == src.name]
+        assert len(diags) < len(sampled), fixture  # fewer marks than lines ncu sampled, in every recording
 
 
 def test_lens_summary_names_the_last_direction():

@@ -39,3 +39,14 @@ def test_report_shows_kernels_directions_and_hot_lines(capsys):
     assert "ncu's top advice: UncoalescedGlobalAccess -> M" in err
     assert "hot lines" in err and "cand.cu:10" in err and "long_scoreboard" in err
     assert "out[i] = in[i * stride]" in err  # source text is printed literally, not read as rich markup
+
+
+def test_report_shows_only_the_lines_that_matter(capsys):
+    from tests.test_profile_fixtures import FIXTURES, load
+
+    if "divergent" not in FIXTURES:
+        return
+    render(load("divergent", "csv"))
+    err = capsys.readouterr().err
+    assert "divergent.cu:13" in err and "divergent.cu:18" in err  # a divergent branch; 16% of the samples
+    assert "divergent.cu:22" not in err and "divergent.cu:11" not in err  # 0.2% and 0% of the samples

@@ -41,6 +41,7 @@ def _fmt(v: Any, unit: str = "", nd: int = 1) -> str:
 
 def render(profile: Any) -> None:
     """The human report on stderr: kernels, directions with evidence, hot lines with their source."""
+    from engine.profile.hotlines import SHOW_SHARE, hot_lines
     from engine.profile.metrics import DIRECTIONS
 
     for k in profile.kernels:
@@ -87,20 +88,21 @@ def render(profile: Any) -> None:
         b = profile.bottleneck
         console.print(f"ncu's top advice: [bold]{b.rule}[/bold] -> {b.direction or '?'}"
                       + (f" (est. {b.estimated_speedup_pct:.0f}% speedup)" if b.estimated_speedup_pct else ""))
-    if profile.lines:
+    hot = hot_lines(profile)  # the same lines, and the same words, as the editor's diagnostics
+    if hot:
+        many = len({x.finding.kernel for x in hot}) > 1
         h = Table(title="hot lines", title_justify="left")
         h.add_column("line", no_wrap=True)
-        h.add_column("what")
-        h.add_column("source")
-        total = sum(f.samples for f in profile.lines)
-        for f in profile.lines[:10]:
-            what = [f"{f.samples / total:.0%} of samples ({f.top_stall()})" if f.samples and total else "",
-                    f"{f.excessive_global_sectors} excess sectors" if f.excessive_global_sectors else "",
-                    f"{f.excessive_shared_wavefronts} excess shared wavefronts"
-                    if f.excessive_shared_wavefronts else "",
-                    f"{f.divergent_branches} divergent branches" if f.divergent_branches else ""]
-            h.add_row(escape(f"{Path(f.file).name}:{f.line}"), "; ".join(w for w in what if w), escape(f.text[:60]))
+        h.add_column("what ncu found, and the source line")
+        for x in hot:
+            where = f"{Path(x.finding.file).name}:{x.finding.line}"
+            source = f"\n[dim]{escape(x.finding.text[:100])}[/dim]" if x.finding.text else ""
+            h.add_row(("[bold yellow]![/bold yellow] " if x.warning else "  ") + escape(where),
+                      escape(x.message(with_kernel=many)) + source)
         console.print(h)
+    elif profile.lines:
+        console.print(f"[dim]hot lines: none of the {len(profile.lines)} sampled lines holds "
+                      f"{SHOW_SHARE:.0%} of its kernel's stall samples or a counted inefficiency[/dim]")
     for n in profile.notices:
         console.print(f"[yellow]note:[/yellow] {escape(n)}")
     if profile.seconds is not None:

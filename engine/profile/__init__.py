@@ -10,7 +10,8 @@ no counter permission, no CUDA device, nothing profiled, a timeout. Callers say 
 
 Modules: ncu.py (find and run ncu, read reports back), target.py (the program ncu launches), csv_pages.py
 and report_api.py (the two report readers), catalog.py (metric names -> KernelProfile, lines), metrics.py
-(the profile model), directions.py (scores, evidence, roofline, ncu's bottleneck), feedback.py (prompt text).
+(the profile model), directions.py (scores, evidence, roofline, ncu's bottleneck), feedback.py (prompt text),
+hotlines.py (which source lines the editor and `hiera profile` show, and in what words).
 """
 
 from __future__ import annotations

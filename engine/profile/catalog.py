@@ -279,6 +279,7 @@ def kernel_profile(launch: Launch) -> KernelProfile:
         shared_wavefronts_ld=_int(_num(m, SHARED_WAVEFRONTS_LD)),
         shared_wavefronts_st=_int(_num(m, SHARED_WAVEFRONTS_ST)),
         warp_stalls=stalls,
+        line_stall_samples=line_stall_samples(launch),
         warp_cycles_per_issue=_num(m, WARP_CYCLES_PER_ISSUE),
         tensor_pipe_pct=max(tensor) if tensor else None,
         fma_pipe_pct=_num(m, FMA_PIPE),
@@ -292,6 +293,13 @@ def kernel_profile(launch: Launch) -> KernelProfile:
 
 
 # --- source lines -> LineFindings ---------------------------------------------------------------------------
+
+def line_stall_samples(launch: Launch) -> int | None:
+    """The launch's stall samples summed over every source line (line_findings keeps only the top lines)."""
+    if not launch.lines:
+        return None
+    return round(sum(v for s in launch.lines for k, v in s.counters.items() if k.startswith(stall_key(""))))
+
 
 def line_finding(src: SourceLine, display_file: str) -> LineFinding:
     c = src.counters
@@ -331,10 +339,13 @@ def display_path(reported: str, source_map: Mapping[str, str]) -> str:
 
 def line_findings(launches: Iterable[Launch], source_map: Mapping[str, str] | None = None,
                   limit: int = 24) -> tuple[LineFinding, ...]:
-    """The lines worth showing, hottest first: by stall samples, then by excess memory traffic.
+    """The lines worth keeping, hottest first: by stall samples, then by excess memory traffic.
 
     With a source map, lines of the mapped (the user's own) files come first: code inlined from headers such
-    as mma.hpp is attributed to the header's line, which the user cannot edit.
+    as mma.hpp is attributed to the header's line, which the user cannot edit. Past the `limit` hottest,
+    lines with a counted inefficiency (excess sectors or wavefronts, divergence) are still kept, up to
+    `limit` more: they matter whatever their stall samples (hotlines.py shows them), and a cold line
+    holding one would otherwise fall off the end of a long kernel.
     """
     source_map = source_map or {}
     own = set(source_map.values())
@@ -343,7 +354,9 @@ def line_findings(launches: Iterable[Launch], source_map: Mapping[str, str] | No
     found.sort(key=lambda f: (bool(own) and f.file not in own, -f.samples, -(f.excessive_global_sectors or 0),
                               -(f.excessive_shared_wavefronts or 0), -(f.divergent_branches or 0),
                               f.file, f.line))
-    return tuple(found[:limit])
+    wasteful = [f for f in found[limit:]
+                if f.excessive_global_sectors or f.excessive_shared_wavefronts or f.divergent_branches]
+    return tuple(found[:limit] + wasteful[:limit])
 
 
 def rule_from_fields(name: str, type_: str, message: str, speedup: float | str | None,

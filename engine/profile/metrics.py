@@ -67,6 +67,9 @@ class KernelProfile:
     shared_wavefronts_ld: int | None = None
     shared_wavefronts_st: int | None = None
     warp_stalls: dict[str, float] = field(default_factory=dict)  # reason -> cycles per issued instruction
+    # PC-sampling warp samples over all of the kernel's source lines, counted before the profile keeps only
+    # its top lines: what a line's share of the samples is of (None: no per-line data, or an older writer).
+    line_stall_samples: int | None = None
     warp_cycles_per_issue: float | None = None
     tensor_pipe_pct: float | None = None
     fma_pipe_pct: float | None = None

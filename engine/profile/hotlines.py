@@ -1,0 +1,231 @@
+"""Which source lines of a profile deserve an engineer's attention, and what to say about each.
+
+One selection for every place that shows per-line findings (the editor's diagnostics and kernel hover,
+`hiera profile`'s report), so they never disagree about which lines matter. ncu samples a stall reason on
+nearly every line a kernel executes; listing them all buries the two lines that matter under twenty that
+hold 0-1% of the samples. A line is shown when
+
+- it holds at least SHOW_SHARE of its kernel's stall samples, and is among the MAX_HOT_LINES hottest; or
+- ncu counted a concrete inefficiency on it (uncoalesced global access, shared-memory bank conflicts,
+  divergent branches) large enough to matter, whatever its stall share: an uncoalesced load is worth
+  fixing even while the warps waiting on it are charged to the next line.
+
+Every line says its dominant stall reason in a kernel engineer's words and the direction (C/P/M/R/T) it
+points to, from the same mapping the direction scores use (directions.py).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from engine.profile.directions import STALL_DIRECTIONS, memory_wait_direction
+from engine.profile.metrics import KernelProfile, LineFinding, Profile
+from engine.profile.readings import kernel_base
+
+# A line with under 5% of the kernel's samples could speed the kernel up by at most ~5% if its stalls
+# vanished entirely (Amdahl); below that a per-line mark is noise an engineer would turn off.
+SHOW_SHARE = 0.05
+# Past eight hotspots a list stops being read; the hottest few are where the time goes.
+MAX_HOT_LINES = 8
+# A line holding a fifth of the kernel's samples is where its time goes: worth a Warning on its own.
+WARN_SHARE = 0.20
+# Excess global sectors (or shared wavefronts) on one line of 5% or more of the kernel's total: the line
+# alone makes the kernel move that much more data than it needs, a concrete, fixable inefficiency.
+WASTE_SHARE = 0.05
+# The same when the profile does not carry the kernel's total (an older or partial profile): 4096 sectors
+# is 128 KiB fetched for nothing.
+WASTE_COUNT = 4096
+# Divergent branch targets per warp instruction executed on the line. A bounds check diverges in one warp of
+# thousands (far below 1%); a branch on the lane index diverges in every warp that reaches it.
+DIVERGENT_RATE = 0.01
+# Lines with a finding are kept whatever their stall share; this cap only guards against a kernel with an
+# inefficiency on every line (the largest findings come first).
+MAX_FINDING_LINES = 8
+
+# ncu's stall reasons (shared/research/ncu.md §2) in the words of the Kernel Profiling Guide's definitions.
+STALL_WORDS = {
+    "long_scoreboard": "waiting on global/local memory (L1TEX)",
+    "short_scoreboard": "waiting on shared memory or special math (MIO)",
+    "barrier": "waiting at __syncthreads",
+    "membar": "waiting at a memory fence",
+    "mio_throttle": "MIO queue full: too many shared-memory or special-math instructions",
+    "lg_throttle": "L1 queue full: too many global/local memory instructions",
+    "tex_throttle": "texture unit queue full",
+    "math_pipe_throttle": "waiting for a busy math pipe",
+    "wait": "fixed-latency dependency on a previous instruction",
+    "dispatch_stall": "dispatch stall: the pipeline refused the instruction",
+    "gmma": "waiting for warpgroup MMA (wgmma)",
+    "branch_resolving": "waiting for a branch target to resolve",
+    "no_instruction": "no instruction fetched: instruction cache miss or a jump",
+    "imc_miss": "waiting on the immediate-constant cache",
+    "sleeping": "sleeping: nanosleep or yielded",
+    "drain": "draining memory writes at exit",
+    "not_selected": "ready, but the scheduler issued another warp",
+    "selected": "issuing instructions, not stalled",
+    "misc": "a miscellaneous stall",
+}
+
+
+@dataclass(frozen=True)
+class Waste:
+    """An inefficiency ncu counted on a line: excess global sectors, excess shared wavefronts, divergence."""
+
+    kind: str  # "uncoalesced" | "bank_conflicts" | "divergence"
+    count: int
+    share: float | None  # of the kernel's global sectors / shared wavefronts; per instruction for divergence
+    material: bool  # large enough to show the line and warn, whatever its stall share
+
+    @property
+    def direction(self) -> str:
+        return "C" if self.kind == "divergence" else "M"
+
+    def text(self) -> str:
+        if self.kind == "divergence":
+            return f"{self.count:,} divergent branches: the warp's threads take different paths here"
+        of = f" ({self.share:.0%} of the kernel's)" if self.share is not None else ""
+        if self.kind == "uncoalesced":
+            return f"{self.count:,} excess global sectors{of}: uncoalesced access"
+        return f"{self.count:,} excess shared-memory wavefronts{of}: bank conflicts"
+
+
+@dataclass(frozen=True)
+class HotLine:
+    """A line worth showing: its finding (merged over launches of its kernel) and how to say it."""
+
+    finding: LineFinding
+    share: float  # of its kernel's stall samples
+    stall: str | None  # the dominant stall reason on the line
+    direction: str | None  # C/P/M/R/T, where the mapping gives one
+    waste: tuple[Waste, ...]
+    warning: bool
+
+    @property
+    def material(self) -> bool:
+        return any(w.material for w in self.waste)
+
+    def message(self, with_kernel: bool = False) -> str:
+        """'29% of the kernel's stall samples, mostly waiting on global/local memory (L1TEX) [long_scoreboard]
+        → R (data reuse / pipelining)'. A line shown only for its waste leaves out its (small) stall share."""
+        parts = []
+        if self.stall is not None and self.share >= SHOW_SHARE:
+            parts.append(f"{self.share:.0%} of the kernel's stall samples, mostly "
+                         f"{STALL_WORDS.get(self.stall, self.stall)} [{self.stall}]")
+        parts += [w.text() for w in self.waste]
+        text = "; ".join(parts) or f"{self.share:.0%} of the kernel's stall samples"
+        head = f"{kernel_base(self.finding.kernel)}: " if with_kernel else ""
+        return head + text + (f" → {self.direction} ({direction_title(self.direction)})" if self.direction else "")
+
+
+def direction_title(letter: str) -> str:
+    from engine.agents.base import Direction  # the one naming of the directions; lazily, it is the agents'
+
+    return Direction(letter).title
+
+
+# --- selection ------------------------------------------------------------------------------------------------
+
+
+def hot_lines(profile: Profile, where: Callable[[LineFinding], bool] | None = None) -> tuple[HotLine, ...]:
+    """The lines worth showing, warnings first, then hottest first.
+
+    where: which lines may be shown (e.g. those of one file, in range of its text); the shares stay of the
+    whole kernel, and the caps apply to what `where` keeps.
+    """
+    kernels = _by_name(profile.kernels)
+    merged = _merge(profile.lines)
+    kept: Counter[str] = Counter()
+    for f in merged:
+        kept[f.kernel] += f.samples
+    # A line whose kernel the profile does not list by that name: the profile's only kernel, if it has one.
+    only = next(iter(kernels.values())) if len(kernels) == 1 else []
+    read = []
+    for f in merged:
+        if where is None or where(f):
+            ks = kernels.get(f.kernel, only)
+            read.append(_read(f, ks, _samples_total(ks, kept[f.kernel])))
+    hottest = sorted((h for h in read if h.share >= SHOW_SHARE), key=lambda h: -h.share)[:MAX_HOT_LINES]
+    findings = sorted((h for h in read if h.material), key=_waste_rank)[:MAX_FINDING_LINES]
+    chosen = {id(h): h for h in (*hottest, *findings)}.values()
+    return tuple(sorted(chosen, key=lambda h: (not h.warning, -h.share, h.finding.file, h.finding.line)))
+
+
+def _read(f: LineFinding, ks: Sequence[KernelProfile], total: int) -> HotLine:
+    share = f.samples / total if total > 0 else 0.0
+    stall = f.top_stall()
+    waste = _waste(f, ks)
+    material = [w for w in waste if w.material]
+    if material:  # the concrete finding names the fix; the stall is often its symptom
+        direction: str | None = material[0].direction
+    elif stall == "long_scoreboard" and ks:
+        direction = memory_wait_direction(ks[0])
+    else:
+        direction = STALL_DIRECTIONS.get(stall or "")
+    return HotLine(f, share, stall, direction, waste, warning=bool(material) or share >= WARN_SHARE)
+
+
+def _waste(f: LineFinding, ks: Sequence[KernelProfile]) -> tuple[Waste, ...]:
+    out = []
+    sectors = _sum([k.global_sectors for k in ks])
+    wavefronts = _sum([(k.shared_wavefronts_ld or 0) + (k.shared_wavefronts_st or 0)
+                       if k.shared_wavefronts_ld is not None or k.shared_wavefronts_st is not None else None
+                       for k in ks])
+    for kind, count, total in (("uncoalesced", f.excessive_global_sectors, sectors),
+                               ("bank_conflicts", f.excessive_shared_wavefronts, wavefronts)):
+        if count:
+            share = count / total if total else None
+            out.append(Waste(kind, count, share, share >= WASTE_SHARE if share is not None else count >= WASTE_COUNT))
+    if f.divergent_branches:
+        rate = f.divergent_branches / f.instructions_executed if f.instructions_executed else None
+        # Without the line's instruction count there is nothing to weigh it by: ncu saw warps split here.
+        out.append(Waste("divergence", f.divergent_branches, rate, rate is None or rate >= DIVERGENT_RATE))
+    return tuple(out)
+
+
+def _waste_rank(h: HotLine) -> tuple[float, float]:
+    # Largest waste first (a share of the kernel's traffic, or divergent branches per instruction: both say
+    # how much of the line's work is wasted), then the hotter line.
+    return (-max((w.share or 0.0) for w in h.waste if w.material), -h.share)
+
+
+def _sum(values: Iterable[int | None]) -> int | None:
+    vals = list(values)
+    return None if not vals or any(v is None for v in vals) else sum(v for v in vals if v is not None)
+
+
+def _by_name(kernels: Iterable[KernelProfile]) -> dict[str, list[KernelProfile]]:
+    out: dict[str, list[KernelProfile]] = {}
+    for k in kernels:
+        out.setdefault(k.name, []).append(k)
+    return out
+
+
+def _samples_total(ks: Sequence[KernelProfile], kept: int) -> int:
+    """All of the kernel's samples where the profile counted them before keeping only the top lines, else
+    the sum over the lines kept (an older profile: a line's share is then slightly overstated)."""
+    counted = _sum([k.line_stall_samples for k in ks])
+    return counted if counted else kept
+
+
+def _merge(lines: Iterable[LineFinding]) -> list[LineFinding]:
+    """One finding per (kernel, file, line): a kernel launched several times yields one finding per launch."""
+    merged: dict[tuple[str, str, int], LineFinding] = {}
+    for f in lines:
+        key = (f.kernel, f.file, f.line)
+        g = merged.get(key)
+        if g is None:
+            merged[key] = f
+            continue
+        stalls = dict(g.stall_samples)
+        for r, n in f.stall_samples.items():
+            stalls[r] = stalls.get(r, 0) + n
+        merged[key] = replace(g, stall_samples=stalls, **{
+            name: _add(getattr(g, name), getattr(f, name))
+            for name in ("divergent_branches", "excessive_global_sectors", "excessive_shared_wavefronts",
+                         "instructions_executed")})
+    return list(merged.values())
+
+
+def _add(a: int | None, b: int | None) -> int | None:
+    return None if a is None and b is None else (a or 0) + (b or 0)
