@@ -219,12 +219,16 @@ def epilogue_for(prog: Program, st: GemmStage, nxt: object) -> FusedStage | None
     """The stage right after a product, when it can be applied in the product's store.
 
     It must be a flat (reduction-free) stage over exactly the product's elements that reads the
-    product only at the element being stored, and the product must have no other reader.
+    product, only at the element being stored, and the product must have no other reader.
     """
     if not isinstance(nxt, FusedStage) or nxt.has_reduction:
         return None
     total = st.m * st.n * (prod(st.batch) if st.batch else 1)
     if prod(nxt.domain) != total:
+        return None
+    # The next stage in program order may belong to another product (q, k, v projections lowered one
+    # after another): it is this product's epilogue only if it reads this product.
+    if not any(ld.view.buffer == st.out for _, e in nxt.outputs for ld in loads(e)):
         return None
     for _, e in nxt.outputs:
         for ld in loads(e):
