@@ -54,6 +54,17 @@ def test_generated_program_gets_a_valid_candidate(task: str, tmp_path: Path) -> 
     assert any(o.valid for o in outs), [o.reason for o in outs]
 
 
+def test_transposed_copy_gets_a_tiled_transpose_faster_than_eager(tmp_path: Path) -> None:
+    """x.transpose(1, 2).contiguous(): eager and the flat gather read one sector per element; the
+    shared-memory tiled transposes read and write coalesced, so the best of them beats eager."""
+    cands, outs, strategy = _round("expert_gpu_transpose.py", tmp_path, k=6)
+    assert strategy == "M.smem_transpose"
+    assert all("__syncthreads" in c.source for c in cands)
+    valid = [o for o in outs if o.valid]
+    assert len(valid) == len(outs), [o.reason for o in outs]
+    assert max(o.speedup or 0.0 for o in valid) > 1.0
+
+
 def test_tiled_sgemm_with_fused_epilogue_is_valid_in_pure_cuda(tmp_path: Path) -> None:
     cands, outs, _strategy = _round("expert_linear_relu.py", tmp_path, k=2, spaces=(Space.PURE_CUDA,))
     assert all("cublas" not in c.source for c in cands)

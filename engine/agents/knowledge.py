@@ -66,6 +66,11 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("M.vectorize_16B", M, _P, "16-byte vector access",
           "Load and store float4 (16 bytes) per thread when sizes and alignment allow; scalar tail.",
           fits=frozenset({"pointwise", "reduction", "data_movement"})),
+    Entry("M.smem_transpose", M, _P, "Shared-memory tiled transpose",
+          "When reads are strided along the output's last dim (a transpose/permute made contiguous), move "
+          "tile x tile squares through shared memory (+1 padding column or XOR swizzle against bank "
+          "conflicts): reads coalesced along the source's contiguous dim, writes along the output's.",
+          needs=frozenset({"gpu"}), fits=frozenset({"data_movement", "pointwise"})),
     Entry("M.smem_padding", M, _P, "Pad shared memory against bank conflicts",
           "Pad each shared-memory row by one element (or swizzle) so a warp's accesses hit 32 banks.",
           needs=frozenset({"gpu"}), fits=frozenset({"data_movement", "gemm"})),
@@ -96,7 +101,7 @@ ENTRIES: tuple[Entry, ...] = (
           fits=frozenset({"gemm"})),
     Entry("R.torch_compile", R, _T, "torch.compile (Inductor) fusion",
           "Let Inductor fuse the graph's pointwise and reduction ops; modes default, max-autotune.",
-          fits=frozenset({"pointwise", "reduction", "composite", "gemm", "conv"})),
+          fits=frozenset({"pointwise", "reduction", "composite", "gemm", "conv", "data_movement"})),
     # --- T: tensor cores and instruction pipeline
     Entry("T.cublas_sgemm", T, _L, "cuBLAS SGEMM (strict fp32)",
           "Call cuBLAS/cuBLASLt with CUBLAS_COMPUTE_32F (no TF32): the best strict-fp32 GEMM there is.",

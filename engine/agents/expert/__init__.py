@@ -4,9 +4,9 @@
   scores, with the evidence and a rationale a person can read.
 - SPA (planner.py): the argmax direction -> a knowledge-base strategy that a generator implements.
 - OA (generate.py): K variants of that strategy, generated from the task's graph (lowering.py -> ir.py ->
-  codegen/): fused pointwise and row-reduction kernels, cuBLAS/cuBLASLt products with fused epilogues, a
-  tiled SGEMM, C++ loop nests for the CPU, and ModelNew files around torch.compile, CUDA graphs and cuDNN
-  autotuning.
+  codegen/): fused pointwise and row-reduction kernels, shared-memory tiled transposes for stages that read
+  transposed, cuBLAS/cuBLASLt products with fused epilogues, a tiled SGEMM, C++ loop nests for the CPU,
+  and ModelNew files around torch.compile, CUDA graphs and cuDNN autotuning.
 
 No model is called: each agent call is recorded as a Usage with zero tokens and its seconds.
 """

@@ -16,13 +16,14 @@ from contracts.spaces import Space
 from engine.agents.base import Context, Invalid, Strategy
 from engine.agents.expert.analysis import Workload
 from engine.agents.expert.codegen.cpu import CpuParams, cpu_source
-from engine.agents.expert.codegen.cuda_program import cuda_source
+from engine.agents.expert.codegen.cuda_program import cuda_source, knob_parts
 from engine.agents.expert.codegen.torch_variants import TorchVariant, modelnew_source
-from engine.agents.expert.codegen.variants import FlatParams, GemmParams, RowParams, Variant
+from engine.agents.expert.codegen.transpose import transposed_stages
+from engine.agents.expert.codegen.variants import FlatParams, GemmParams, RowParams, TransposeParams, Variant
 from engine.agents.expert.rules import workload
 from engine.evaluate.outcome import Candidate, CandidateKind, Precision
 
-F, R, G = FlatParams, RowParams, GemmParams
+F, R, G, TP = FlatParams, RowParams, GemmParams, TransposeParams
 
 FLAT: dict[str, list[FlatParams]] = {
     "fusion": [F(256, 4, 1), F(512, 4, 1), F(256, 4, 2), F(128, 4, 4), F(1024, 4, 1), F(256, 4, 1, 132 * 8)],
@@ -41,6 +42,13 @@ ROW: dict[str, list[RowParams]] = {
     "ilp": [R(scale=0.125), R(threads=128, cache=False), R(threads=256, cache=False), R(scale=0.5, cache=False),
             R(threads=16, rows_per_block=16), R(threads=8, rows_per_block=32)],
 }
+# Tiled transposes: the classic 32x32 tile with 32x8 threads first, then bigger tiles (more bytes in flight
+# per block), fewer or more threads per tile, and the XOR swizzle instead of the padding column.
+TRANSPOSE: list[TransposeParams] = [
+    TP(32, 8), TP(64, 8), TP(32, 8, swizzle=True), TP(64, 16), TP(32, 4), TP(64, 8, swizzle=True),
+    TP(32, 16), TP(64, 4), TP(32, 32), TP(64, 16, swizzle=True), TP(32, 4, swizzle=True),
+    TP(64, 32, swizzle=True), TP(32, 16, swizzle=True), TP(64, 4, swizzle=True),
+]
 GEMM_LIBRARY: dict[str, list[GemmParams]] = {
     "epilogue": [G("cublaslt", 0), G("cublas"), G("cublaslt", 1), G("cublaslt", 0, lt_epilogue=False),
                  G("cublaslt", 2), G("cublaslt", 3)],
@@ -91,10 +99,7 @@ def _hash(src: str) -> str:
 def _label(variant: Any, w: Workload) -> str:
     """The variant's knobs that matter for this program (no GEMM knobs for a softmax, say)."""
     if isinstance(variant, Variant) and w.program is not None:
-        parts = tuple(name for name, present in (
-            ("gemm", bool(w.program.gemms)), ("row", any(s.has_reduction for s in w.program.fused)),
-            ("flat", any(not s.has_reduction for s in w.program.fused))) if present)
-        return variant.label(parts)
+        return variant.label(knob_parts(w.program, variant))
     return variant.label() if hasattr(variant, "label") else str(variant)
 
 
@@ -111,6 +116,14 @@ def _neighbours_row(p: RowParams) -> list[RowParams]:
                [replace(p, cache=not p.cache)]
     return [replace(p, scale=p.scale * 0.5), replace(p, scale=p.scale * 2.0), replace(p, cache=not p.cache),
             replace(p, rows_per_block=(p.rows_per_block or 8) * 2)]
+
+
+def _neighbours_transpose(p: TransposeParams) -> list[TransposeParams]:
+    out = [replace(p, rows=r) for r in (p.rows // 2, p.rows * 2) if 4 <= r <= min(32, p.tile)]
+    out.append(replace(p, swizzle=not p.swizzle))
+    other = 64 if p.tile == 32 else 32
+    out.append(replace(p, tile=other, rows=min(p.rows, other)))
+    return out
 
 
 def program_variants(family: str, focus: str, w: Workload, ctx: Context, space: Space,
@@ -133,13 +146,18 @@ def program_variants(family: str, focus: str, w: Workload, ctx: Context, space: 
         gemms = [GemmParams()]
     flats = FLAT.get(focus, FLAT["fusion"]) if has_flat else [FlatParams()]
     rows = ROW.get(focus, ROW["fusion"]) if has_rows else [RowParams()]
+    transposed = bool(transposed_stages(prog))
     out: list[Variant] = []
     if isinstance(parent, Variant):
         # Neighbours of the parent first: refine what already won.
+        if transposed and parent.transpose is not None:
+            out += [replace(parent, transpose=t) for t in _neighbours_transpose(parent.transpose)]
         for f in _neighbours_flat(parent.flat) if has_flat else []:
             out.append(replace(parent, flat=f))
         for r in _neighbours_row(parent.row) if has_rows else []:
             out.append(replace(parent, row=r))
+    if focus == "transpose" and transposed:
+        out += [Variant(flats[0], rows[0], gemms[0], transpose=t) for t in TRANSPOSE]
     n = max(len(gemms) if prog.gemms and family in ("library", "tiled") else 1, len(flats), len(rows))
     for i in range(n):
         g = gemms[i % len(gemms)] if (prog.gemms and family in ("library", "tiled")) else gemms[0]
@@ -147,7 +165,8 @@ def program_variants(family: str, focus: str, w: Workload, ctx: Context, space: 
     if prog.gemms and family not in ("library", "tiled"):
         out += [Variant(flats[0], rows[0], g) for g in gemms[1:]]
     if focus == "safe":
-        return out
+        # The plainest code there is: a strided gather instead of the tiled transpose as well.
+        return [replace(v, transpose=None) for v in out]
     # When the focus knob's list is used up (later rounds), the other knobs' lists follow.
     for other in FLAT.values() if has_flat else ():
         out += [Variant(f, rows[0], gemms[0]) for f in other]
@@ -155,6 +174,10 @@ def program_variants(family: str, focus: str, w: Workload, ctx: Context, space: 
         out += [Variant(flats[0], r, gemms[0]) for r in other]
     if prog.gemms and family in ("library", "tiled"):
         out += [Variant(flats[0], rows[0], g) for g in gemms]
+    if transposed:
+        # The transpose tiles, and last the strided gather (the plain lowering) as the comparison.
+        out += [Variant(flats[0], rows[0], gemms[0], transpose=t) for t in TRANSPOSE]
+        out.append(Variant(flats[0], rows[0], gemms[0], transpose=None))
     return out
 
 

@@ -12,6 +12,8 @@ from contracts.spaces import Space
 from engine.agents import knowledge
 from engine.agents.base import Context, Direction, DirectionScores, Strategy
 from engine.agents.expert.analysis import Workload, WorkloadKind
+from engine.agents.expert.codegen.transpose import transposed_stages
+from engine.agents.expert.ir import Program
 from engine.agents.expert.rules import workload
 from engine.evaluate.outcome import Precision
 
@@ -21,6 +23,7 @@ FAMILY: dict[str, tuple[str, str]] = {
     "R.fuse_reduction": ("program", "rows"),
     "M.vectorize_16B": ("program", "vector"),
     "M.coalesce": ("program", "vector"),
+    "M.smem_transpose": ("program", "transpose"),
     "P.grid_block_shape": ("program", "block"),
     "P.rows_per_block": ("program", "rows"),
     "P.work_per_thread": ("program", "ilp"),
@@ -53,6 +56,8 @@ def implementable(key: str, w: Workload, ctx: Context, space: Space) -> bool:
     if not ctx.on_gpu:
         return fam in ("program", "cpu")
     if fam == "program":
+        if FAMILY[key][1] == "transpose" and not transposed_stages(prog):
+            return False
         # GEMMs inside a program need the tiled kernel in pure CUDA (one batch dim) or a library.
         return not prog.gemms or space.allows(Space.CUDA_LIBRARIES) or all(len(g.batch) <= 1 for g in prog.gemms)
     if fam == "tiled":
@@ -88,8 +93,20 @@ def suitability(key: str, w: Workload, ctx: Context, space: Space) -> float:
     if fam == "program":
         if gemms:
             return 0.95 if space is Space.PURE_CUDA else 0.6
+        if prog is not None and transposed_stages(prog):
+            if FAMILY[key][1] == "transpose":
+                return 1.1
+            if not _has_plain_flat(prog):
+                # Flat-kernel knobs (block, vector, ILP) do not touch a tiled transpose: nothing new to try.
+                return 0.6
         return 1.0
     return 0.0
+
+
+def _has_plain_flat(prog: Program) -> bool:
+    """A stage whose code the flat or row knobs shape (anything but a tiled transpose)."""
+    tr = transposed_stages(prog)
+    return any(st not in tr for st in prog.fused)
 
 
 def _failed_before(ctx: Context, key: str, space: Space) -> bool:
@@ -116,6 +133,18 @@ def plan(ctx: Context, space: Space, scores: DirectionScores) -> Strategy:
         order.remove(argmax)
     order.insert(0, argmax)
     skipped: list[str] = []
+    if _switched_to_torch(ctx, space):
+        # The rules moved this round to libraries_pytorch after generated kernels were played elsewhere:
+        # the round is for the PyTorch-level candidates (torch.compile, CUDA graphs), whichever direction
+        # leads; without this a direction with no torch entry (M on a copy) replays generated kernels.
+        picked = _torch_entry(ctx, space, w, order, tf32)
+        if picked is not None:
+            e, d = picked
+            fam, focus = FAMILY[e.key]
+            why = (f"{e.description} (libraries_pytorch is played for its PyTorch-level candidates; "
+                   f"{argmax.value} leads the scores)")
+            return Strategy(d, space, e.key, why, _steps(fam, focus, w, ctx),
+                            {"family": fam, "focus": focus, "workload": w.kb_kind})
     for d in order:
         entries = knowledge.strategies(d, space, gpu=ctx.on_gpu, tf32=tf32, kind=w.kb_kind)
         ranked = []
@@ -148,11 +177,26 @@ def plan(ctx: Context, space: Space, scores: DirectionScores) -> Strategy:
                     {"family": "none", "focus": "", "reason": w.unsupported or "unsupported graph"})
 
 
+def _torch_entry(ctx: Context, space: Space, w: Workload, order: list[Direction],
+                 tf32: bool) -> tuple[knowledge.Entry, Direction] | None:
+    """The best PyTorch-level strategy over all directions (ties go to the higher-scored direction)."""
+    ranked: list[tuple[float, int, knowledge.Entry, Direction]] = []
+    for rank, d in enumerate(order):
+        for e in knowledge.strategies(d, space, gpu=ctx.on_gpu, tf32=tf32, kind=w.kb_kind):
+            if FAMILY.get(e.key, ("", ""))[0] != "torch" or not implementable(e.key, w, ctx, space) \
+                    or _failed_before(ctx, e.key, space):
+                continue
+            ranked.append((suitability(e.key, w, ctx, space) - 0.05 * _used_before(ctx, e.key, space), rank, e, d))
+    ranked.sort(key=lambda t: (-t[0], t[1]))
+    return (ranked[0][2], ranked[0][3]) if ranked and ranked[0][0] > 0.0 else None
+
+
 def _steps(fam: str, focus: str, w: Workload, ctx: Context) -> tuple[str, ...]:
     prog = w.program
     n = len(prog.stages) if prog else 0
     if fam == "program":
         knob = {"fusion": "block size, vectors per thread and threads per row",
+                "transpose": "the transpose tile (32/64), threads per tile and padding vs swizzle",
                 "rows": "threads per row and rows per block", "vector": "vector width", "block": "block size and grid",
                 "ilp": "vectors per thread", "safe": "nothing: scalar access only"}.get(focus, focus)
         return (f"lower the graph into {n} stage(s) (pointwise chains and row reductions fused)",

@@ -14,6 +14,7 @@ from typing import Any
 from contracts.spaces import Space
 from engine.agents.base import Context, Direction, DirectionScores, SpaceChoice
 from engine.agents.expert.analysis import Workload, WorkloadKind, analyze
+from engine.agents.expert.codegen.transpose import transposed_stages
 from engine.evaluate.outcome import Precision
 
 _CACHE: dict[tuple[str, str, str], Workload] = {}
@@ -216,6 +217,14 @@ def _base_scores(w: Workload, space: Space, ctx: Context) -> tuple[dict[Directio
         if w.n_compute <= 1:
             s[M] = 0.75
             ev[M].append("a single op: nothing to fuse, the access pattern is what is left")
+        tr = transposed_stages(prog)
+        if tr:
+            # A gather strided along the output's last dim reads one sector per element: fixing the access
+            # pattern beats any fusion or launch-shape knob.
+            s[M] = max(s[M], 0.85)
+            dims = ", ".join("x".join(map(str, st.domain)) for st in tr)
+            ev[M].insert(0, f"{len(tr)} stage(s) ({dims}) read transposed, strided along the output's last dim: "
+                            "a shared-memory tiled transpose makes both reads and writes coalesced")
     return s, ev
 
 

@@ -17,6 +17,7 @@ from engine.agents.expert.codegen import gemm as gemm_gen
 from engine.agents.expert.codegen.common import describe, entry_preamble, index_type, pointer, short
 from engine.agents.expert.codegen.pointwise import flat_kernel
 from engine.agents.expert.codegen.reduction import HELPERS, row_kernel, vec_pointers
+from engine.agents.expert.codegen.transpose import plane_of, transpose_kernel
 from engine.agents.expert.codegen.variants import Variant
 from engine.agents.expert.ir import (
     Binary,
@@ -146,6 +147,15 @@ static float* hiera_workspace(size_t bytes) {
 """
 
 
+def knob_parts(prog: Program, variant: Variant) -> tuple[str, ...]:
+    """The variant's knobs that shape this program's code (no GEMM knobs for a softmax, say)."""
+    flat = [s for s in prog.fused if not s.has_reduction]
+    transposed = [s for s in flat if plane_of(s) is not None]
+    return tuple(name for name, present in (
+        ("transpose", bool(transposed)), ("gemm", bool(prog.gemms)), ("row", any(s.has_reduction for s in prog.fused)),
+        ("flat", len(transposed) < len(flat) or variant.transpose is None)) if present)
+
+
 def stage_summary(prog: Program, variant: Variant) -> list[str]:
     out = []
     for k, st in enumerate(prog.stages):
@@ -156,7 +166,8 @@ def stage_summary(prog: Program, variant: Variant) -> list[str]:
             out.append(f"stage {k}: {st.out} = {st.a.buffer} @ {st.b.buffer}{extra} "
                        f"({st.m}x{st.n}x{st.k}{', batch ' + 'x'.join(map(str, st.batch)) if st.batch else ''})")
         else:
-            kind = "row reduction" if st.has_reduction else "fused pointwise"
+            kind = "row reduction" if st.has_reduction else \
+                "tiled transpose" if variant.transpose is not None and plane_of(st) is not None else "fused pointwise"
             what = "; ".join(f"{o} = {short(describe(e), 90)}" for o, e in st.outputs)
             out.append(f"stage {k}: {kind} over {'x'.join(map(str, st.domain))}: {what}")
     return out
@@ -212,7 +223,11 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
                 kernels.append(kc.source)
                 launches.append(kc.launch)
         else:
-            kc = flat_kernel(prog, st, variant.flat, name, idx_t)
+            plane = plane_of(st) if variant.transpose is not None else None
+            if plane is not None:
+                kc = transpose_kernel(prog, st, plane, variant.transpose, name, idx_t)
+            else:
+                kc = flat_kernel(prog, st, variant.flat, name, idx_t)
             kernels.append(kc.source)
             launches.append(kc.launch)
     if unused:
@@ -229,9 +244,7 @@ def _assemble(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str,
     summary = stage_summary(prog, variant)
     parts.append("// " + (title or f"hiera expert candidate for '{spec.name}'"))
     parts.append(f"// strategy: {strategy}")
-    knobs = tuple(n for n, present in (("gemm", bool(prog.gemms)), ("row", any(s.has_reduction for s in prog.fused)),
-                                        ("flat", any(not s.has_reduction for s in prog.fused))) if present)
-    parts.append(f"// variant: {variant.label(knobs)}")
+    parts.append(f"// variant: {variant.label(knob_parts(prog, variant))}")
     parts.append("// precision: " + ("TF32 allowed (tf32 policy)" if tf32 else "strict fp32 (no TF32)"))
     parts += [f"//   {s}" for s in summary]
     parts.append(HEADER_INCLUDES.rstrip())

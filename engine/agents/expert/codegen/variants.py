@@ -59,13 +59,33 @@ class GemmParams:
 
 
 @dataclass(frozen=True)
+class TransposeParams:
+    """Tiled transposes (stages whose reads are strided along the output's last dim): a tile x tile square of
+    the swapped plane goes through shared memory, read coalesced along one dim and written along the other."""
+
+    tile: int = 32  # 32 or 64: the square each block moves
+    rows: int = 8  # threadIdx.y extent (threadIdx.x is one warp, 32): tile*tile/(32*rows) elements per thread
+    swizzle: bool = False  # XOR-swizzled columns instead of the +1 padding column against bank conflicts
+
+    def label(self) -> str:
+        per = self.tile * self.tile // (32 * self.rows)
+        return (f"transpose tile {self.tile}x{self.tile}, block 32x{self.rows} ({per}/thread), "
+                f"{'xor swizzle' if self.swizzle else 'pad +1'}")
+
+
+@dataclass(frozen=True)
 class Variant:
     flat: FlatParams = field(default_factory=FlatParams)
     row: RowParams = field(default_factory=RowParams)
     gemm: GemmParams = field(default_factory=GemmParams)
+    # Stages that read transposed go through the tiled transpose by default; None: the flat gather kernel
+    # (strided reads), kept as the plain fallback.
+    transpose: TransposeParams | None = field(default_factory=TransposeParams)
 
     def label(self, parts: tuple[str, ...] = ("flat", "row", "gemm")) -> str:
         out = []
+        if "transpose" in parts:
+            out.append(self.transpose.label() if self.transpose else "transpose as a strided gather")
         if "gemm" in parts:
             out.append(self.gemm.label())
         if "row" in parts:

@@ -1,0 +1,106 @@
+"""Run a generated CUDA candidate on the CPU: the .cu turned into C++ over a tiny CUDA emulation.
+
+Machines without a GPU can still check that a generated kernel indexes correctly: every launch runs its
+blocks one at a time, each with blockDim OS threads that meet at a real barrier for __syncthreads, and
+__shared__ arrays become function statics (one block at a time owns them). The result is an ordinary
+CPU candidate for the real evaluator (same `hiera_forward` ABI), so the reference comparison, mutation
+and aliasing checks all apply. Covers what the flat and tiled-transpose generators emit; warp shuffles
+(row reductions) and library calls are not emulated.
+"""
+
+from __future__ import annotations
+
+import re
+
+SHIM = r"""// ---- CUDA-on-CPU emulation (tests only) ----
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+struct dim3 {
+    unsigned x, y, z;
+    dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+struct alignas(16) float4 { float x, y, z, w; };
+static inline float4 make_float4(float a, float b, float c, float d) { return float4{a, b, c, d}; }
+typedef void* cudaStream_t;
+typedef int cudaError_t;
+static const cudaError_t cudaSuccess = 0;
+static inline cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
+
+static thread_local dim3 threadIdx, blockIdx;
+static dim3 blockDim, gridDim;
+
+class HieraEmuBarrier {
+  public:
+    explicit HieraEmuBarrier(unsigned n) : n_(n) {}
+    void wait() {
+        std::unique_lock<std::mutex> lock(m_);
+        const unsigned gen = gen_;
+        if (++count_ == n_) {
+            count_ = 0;
+            ++gen_;
+            cv_.notify_all();
+        } else {
+            cv_.wait(lock, [&] { return gen_ != gen; });
+        }
+    }
+
+  private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    unsigned n_, count_ = 0, gen_ = 0;
+};
+static HieraEmuBarrier* hiera_emu_barrier = nullptr;
+static inline void __syncthreads() { hiera_emu_barrier->wait(); }
+
+struct HieraEmuConfig { dim3 grid, block; };
+static inline HieraEmuConfig hiera_emu_cfg(dim3 g, dim3 b) { return HieraEmuConfig{g, b}; }
+
+// Blocks run one after another (so function-static "shared" arrays belong to one block at a time); the
+// threads of a block run concurrently and meet at the barrier for __syncthreads and at each block's end.
+static void hiera_emu_launch(HieraEmuConfig cfg, const std::function<void()>& kernel) {
+    blockDim = cfg.block;
+    gridDim = cfg.grid;
+    const unsigned nt = cfg.block.x * cfg.block.y * cfg.block.z;
+    const unsigned nb = cfg.grid.x * cfg.grid.y * cfg.grid.z;
+    HieraEmuBarrier barrier(nt);
+    hiera_emu_barrier = &barrier;
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < nt; ++t) {
+        threads.emplace_back([&, t] {
+            threadIdx = dim3(t % cfg.block.x, (t / cfg.block.x) % cfg.block.y, t / (cfg.block.x * cfg.block.y));
+            for (unsigned b = 0; b < nb; ++b) {
+                blockIdx = dim3(b % cfg.grid.x, (b / cfg.grid.x) % cfg.grid.y, b / (cfg.grid.x * cfg.grid.y));
+                kernel();
+                barrier.wait();
+            }
+        });
+    }
+    for (auto& th : threads) th.join();
+    hiera_emu_barrier = nullptr;
+}
+
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __shared__ static
+// ---- end of the emulation ----
+"""
+
+_LAUNCH = re.compile(r"(\w+)<<<(.+?), 0, hiera_s>>>\((.*?)\);")
+
+
+def emulated_cpp(cuda_source: str) -> str:
+    """The candidate .cu as a C++ candidate whose kernels run on the CPU threads of the emulation above."""
+    if re.search(r"__shfl|cublas|cp\.async|asm\s*\(", cuda_source):
+        raise ValueError("this candidate uses warp shuffles, a library or inline PTX: not emulated")
+    src = cuda_source.replace("#include <cuda_runtime.h>", SHIM)
+    src, n = _LAUNCH.subn(lambda m: f"hiera_emu_launch(hiera_emu_cfg({m.group(2)}), [&]() {{ "
+                                    f"{m.group(1)}({m.group(3)}); }});", src)
+    if n == 0:
+        raise ValueError("no kernel launch found")
+    return src
