@@ -119,15 +119,17 @@ def select_space(ctx: Context) -> SpaceChoice:
         why = "has nothing new to generate" if _exhausted(ctx, ranking[0].space) else \
             "produced no valid candidate in an earlier round"
         note = f" {ranking[0].space.value} {why}, so: {choice.space.value}."
-    # Last round: compare against the PyTorch-level candidates once when the best so far is modest.
+    # Rounds count from 1. From the second-to-last round on (round 2 of 3), compare against the PyTorch-level
+    # candidates once when the best so far is modest, so that a round is still left after it to refine
+    # whichever space wins.
     best = best_speedup(ctx)
     last = ctx.round >= ctx.rounds - 1 if ctx.rounds else False
     if (last and ctx.history and Space.LIBRARIES_PYTORCH in ctx.allowed_spaces
             and _valid_in(ctx, Space.LIBRARIES_PYTORCH) is None and best is not None and best < 1.2
             and choice.space is not Space.LIBRARIES_PYTORCH and ctx.on_gpu):
         choice = next((r for r in ranking if r.space is Space.LIBRARIES_PYTORCH), choice)
-        note += (f" The best so far is {best:.2f}x, so the last round tries the PyTorch-level alternatives "
-                 "(torch.compile, CUDA graphs).")
+        note += (f" The best so far is {best:.2f}x, so this round tries the PyTorch-level alternatives "
+                 "(torch.compile, CUDA graphs) once.")
     return SpaceChoice(choice.space, f"{head} {choice.space.title}: {choice.why}.{note}")
 
 
