@@ -15,7 +15,6 @@ import argparse
 import json
 import py_compile
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,17 +30,11 @@ from contracts.task import load_task  # noqa: E402
 from engine.agents.base import Context, Invalid  # noqa: E402
 from engine.agents.expert import ExpertBackend  # noqa: E402
 from engine.evaluate import CandidateKind  # noqa: E402
+from engine.evaluate.build import ToolchainMissing, find_nvcc  # noqa: E402
 from engine.evaluate.outcome import Precision  # noqa: E402
 
 # What an H200 reports; the rules read these when they size grids.
 H200_INFO = {"name": "NVIDIA H200", "sm_count": 132, "capability": [9, 0]}
-
-
-def nvcc() -> str | None:
-    for p in ("/usr/local/cuda/bin/nvcc", shutil.which("nvcc")):
-        if p and Path(p).exists():
-            return p
-    return None
 
 
 def cublas_include(nv: str, given: str | None) -> str | None:
@@ -117,9 +110,10 @@ def main() -> int:
                     help="folder holding cublas_v2.h when the toolkit here has no cuBLAS (e.g. an unpacked "
                          "nvidia-cublas wheel's nvidia/cu13/include)")
     args = ap.parse_args()
-    nv = nvcc()
-    if nv is None:
-        print("nvcc not found: install the CUDA toolkit (or run where it is)", file=sys.stderr)
+    try:
+        nv = find_nvcc()
+    except ToolchainMissing as e:
+        print(e, file=sys.stderr)
         return 2
     inc = cublas_include(nv, args.cublas_include)
     if inc is None:

@@ -5,11 +5,6 @@ Backend protocol."""
 from __future__ import annotations
 
 import importlib.util
-import re
-import shutil
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
@@ -29,6 +24,7 @@ from engine.agents.expert.codegen.variants import FlatParams, GemmParams, RowPar
 from engine.agents.expert.lowering import lower
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate.outcome import Precision
+from tests.nvcc_kit import assert_all_compile, compile_command, cublas_include, nvcc
 
 TASKS = Path(__file__).parent / "data" / "tasks"
 CPU_TASKS = ["expert_chain.py", "expert_softmax.py", "expert_layernorm.py", "expert_linear_relu.py",
@@ -121,24 +117,6 @@ def test_modelnew_candidate_is_valid_through_the_evaluator(tmp_path: Path) -> No
 
 # --- CUDA sources compile --------------------------------------------------------------------------------------
 
-def _nvcc() -> str | None:
-    for p in ("/usr/local/cuda/bin/nvcc", shutil.which("nvcc")):
-        if p and Path(p).exists():
-            return p
-    return None
-
-
-def _cublas_include() -> str | None:
-    """cublas_v2.h from the CUDA toolkit or an installed nvidia-cublas wheel (None: library variants skip)."""
-    nvcc = _nvcc()
-    roots = [Path(nvcc).parent.parent / "include"] if nvcc else []
-    roots += [Path(p) / "nvidia" / sub / "include" for p in sys.path if p for sub in ("cu13", "cublas", "cu12")]
-    for r in roots:
-        if (r / "cublas_v2.h").exists():
-            return str(r)
-    return None
-
-
 def _variants(with_library: bool) -> list[Variant]:
     out = [Variant(FlatParams(256, 4, 2), RowParams(), GemmParams("tiled")),
            Variant(FlatParams(128, 1, 1), RowParams(vec=1, cache=False, scale=2.0),
@@ -149,10 +127,9 @@ def _variants(with_library: bool) -> list[Variant]:
     return out
 
 
-@pytest.mark.skipif(_nvcc() is None, reason="nvcc is not installed here")
+@pytest.mark.skipif(nvcc() is None, reason="nvcc is not installed here")
 def test_cuda_sources_compile_with_nvcc(tmp_path: Path) -> None:
-    nvcc = _nvcc()
-    inc = _cublas_include()
+    with_library = cublas_include() is not None
     jobs = []
     for task in ["expert_chain.py", "expert_softmax.py", "expert_layernorm.py", "expert_linear_relu.py",
                  "expert_rmsnorm_rows.py", "expert_sum_middle.py"]:
@@ -161,7 +138,7 @@ def test_cuda_sources_compile_with_nvcc(tmp_path: Path) -> None:
         write_contract(s, d)
         prog = lower(s)
         seen = set()
-        for i, v in enumerate(_variants(inc is not None)):
+        for i, v in enumerate(_variants(with_library)):
             src = cuda_source(s, prog, v, strategy="test")
             if src in seen:
                 continue
@@ -169,19 +146,8 @@ def test_cuda_sources_compile_with_nvcc(tmp_path: Path) -> None:
             assert "hiera_forward" in src and "hiera_s" in src
             f = d / f"v{i}.cu"
             f.write_text(src)
-            cmd = [nvcc, "-arch=sm_90", "-O3", "-std=c++17", "-lineinfo", "-Xcompiler", "-fPIC", "-c",
-                   f"-I{d}", str(f), "-o", str(f.with_suffix(".o"))]
-            if re.search(r"cublas\w*\(", src):
-                cmd.insert(1, f"-I{inc}")
-            jobs.append((f, cmd))
-
-    def run(job: tuple[Path, list[str]]) -> tuple[Path, subprocess.CompletedProcess[str]]:
-        return job[0], subprocess.run(job[1], capture_output=True, text=True, timeout=300)
-
-    with ThreadPoolExecutor(2) as pool:
-        for f, proc in pool.map(run, jobs):
-            assert proc.returncode == 0, f"{f}:\n{proc.stderr[-3000:]}"
-            assert "warning" not in proc.stderr, f"{f}:\n{proc.stderr[-3000:]}"
+            jobs.append((f, compile_command(f, d, src)))
+    assert_all_compile(jobs)
 
 
 def test_cuda_source_names_strategy_and_variant_in_its_header() -> None:

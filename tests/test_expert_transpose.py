@@ -4,9 +4,6 @@ tiled kernel (planned from the graph, not the task's name), the kernels compile 
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
@@ -26,6 +23,7 @@ from engine.agents.expert.lowering import lower
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate.outcome import Precision, Status
 from tests.cuda_emu import emulated_cpp
+from tests.nvcc_kit import assert_all_compile, compile_command, nvcc
 
 TASKS = Path(__file__).parent / "data" / "tasks"
 # (3, 100, 70) -> (3, 70, 100); NCHW (2, 40, 5, 33) -> NHWC + bias + ReLU: no side a multiple of 32 or 64.
@@ -114,16 +112,8 @@ def test_switch_to_libraries_pytorch_plays_torch_compile_for_a_copy() -> None:
 
 # --- the CUDA source -------------------------------------------------------------------------------------------
 
-def _nvcc() -> str | None:
-    for p in ("/usr/local/cuda/bin/nvcc", shutil.which("nvcc")):
-        if p and Path(p).exists():
-            return p
-    return None
-
-
-@pytest.mark.skipif(_nvcc() is None, reason="nvcc is not installed here")
+@pytest.mark.skipif(nvcc() is None, reason="nvcc is not installed here")
 def test_transpose_sources_compile_with_nvcc_without_warnings(tmp_path: Path) -> None:
-    nvcc = _nvcc()
     jobs = []
     for task, variants in (("expert_transpose.py", TRANSPOSE), ("expert_permute_bias_relu.py", TRANSPOSE[:4])):
         s = spec(task)
@@ -131,17 +121,10 @@ def test_transpose_sources_compile_with_nvcc_without_warnings(tmp_path: Path) ->
         write_contract(s, d)
         for i, tp in enumerate(variants):
             f = d / f"v{i}.cu"
-            f.write_text(cuda_source(s, lower(s), Variant(transpose=tp), strategy="M.smem_transpose"))
-            jobs.append((f, [nvcc, "-arch=sm_90", "-O3", "-std=c++17", "-lineinfo", "-Xcompiler", "-fPIC", "-c",
-                             f"-I{d}", str(f), "-o", str(f.with_suffix(".o"))]))
-
-    def run(job: tuple[Path, list[str]]) -> tuple[Path, subprocess.CompletedProcess[str]]:
-        return job[0], subprocess.run(job[1], capture_output=True, text=True, timeout=300)
-
-    with ThreadPoolExecutor(2) as pool:
-        for f, proc in pool.map(run, jobs):
-            assert proc.returncode == 0, f"{f}:\n{proc.stderr[-3000:]}"
-            assert "warning" not in proc.stderr, f"{f}:\n{proc.stderr[-3000:]}"
+            src = cuda_source(s, lower(s), Variant(transpose=tp), strategy="M.smem_transpose")
+            f.write_text(src)
+            jobs.append((f, compile_command(f, d, src)))
+    assert_all_compile(jobs)
 
 
 def test_a_tile_that_is_not_a_multiple_of_the_warp_is_refused() -> None:
