@@ -12,6 +12,7 @@ result (an invalid task counts as speedup 1.0: the user keeps eager).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import queue
@@ -49,6 +50,7 @@ class TaskResult:
     run_id: str | None = None
     device: str = ""
     device_name: str = ""  # what the optimize run reported, e.g. "cuda:0 (NVIDIA H200)"
+    code_version: str = ""  # code_version() of the tree that measured it ("" for results older than the field)
     error: str | None = None
     limit: str | None = None  # what limited the task when it did not beat torch.compile
 
@@ -56,6 +58,18 @@ class TaskResult:
     def beats_compile(self) -> bool:
         best_compile = max((v for v in self.compile.values() if v), default=None)
         return self.valid and (best_compile is None or (self.speedup or 0) >= best_compile)
+
+
+def code_version() -> str:
+    """A short hash of the code that generates, builds, checks and times candidates (contracts/, engine/).
+
+    A suite resumed across sessions can mix results measured by different code; each task records this
+    so the report can say so (the checkout on a lent machine may carry no .git, so no commit hash)."""
+    repo = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for p in sorted([*repo.glob("contracts/**/*.py"), *repo.glob("engine/**/*.py")]):
+        h.update(str(p.relative_to(repo)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()[:12]
 
 
 def find_tasks(root: Path, levels: list[str] | None = None) -> list[tuple[str, Path]]:
@@ -103,7 +117,7 @@ def roofline(task: Path, device: str) -> float | None:
 
 def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Path) -> TaskResult:
     py = sys.executable
-    r = TaskResult(task.stem, str(task), level, device=device)
+    r = TaskResult(task.stem, str(task), level, device=device, code_version=args.get("code_version", ""))
     t0 = time.perf_counter()
     workspace = out / "workspace"
     cmd = [py, "-m", "engine.cli", "optimize", str(task), "--json", "--device", device, "--workspace", str(workspace),
@@ -278,17 +292,26 @@ def plot(results: list[TaskResult], path: Path) -> None:
 
 def run_bench(root: Path, out: Path, devices: list[str], args: dict[str, Any],
               on_done: Callable[[TaskResult, int, int], None] | None = None, *, levels: list[str] | None = None,
-              deadline: float | None = None, run: bool = True) -> tuple[list[TaskResult], dict[str, Any]]:
+              deadline: float | None = None, run: bool = True,
+              rerun: list[str] | None = None) -> tuple[list[TaskResult], dict[str, Any]]:
     """Run the tasks not yet finished in OUT; return every finished task's result and the summary.
 
     deadline (time.monotonic()): no task starts after it, so a bench on a machine lent for a while stops
     cleanly with each finished task saved; the next call with the same OUT resumes. run=False only
-    summarizes what OUT holds."""
+    summarizes what OUT holds. rerun names tasks ("stem" or "level/stem") to measure again even though
+    they finished: their old result moves to OUT/tasks/superseded/ rather than being lost."""
     tasks = find_tasks(root, levels)
     (out / "tasks").mkdir(parents=True, exist_ok=True)
+    args = {**args, "code_version": args.get("code_version") or code_version()}
+    wanted = set(rerun or [])
     done: dict[str, TaskResult] = {}
     for level, path in tasks:
         f = out / "tasks" / f"{level}__{path.stem}.json"
+        if f.exists() and run and (path.stem in wanted or f"{level}/{path.stem}" in wanted):
+            old = TaskResult(**json.loads(f.read_text()))
+            keep = out / "tasks" / "superseded" / f"{f.stem}.{old.code_version or 'unversioned'}.json"
+            keep.parent.mkdir(exist_ok=True)
+            f.replace(keep)
         if f.exists():
             r = TaskResult(**json.loads(f.read_text()))
             r.limit = None if r.beats_compile else explain_limit(r)  # the explanation follows the current rules

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The suite on lent H200s, in calls of at most 10 minutes that resume each other. From the repo root:
-#   bash scripts/h200_bench.sh SUITE_DIR STOP_AFTER_S DEVICES      e.g. docs/bench/h200-suite 380 cuda:0,cuda:1
+#   bash scripts/h200_bench.sh SUITE_DIR STOP_AFTER_S DEVICES      e.g. docs/bench/h200-suite 300 cuda:0,cuda:1
+#   RERUN=level1/11_transpose_copy bash scripts/h200_bench.sh ...   measures those finished tasks again
 # SUITE_DIR holds what earlier calls finished (tasks/*.json, results/); it travels with the checkout. No task
 # starts after STOP_AFTER_S; the finished tasks, the best kernels and bench.json/md/png land in $OUT/suite,
 # packed as $OUT/suite.tgz (a call brings back at most 8 files), to be unpacked into SUITE_DIR before the
@@ -15,7 +16,7 @@ WORK=/tmp/suite-run; mkdir -p "$WORK/tasks" "$WORK/results"
 [ -d "$SUITE/results" ] && cp -rn "$SUITE/results/." "$WORK/results/"
 echo "== bench ($(date +%T)): $(ls "$WORK/tasks" 2>/dev/null | wc -l) tasks already finished"
 timeout -k 10 $((STOP + 240)) python3 -m engine.cli bench bench --levels level1,level2,level3 --budget 18 \
-  --devices "$DEVICES" --out "$WORK" --stop-after "$STOP" > "$WORK/bench.log" 2>&1
+  --devices "$DEVICES" --out "$WORK" --stop-after "$STOP" ${RERUN:+--rerun "$RERUN"} > "$WORK/bench.log" 2>&1
 echo "bench exit $?"
 grep -E "^  level" "$WORK/bench.log" | tail -40
 (cd "$WORK" && tar czf "$OUT/suite.tgz" tasks results bench.log $(ls bench.json bench.md bench.png 2>/dev/null))

@@ -134,3 +134,22 @@ def test_bench_end_to_end_on_the_cpu(tmp_path: Path) -> None:
                          "--json"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert p2.returncode == 0
     assert json.loads(p2.stdout.strip().splitlines()[-1])["tasks"][0]["speedup"] == t["speedup"]
+
+
+def test_rerun_measures_a_finished_task_again_and_keeps_the_old_result(tmp_path: Path, monkeypatch) -> None:
+    root = _suite(tmp_path, {"level1": 2})
+    out = tmp_path / "out"
+    calls: list[str] = []
+    monkeypatch.setattr(bench, "run_task", _fake_run_task(calls))
+    run_bench(root, out, ["cpu"], {})
+    assert sorted(calls) == ["level1/00_task", "level1/01_task"]
+    calls.clear()
+    run_bench(root, out, ["cpu"], {}, rerun=["level1/01_task"])
+    assert calls == ["level1/01_task"]
+    kept = list((out / "tasks" / "superseded").glob("level1__01_task.*.json"))
+    assert len(kept) == 1 and json.loads(kept[0].read_text())["task"] == "01_task"
+
+
+def test_code_version_tracks_the_engine_source() -> None:
+    v = bench.code_version()
+    assert len(v) == 12 and v == bench.code_version()

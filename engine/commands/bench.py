@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     t0 = time.time()
     with progress:
         results, summ = run_bench(root, out, devices, opts, done, levels=levels, deadline=deadline,
-                                  run=not args.report_only)
+                                  run=not args.report_only,
+                                  rerun=[x.strip() for x in args.rerun.split(",")] if args.rerun else None)
     total = len(find_tasks(root, levels))
     unfinished = total - len(results)
     measured_on = sorted({r.device_name or r.device for r in results})
@@ -70,6 +72,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
                   f"{time.strftime('%Y-%m-%d')}, {time.time() - t0:.0f} s; {len(results)} of {total} tasks finished")
     if unfinished:
         header += f" ({unfinished} not run yet: run the same command again to resume)"
+    versions = Counter(r.code_version or "unversioned" for r in results)
+    if len(versions) > 1:
+        header += ("; measured by different code versions (engine.bench.code_version): "
+                   + ", ".join(f"{v} ({n} tasks)" for v, n in versions.most_common()))
     doc = {"command": vars(args) | {"func": None}, "devices": devices, "finished": len(results), "of": total,
            "summary": summ,
            "tasks": [asdict(r) for r in results]}
@@ -103,6 +109,9 @@ def register(sub: Any) -> None:
     p.add_argument("--levels", default=None, help="comma-separated levels (subfolders of DIR) to run; default all")
     p.add_argument("--stop-after", type=float, default=None, metavar="SECONDS",
                    help="start no task after this many seconds (finished tasks are kept; rerun to resume)")
+    p.add_argument("--rerun", default=None, metavar="TASKS",
+                   help="comma-separated tasks (stem or level/stem) to measure again though finished; "
+                        "the old result moves to OUT/tasks/superseded/")
     p.add_argument("--report-only", action="store_true",
                    help="run nothing: write bench.json/md/png from the tasks already finished in --out")
     p.add_argument("--json", action="store_true")
