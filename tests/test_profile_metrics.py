@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from engine.agents.base import Direction
 from engine.profile.catalog import kernel_profile, si
+from engine.profile.hotlines import hot_lines
 from engine.profile.metrics import Bottleneck, KernelProfile, LineFinding, Profile, RuleResult
 from engine.profile.readings import Launch, launch_from_json, launch_to_json
 
@@ -103,7 +104,10 @@ def test_feedback_text_is_short_stable_and_ranked():
     assert text == sample_profile(kernels=6, lines=12).feedback_text()
     assert "UncoalescedGlobalAccess -> M" in text
     assert text.index("M 0.84") < text.index("R 0.20") < text.index("P 0.10")
-    assert "cand.cu:10" in text
+    # The hot lines are the ones the editor shows (hotlines.py), in its order: lines with a concrete
+    # finding (here excess global sectors) before the merely hot line 10.
+    first = hot_lines(p)[0].finding
+    assert first.line == 11 and f"cand.cu:{first.line} [kernel_0]" in text and "uncoalesced access" in text
 
 
 def test_feedback_text_keeps_to_any_limit():

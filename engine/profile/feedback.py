@@ -9,8 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.profile.hotlines import HotLine, hot_lines
+
 if TYPE_CHECKING:
-    from engine.profile.metrics import KernelProfile, LineFinding, Profile
+    from engine.profile.metrics import KernelProfile, Profile
 
 
 def _pct(v: float | None) -> str:
@@ -33,19 +35,10 @@ def _kernel_line(k: KernelProfile, share: float | None) -> str:
     return f"- {k.name}: " + ", ".join(parts)
 
 
-def _line_text(f: LineFinding, total_samples: int) -> str:
-    bits = []
-    if f.samples and total_samples:
-        top = f.top_stall()
-        bits.append(f"{f.samples / total_samples:.0%} of stall samples" + (f" (mostly {top})" if top else ""))
-    if f.excessive_global_sectors:
-        bits.append(f"{f.excessive_global_sectors} excess global sectors")
-    if f.excessive_shared_wavefronts:
-        bits.append(f"{f.excessive_shared_wavefronts} excess shared wavefronts")
-    if f.divergent_branches:
-        bits.append(f"{f.divergent_branches} divergent branches")
-    code = f": {f.text[:70]}" if f.text else ""
-    return f"- {Path(f.file).name}:{f.line} [{f.kernel}] " + ", ".join(bits) + code
+def _line_text(h: HotLine) -> str:
+    f = h.finding
+    code = f": {f.text.strip()[:70]}" if f.text else ""
+    return f"- {Path(f.file).name}:{f.line} [{f.kernel}] {h.message()}{code}"
 
 
 def feedback_text(p: Profile, limit: int = 1500) -> str:
@@ -71,8 +64,8 @@ def feedback_text(p: Profile, limit: int = 1500) -> str:
         lines.append("directions: " + ", ".join(f"{d} {p.scores[d]:.2f}" for d in order))
 
     evidence = [e for d in order if p.scores.get(d, 0) > 0 for e in p.evidence.get(d, [])[:2]]
-    total_samples = sum(f.samples for f in p.lines)
-    hot = [_line_text(f, total_samples) for f in p.lines[:4]]
+    # The same lines the editor and `hiera profile` show (hotlines.py), the four that matter most.
+    hot = [_line_text(h) for h in hot_lines(p)[:4]]
     roof = p.roofline
     roof_line = ""
     if roof.get("arithmetic_intensity") is not None and roof.get("ridge_point") is not None:
