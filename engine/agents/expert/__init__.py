@@ -70,7 +70,9 @@ class _SPA:
         self.b = backend
 
     def plan(self, ctx: Context, space: Space, scores: DirectionScores) -> Strategy:
-        return self.b._timed("spa", lambda: planner.plan(ctx, space, scores))
+        memory = self.b._memory
+        return self.b._timed("spa", lambda: planner.plan(
+            ctx, space, scores, fresh=lambda st: oa.has_new(ctx, space, st, memory)))
 
 
 class _OA:

@@ -189,7 +189,13 @@ def _torch_renders(ctx: Context, focus: str, strategy: Strategy) -> list[tuple[s
              Space.LIBRARIES_PYTORCH) for tv in tvs]
 
 
-def generate(ctx: Context, space: Space, strategy: Strategy, k: int, memory: Memory) -> list[Candidate | Invalid]:
+Render = tuple[str, Any, CandidateKind, str, Space]  # (family, variant, kind, source, claimed space)
+
+
+def _renders(ctx: Context, space: Space, strategy: Strategy,
+             memory: Memory) -> tuple[list[Render], list[str]] | Invalid:
+    """Every source the strategy's generators write for this round, in the order they are tried (the
+    parent's neighbours first), with the reasons of the variants that could not apply; or why none can."""
     w = workload(ctx)
     fam = strategy.params.get("family") or "none"
     focus = strategy.params.get("focus") or ""
@@ -198,15 +204,15 @@ def generate(ctx: Context, space: Space, strategy: Strategy, k: int, memory: Mem
     if ctx.parent is not None and ctx.parent.id in memory.variants:
         pf, pv = memory.variants[ctx.parent.id]
         parent_variant = pv if pf == fam or (pf in ("program", "library", "tiled") and fam == pf) else None
-    renders: list[tuple[str, Any, CandidateKind, str, Space]] = []  # (family, variant, kind, source, space)
+    renders: list[Render] = []
     errors: list[str] = []
     if fam == "none":
-        return [Invalid(f"x{ctx.round}-none", strategy.description)]
+        return Invalid(f"x{ctx.round}-none", strategy.description)
     if fam == "torch" or (w.program is None and space.allows(Space.LIBRARIES_PYTORCH)):
         renders += _torch_renders(ctx, focus, strategy)
     elif w.program is None:
-        return [Invalid(f"x{ctx.round}-unsupported", f"no generator in {space.value} covers this task: "
-                                                     f"{w.unsupported}")]
+        return Invalid(f"x{ctx.round}-unsupported", f"no generator in {space.value} covers this task: "
+                                                    f"{w.unsupported}")
     elif not ctx.on_gpu:
         cpu_focus = focus if focus in CPU else "threads"
         for cp in CPU[cpu_focus] + [c for key, lst in CPU.items() if key != cpu_focus for c in lst]:
@@ -232,6 +238,24 @@ def generate(ctx: Context, space: Space, strategy: Strategy, k: int, memory: Mem
         # Every generated kernel of this family was played in an earlier round; in a space that allows
         # PyTorch-level candidates, those are what is left to try rather than nothing.
         renders += _torch_renders(ctx, focus, strategy)
+    return renders, errors
+
+
+def has_new(ctx: Context, space: Space, strategy: Strategy, memory: Memory) -> bool:
+    """Whether the strategy would write at least one source not played in an earlier round of this run.
+
+    The planner asks before committing a round to a strategy, so a round is not spent finding out that
+    every variant was already generated (a dry run: nothing is recorded)."""
+    r = _renders(ctx, space, strategy, memory)
+    return not isinstance(r, Invalid) and any(_hash(src) not in memory.seen for _, _, _, src, _ in r[0])
+
+
+def generate(ctx: Context, space: Space, strategy: Strategy, k: int, memory: Memory) -> list[Candidate | Invalid]:
+    r = _renders(ctx, space, strategy, memory)
+    if isinstance(r, Invalid):
+        return [r]
+    renders, errors = r
+    w = workload(ctx)
     out: list[Candidate | Invalid] = []
     for rfam, variant, kind, src, claimed in renders:
         if len(out) >= k:

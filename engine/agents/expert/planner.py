@@ -8,6 +8,8 @@ generators can do, it takes the next direction and says so.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from contracts.spaces import Space
 from engine.agents import knowledge
 from engine.agents.base import Context, Direction, DirectionScores, Strategy
@@ -124,7 +126,11 @@ def _used_before(ctx: Context, key: str, space: Space) -> int:
     return sum(1 for r in ctx.history if r.strategy == key and r.space is space)
 
 
-def plan(ctx: Context, space: Space, scores: DirectionScores) -> Strategy:
+def plan(ctx: Context, space: Space, scores: DirectionScores,
+         fresh: Callable[[Strategy], bool] | None = None) -> Strategy:
+    """The strategy for this round. fresh(strategy), when given, says whether the strategy would still write
+    something not played in an earlier round; one that would not is passed over for the next in rank, so
+    a round is not spent rediscovering that a strategy's variants are used up."""
     w = workload(ctx)
     tf32 = ctx.precision is Precision.TF32
     order = sorted(Direction, key=lambda d: -scores.scores.get(d, 0.0)) if ctx.planning else list(Direction)
@@ -137,14 +143,14 @@ def plan(ctx: Context, space: Space, scores: DirectionScores) -> Strategy:
         # The rules moved this round to libraries_pytorch after generated kernels were played elsewhere:
         # the round is for the PyTorch-level candidates (torch.compile, CUDA graphs), whichever direction
         # leads; without this a direction with no torch entry (M on a copy) replays generated kernels.
-        picked = _torch_entry(ctx, space, w, order, tf32)
-        if picked is not None:
-            e, d = picked
+        for e, d in _torch_entries(ctx, space, w, order, tf32):
             fam, focus = FAMILY[e.key]
             why = (f"{e.description} (libraries_pytorch is played for its PyTorch-level candidates; "
                    f"{argmax.value} leads the scores)")
-            return Strategy(d, space, e.key, why, _steps(fam, focus, w, ctx),
-                            {"family": fam, "focus": focus, "workload": w.kb_kind})
+            st = Strategy(d, space, e.key, why, _steps(fam, focus, w, ctx),
+                          {"family": fam, "focus": focus, "workload": w.kb_kind})
+            if fresh is None or fresh(st):
+                return st
     for d in order:
         entries = knowledge.strategies(d, space, gpu=ctx.on_gpu, tf32=tf32, kind=w.kb_kind)
         ranked = []
@@ -154,32 +160,44 @@ def plan(ctx: Context, space: Space, scores: DirectionScores) -> Strategy:
             # Prefer what suits the workload; among equals, what has not been played yet.
             ranked.append((suitability(e.key, w, ctx, space) - 0.05 * _used_before(ctx, e.key, space), e))
         ranked.sort(key=lambda t: -t[0])
-        if ranked and ranked[0][0] > 0.0:
-            e = ranked[0][1]
+        spent: list[str] = []
+        for score, e in ranked:
+            if score <= 0.0:
+                break
             fam, focus = FAMILY[e.key]
             why = e.description
-            if skipped:
-                why += f" ({'; '.join(skipped)})"
-            steps = _steps(fam, focus, w, ctx)
-            return Strategy(d, space, e.key, why, steps, {"family": fam, "focus": focus,
-                                                          "workload": w.kb_kind})
-        skipped.append(f"{d.value} had no strategy the generators implement here")
+            if skipped or spent:
+                why += f" ({'; '.join(skipped + spent)})"
+            st = Strategy(d, space, e.key, why, _steps(fam, focus, w, ctx),
+                          {"family": fam, "focus": focus, "workload": w.kb_kind})
+            if fresh is None or fresh(st):
+                return st
+            spent.append(f"{e.key}: every variant already played")
+        skipped += spent or [f"{d.value} had no strategy the generators implement here"]
     # Everything implementable failed before: the generated kernels once more, with scalar access and plain
     # loops everywhere (no float4, no register cache), in case alignment or a vector path was the problem.
     if w.program is not None and implementable("C.boundary_split", w, ctx, space):
-        return Strategy(Direction.C, space, "C.boundary_split",
-                        "every strategy so far produced nothing valid: the generated kernels with scalar, "
-                        "bounds-checked access only", ("scalar loads and stores", "no register cache"),
-                        {"family": "program", "focus": "safe", "workload": w.kb_kind})
+        st = Strategy(Direction.C, space, "C.boundary_split",
+                      "every strategy so far produced nothing valid: the generated kernels with scalar, "
+                      "bounds-checked access only", ("scalar loads and stores", "no register cache"),
+                      {"family": "program", "focus": "safe", "workload": w.kb_kind})
+        if fresh is None or fresh(st):
+            return st
+    if any("already played" in s for s in skipped):
+        # Not a failure of the task: the generators have nothing left that this run has not measured.
+        return Strategy(argmax, space, "exhausted",
+                        f"nothing new to try in {space.value}: every variant the generators write for this graph "
+                        "was played in an earlier round", (),
+                        {"family": "none", "focus": "", "reason": "search space used up"})
     # Nothing fits (e.g. pure CUDA fixed run on a convolution): the generator will say why.
     return Strategy(argmax, space, "R.torch_compile" if space.allows(Space.LIBRARIES_PYTORCH) else "R.fuse_pointwise",
                     f"no generator applies: {w.unsupported or 'unsupported graph'}", (),
                     {"family": "none", "focus": "", "reason": w.unsupported or "unsupported graph"})
 
 
-def _torch_entry(ctx: Context, space: Space, w: Workload, order: list[Direction],
-                 tf32: bool) -> tuple[knowledge.Entry, Direction] | None:
-    """The best PyTorch-level strategy over all directions (ties go to the higher-scored direction)."""
+def _torch_entries(ctx: Context, space: Space, w: Workload, order: list[Direction],
+                   tf32: bool) -> list[tuple[knowledge.Entry, Direction]]:
+    """The PyTorch-level strategies over all directions, best first (ties go to the higher-scored direction)."""
     ranked: list[tuple[float, int, knowledge.Entry, Direction]] = []
     for rank, d in enumerate(order):
         for e in knowledge.strategies(d, space, gpu=ctx.on_gpu, tf32=tf32, kind=w.kb_kind):
@@ -188,7 +206,7 @@ def _torch_entry(ctx: Context, space: Space, w: Workload, order: list[Direction]
                 continue
             ranked.append((suitability(e.key, w, ctx, space) - 0.05 * _used_before(ctx, e.key, space), rank, e, d))
     ranked.sort(key=lambda t: (-t[0], t[1]))
-    return (ranked[0][2], ranked[0][3]) if ranked and ranked[0][0] > 0.0 else None
+    return [(e, d) for score, _, e, d in ranked if score > 0.0]
 
 
 def _steps(fam: str, focus: str, w: Workload, ctx: Context) -> tuple[str, ...]:

@@ -1,0 +1,60 @@
+"""The expert SPA passes over strategies whose variants were all played, instead of spending a round on them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from contracts.contract import write_contract
+from contracts.spaces import Space
+from contracts.task import load_task
+from engine.agents.base import Context, Invalid
+from engine.agents.expert import ExpertBackend, planner
+from engine.evaluate.outcome import Precision
+
+TASKS = Path(__file__).parent / "data" / "tasks"
+
+
+def _ctx(tmp_path: Path) -> Context:
+    spec = load_task(TASKS / "expert_chain.py")
+    write_contract(spec, tmp_path)
+    return Context(spec, tmp_path, "cpu", {}, Precision.FP32, 1, 3, tuple(Space), None, None, None)
+
+
+def test_a_spent_strategy_is_passed_over_and_the_rationale_says_so(tmp_path: Path) -> None:
+    ctx = _ctx(tmp_path)
+    be = ExpertBackend()
+    scores = be.ssda.score_directions(ctx, Space.PURE_CUDA)
+    first = planner.plan(ctx, Space.PURE_CUDA, scores)
+    second = planner.plan(ctx, Space.PURE_CUDA, scores, fresh=lambda st: st.name != first.name)
+    assert second.name != first.name
+    assert f"{first.name}: every variant already played" in second.description
+
+
+def test_when_nothing_is_fresh_the_round_says_the_search_space_is_used_up(tmp_path: Path) -> None:
+    ctx = _ctx(tmp_path)
+    be = ExpertBackend()
+    scores = be.ssda.score_directions(ctx, Space.PURE_CUDA)
+    st = planner.plan(ctx, Space.PURE_CUDA, scores, fresh=lambda st: False)
+    assert st.name == "exhausted" and "nothing new to try" in st.description
+    out = be.oa.generate(ctx, Space.PURE_CUDA, st, 6)
+    assert len(out) == 1 and isinstance(out[0], Invalid) and "nothing new to try" in out[0].reason
+
+
+def test_the_backend_says_used_up_instead_of_replaying_a_spent_strategy(tmp_path: Path) -> None:
+    """On the CPU every CPU strategy draws on the same few loop-nest variants: once the first strategy's
+    rounds have played them all, the planner says so rather than naming a strategy that writes nothing."""
+    ctx = _ctx(tmp_path)
+    be = ExpertBackend()
+    scores = be.ssda.score_directions(ctx, Space.PURE_CUDA)
+    st = be.spa.plan(ctx, Space.PURE_CUDA, scores)
+    played = 0
+    while True:
+        out = be.oa.generate(ctx, Space.PURE_CUDA, st, 6)
+        if all(isinstance(c, Invalid) for c in out):
+            break
+        played += len(out)
+    assert played >= 2
+    # Without the freshness check the planner would pick a strategy that writes nothing new:
+    blind = planner.plan(ctx, Space.PURE_CUDA, scores)
+    assert all(isinstance(c, Invalid) for c in be.oa.generate(ctx, Space.PURE_CUDA, blind, 6))
+    assert be.spa.plan(ctx, Space.PURE_CUDA, scores).name == "exhausted"
