@@ -1,4 +1,5 @@
 # Source this on the lent GPU machine (no network there): the carried wheels and this checkout on the path.
+# The wheels: `bash scripts/fetch_wheels.sh` here first, then name `.whl` in the call's carry.
 # Usage (from the repo root):  . scripts/device_env.sh
 if [ -d .whl ]; then
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
