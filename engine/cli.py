@@ -87,37 +87,43 @@ def cmd_eval(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from e
     spec = load_task_or_exit(args.task)
-    cand_path = Path(args.candidate)
-    if not cand_path.is_file():
-        raise UsageError(f"{cand_path}: no such candidate file")
     space = Space(args.space)
-    try:
-        cand = candidate_from_file(cand_path, device, space)
-    except ValueError as e:
-        raise UsageError(str(e)) from e
+    cands = []
+    for name in args.candidate:
+        cand_path = Path(name)
+        if not cand_path.is_file():
+            raise UsageError(f"{cand_path}: no such candidate file")
+        try:
+            cands.append((cand_path, candidate_from_file(cand_path, device, space)))
+        except ValueError as e:
+            raise UsageError(str(e)) from e
     workspace = workspace_of(args)
     store = RunStore.for_workspace(workspace)
     settings = EvalSettings(device=device, precision=Precision(args.precision), space=space,
                             timing_trials=args.trials)
-    run_id = store.start_run("eval", spec.path, spec.name, spec.source_hash,
-                             {"device": device, "precision": args.precision, "space": space.value,
-                              "candidate": str(cand_path.resolve())}, backend=None, device=device)
-    console.print(f"[dim]hiera eval: {spec.name} on {device}, run {run_id}[/dim]")
+    # Several candidates share one worker (one start, one set of reference models and inputs); each is
+    # still verified and timed against the reference on its own, and recorded as its own run.
+    run_ids = [store.start_run("eval", spec.path, spec.name, spec.source_hash,
+                               {"device": device, "precision": args.precision, "space": space.value,
+                                "candidate": str(p.resolve())}, backend=None, device=device) for p, _ in cands]
+    console.print(f"[dim]hiera eval: {spec.name} on {device}, run {', '.join(run_ids)}[/dim]")
     try:
         with Evaluator(spec, task_workdir(workspace, spec), settings,
                        cache_dir=workspace / ".hiera" / "cache" / "build") as ev:
-            [outcome] = ev.evaluate([cand])
+            outcomes = ev.evaluate([c for _, c in cands])
     except BaseException:
-        store.finish_run(run_id, "failed")
+        for run_id in run_ids:
+            store.finish_run(run_id, "failed")
         raise
-    store.record_candidate(run_id, cand, outcome)
-    store.set_reference(run_id, outcome.reference.median_ms if outcome.reference else None, outcome.device)
-    store.finish_run(run_id, "finished", outcome.to_json())
-    if args.json:
-        print(json.dumps({**outcome.to_json(), "run_id": run_id}))
-    else:
-        console.print(outcome_table(outcome, f"{cand_path.name} against {spec.name}"))
-    return EXIT_OK if outcome.valid else EXIT_INVALID
+    for run_id, (cand_path, cand), outcome in zip(run_ids, cands, outcomes):
+        store.record_candidate(run_id, cand, outcome)
+        store.set_reference(run_id, outcome.reference.median_ms if outcome.reference else None, outcome.device)
+        store.finish_run(run_id, "finished", outcome.to_json())
+        if args.json:
+            print(json.dumps({**outcome.to_json(), "run_id": run_id, "candidate_file": str(cand_path)}), flush=True)
+        else:
+            console.print(outcome_table(outcome, f"{cand_path.name} against {spec.name}"))
+    return EXIT_OK if all(o.valid for o in outcomes) else EXIT_INVALID
 
 
 # --- contract / export --------------------------------------------------------------------------------
@@ -165,9 +171,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hiera", description="HIERA: workload-aware GPU kernel optimization")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("eval", help="verify and time one candidate against a task")
+    p = sub.add_parser("eval", help="verify and time candidates against a task (with --json: one line each)")
     p.add_argument("task", help="KernelBench-format task .py")
-    p.add_argument("candidate", help="a .cu/.cpp source against the task's contract, or a ModelNew .py")
+    p.add_argument("candidate", nargs="+",
+                   help="a .cu/.cpp source against the task's contract, or a ModelNew .py (several share a worker)")
     p.add_argument("--space", default="libraries_pytorch", choices=[s.value for s in Space],
                    help="the implementation space the candidate must stay in (default: any)")
     p.add_argument("--trials", type=int, default=100, help="timing trials (at least 100 is the standard)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -96,3 +97,21 @@ def test_a_cuda_candidate_on_the_cpu_says_what_to_do(ev, tmp_path):
     cu.write_text('#include "hiera_contract.h"\n')
     o = evaluate_one(ev, cu)
     assert o.status is Status.RUNTIME_ERROR and "needs a CUDA device" in o.reason
+
+
+def test_cli_eval_of_several_candidates_reports_each_on_its_own_line(tmp_path: Path) -> None:
+    """`hiera eval TASK A B --json`: one worker, one JSON line per candidate, exit 1 when any is invalid."""
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    good, bad = CANDIDATES / "scale_bias_relu.cpp", CANDIDATES / "wrong_math.cpp"
+    p = subprocess.run([sys.executable, "-m", "engine.cli", "eval", str(TASKS / "scale_bias_relu.py"), str(good),
+                        str(bad), "--json", "--device", "cpu", "--workspace", str(tmp_path), "--trials", "20"],
+                       capture_output=True, text=True, cwd=root, timeout=600)
+    lines = [json.loads(x) for x in p.stdout.splitlines() if x.startswith("{")]
+    assert p.returncode == 1, p.stderr[-2000:]
+    assert [x["candidate_file"] for x in lines] == [str(good), str(bad)]
+    assert lines[0]["status"] == "valid" and lines[1]["status"] != "valid"
+    assert lines[0]["run_id"] != lines[1]["run_id"]
