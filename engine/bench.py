@@ -137,7 +137,8 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
     workspace = out / "workspace"
     cmd = [py, "-m", "engine.cli", "optimize", str(task), "--json", "--device", device, "--workspace", str(workspace),
            "--backend", args["backend"], "--rounds", str(args["rounds"]), "--candidates", str(args["candidates"]),
-           "--results-dir", str(out / "results" / task.stem), "--precision", args["precision"]]
+           "--results-dir", str(out / "results" / task.stem), "--precision", args["precision"],
+           "--keep-slower"]  # the bench's own folder: keep every task's best, faster than eager or not
     if args.get("no_profile"):
         cmd.append("--no-profile")
     res, log = _run_json(cmd, args["task_timeout_s"])

@@ -42,6 +42,9 @@ class LoopSettings:
     ncu_path: str | None = None
     results_dir: Path | None = None  # None: beside the task
     write_results: bool = True
+    # A best that is not faster than eager is not what a user asked for: it goes to the run's folder, not
+    # beside their module, unless they ask for it (--keep-slower).
+    keep_slower: bool = False
     eval: EvalSettings = field(default_factory=EvalSettings)
 
 
@@ -351,9 +354,11 @@ class Loop:
         return {"round": r, "space": space, "scores": scores, "direction": direction, "strategy": strategy,
                 "rationale": rationale, "outcomes": outs}
 
-    def write_results(self, best: Best) -> dict[str, str | None]:
+    def write_results(self, best: Best, run_id: str) -> dict[str, str | None]:
         c = best.candidate
         directory = self.settings.results_dir
+        if (best.outcome.speedup or 0.0) <= 1.0 and not self.settings.keep_slower:
+            directory = self.store.run_dir(run_id) / "slower-than-eager"
         if directory is not None:
             directory.mkdir(parents=True, exist_ok=True)
         if c.kind is CandidateKind.MODELNEW:
@@ -370,7 +375,7 @@ class Loop:
         best = state.best
         paths: dict[str, str | None] | None = None
         if best is not None and self.settings.write_results:
-            paths = self.write_results(best)
+            paths = self.write_results(best, state.run_id)
         ref = sorted(state.reference_ms)[len(state.reference_ms) // 2] if state.reference_ms else None
         costs = [u.cost_usd for u in state.usage if u.cost_usd is not None]
         state.seconds["total"] = time.perf_counter() - self.t0

@@ -78,6 +78,12 @@ async def _deliver_optimize(ls: HieraServer, job: Job) -> None:
         ls.show(types.MessageType.Warning, f"hiera: {job.class_name} is {speed}, but the result file "
                                            f"{paths.get('py')} is missing; see run {res.get('run_id')} in .hiera/runs/")
         return
+    if best["speedup"] <= 1.0:
+        # Not what the user asked for: no files beside their module; the run keeps the best for a look.
+        in_run = ", ".join(str(p) for p in (paths.get("py"), paths.get("cu")) if p)
+        ls.show(types.MessageType.Info, f"hiera: no candidate beat eager for {job.class_name}: the best is {speed}. "
+                                        f"Nothing was created beside {job.path.name}; the best is in {in_run}")
+        return
     folder = job.path.parent
     engine_py = Path(paths["py"]).resolve()
     if engine_py.parent == folder:

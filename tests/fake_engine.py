@@ -9,7 +9,7 @@ It builds and times nothing, so a test job takes a fraction of a second.
 Behaviour knobs, from `<workspace>/fake_engine.json` ({"delay": .., "mode": .., "notice": ..}; a test writes
 it, since one server serves the whole test) or the environment:
   HIERA_FAKE_DELAY   seconds per candidate (default 0.02): long enough to cancel a job or time the server
-  HIERA_FAKE_MODE    ok | no_valid | crash | fail_build (default ok)
+  HIERA_FAKE_MODE    ok | slower | no_valid | crash | fail_build (default ok); slower: valid but 0.8x eager
   HIERA_FAKE_NOTICE  when set, one `notice` event with this text
 """
 
@@ -175,8 +175,8 @@ def optimize(a: argparse.Namespace) -> int:
                 emit({"event": "candidate_started", "round": r, "index": i, "of": a.candidates})
                 time.sleep(delay)
                 cid = f"r{r}c{i}"
-                valid = mode == "ok" and i % 3 != 0
-                ms = ref_ms / (1.0 + 0.2 * r + 0.05 * i) if valid else None
+                valid = mode in ("ok", "slower") and i % 3 != 0
+                ms = (ref_ms * 1.25 if mode == "slower" else ref_ms / (1.0 + 0.2 * r + 0.05 * i)) if valid else None
                 st = Status.VALID if valid else (Status.BUILD_FAILED if mode == "fail_build" else Status.INCORRECT)
                 reason = "ok" if valid else "out[0, 3]: expected 0.5, got 0.25"
                 outcome = Outcome(cid, st, reason, candidate=timing(ms) if ms else None,

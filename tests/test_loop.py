@@ -15,14 +15,16 @@ from tests.scripted_backend import Scripted
 SOURCES = [CANDIDATES / "scale_bias_relu.cpp", CANDIDATES / "wrong_math.cpp", "reply had no code block"]
 
 
-def make_loop(tmp_path, backend, rounds=2):
+def make_loop(tmp_path, backend, rounds=2, keep_slower=True):
+    # keep_slower: these tests are about records and file names, and whether the CPU timing of the scripted
+    # candidate lands above or below eager is noise; test_a_slower_best_* covers where a slower best goes.
     task = tmp_path / "scale_bias_relu.py"
     shutil.copy(TASKS / "scale_bias_relu.py", task)
     spec = load_task(task)
     store = RunStore.for_workspace(tmp_path)
     events = []
     loop = Loop(spec, backend, store, tmp_path / ".hiera" / "task", LoopSettings(
-        rounds=rounds, candidates=3, eval=EvalSettings(device="cpu")), events.append,
+        rounds=rounds, candidates=3, eval=EvalSettings(device="cpu"), keep_slower=keep_slower), events.append,
         cache_dir=tmp_path / ".hiera" / "cache")
     return loop, store, events, task
 
@@ -91,3 +93,29 @@ def test_report_counts_rounds_where_the_direction_matched_ncus_bottleneck(tmp_pa
     rep = build_report(store, state.run_id)
     assert rep["direction_vs_bottleneck"] == {"judged_rounds": 2, "matched": 1, "match_rate": 0.5}
     assert len(rep["candidates"]) == 1 and rep["notices"][0].startswith("profiling off")
+
+
+def test_a_slower_best_stays_in_the_run_folder_unless_asked_for(tmp_path):
+    """A best that is not faster than eager is not written beside the user's task (--keep-slower writes it)."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from contracts.spaces import Space
+    from engine.agents.base import Direction
+    from engine.evaluate import Candidate, CandidateKind
+    from engine.loop import Best
+
+    loop, store, _, task = make_loop(tmp_path, Scripted(SOURCES[:1]), rounds=1, keep_slower=False)
+    state = loop.start("scripted")
+    cand = Candidate("s0", CandidateKind.CPP, SOURCES[0].read_text(), None, "scripted", SOURCES[0].name)
+    for speedup, beside in ((0.8, False), (1.0, False), (1.5, True)):
+        best = Best(cand, SimpleNamespace(speedup=speedup, device="cpu"), 1, Space.PURE_CUDA, Direction.R)
+        paths = loop.write_results(best, state.run_id)
+        folder = Path(paths["py"]).parent
+        assert (folder == task.parent) is beside, (speedup, folder)
+        if not beside:
+            assert folder == store.run_dir(state.run_id) / "slower-than-eager"
+        assert Path(paths["py"]).exists() and Path(paths["cu"]).exists()
+    loop.settings = replace(loop.settings, keep_slower=True)
+    best = Best(cand, SimpleNamespace(speedup=0.8, device="cpu"), 1, Space.PURE_CUDA, Direction.R)
+    assert Path(loop.write_results(best, state.run_id)["py"]).parent == task.parent

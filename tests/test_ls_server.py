@@ -318,6 +318,17 @@ async def test_refused_edit_leaves_the_files_in_the_run_folder(client: LanguageC
     assert "(the user said no)" in msg and str(kept) in msg and kept.exists()
 
 
+async def test_a_slower_best_creates_no_files_beside_the_module(client: LanguageClient, workspace: Path):
+    set_fake(workspace, mode="slower")
+    uri = open_file(client, workspace / "scale_bias_relu.py")
+    job_id = (await execute(client, "hiera.optimize", uri, "Model"))["jobId"]
+    await wait_job(client, job_id)
+    assert client.edits == [] and not (workspace / "scale_bias_relu_hiera.py").exists()
+    [msg] = [m for m in messages(client) if "no candidate beat eager" in m]
+    kept = workspace / ".hiera" / "ls" / "results" / job_id / "scale_bias_relu_hiera.py"
+    assert "0.80x" in msg and str(kept) in msg and kept.exists()
+
+
 async def test_changes_on_disk_are_picked_up(client: LanguageClient, workspace: Path):
     async def classes() -> set[str]:
         return {m["className"] for m in (await client.protocol.send_request_async("hiera/modules", {}))["modules"]}

@@ -127,6 +127,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         space=None if args.space == "auto" else Space(args.space),
         planning=not args.no_planning, use_contract=not args.no_contract, profile=not args.no_profile,
         ncu_path=args.ncu, results_dir=Path(args.results_dir) if args.results_dir else None,
+        keep_slower=args.keep_slower,
         eval=EvalSettings(device=device, precision=Precision(args.precision),
                           space=Space.LIBRARIES_PYTORCH if args.space == "auto" else Space(args.space),
                           timing_trials=args.trials),
@@ -211,9 +212,13 @@ def _print_best(result: dict[str, Any]) -> None:
     console.print(f"[bold green]best: {b['speedup']:.2f}x[/bold green]{slower} ({b['candidate_ms']:.4g} ms vs "
                   f"{paired:.4g} ms eager, timed interleaved; eager's median over the run "
                   f"{result['reference_ms']:.4g} ms) · round {b['round']} · {b['space']} · {b['direction']}")
+    kept_aside = b["speedup"] <= 1.0 and any("slower-than-eager" in (v or "") for v in paths.values())
+    if kept_aside:
+        console.print("  not written beside the task (it is slower than eager); kept in the run's folder "
+                      "(--keep-slower writes it beside the task):")
     for k in ("py", "cu"):
         if paths.get(k):
-            console.print(f"  wrote {paths[k]}")
+            console.print(f"  {'' if kept_aside else 'wrote '}{paths[k]}")
 
 
 def register(sub: Any) -> None:
@@ -228,6 +233,9 @@ def register(sub: Any) -> None:
     p.add_argument("--no-planning", action="store_true", help="ablation: one fixed unconstrained strategy")
     p.add_argument("--no-contract", action="store_true", help="ablation: candidates are whole ModelNew files")
     p.add_argument("--no-profile", action="store_true", help="skip Nsight Compute profiling")
+    p.add_argument("--keep-slower", action="store_true",
+                   help="write the best beside the task even when it is not faster than eager "
+                        "(default: such a result stays in the run's folder)")
     p.add_argument("--ncu", default=None, help="path of the ncu executable (default: found on PATH)")
     p.add_argument("--repeat", type=int, default=1, help="run the task N times and report the spread")
     p.add_argument("--resume", default=None, metavar="RUN_ID", help="continue a stopped run")
