@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 import time
@@ -153,3 +154,18 @@ def test_rerun_measures_a_finished_task_again_and_keeps_the_old_result(tmp_path:
 def test_code_version_tracks_the_engine_source() -> None:
     v = bench.code_version()
     assert len(v) == 12 and v == bench.code_version()
+
+
+def test_a_resumed_bench_says_when_it_holds_results_of_other_code(tmp_path: Path) -> None:
+    root = _suite(tmp_path, {"level1": 1})
+    out = tmp_path / "out"
+    (out / "tasks").mkdir(parents=True)
+    (out / "tasks" / "level1__00_task.json").write_text(json.dumps(
+        {"task": "00_task", "path": "x", "level": "level1", "valid": True, "speedup": 3.0,
+         "code_version": "000000000000"}))
+    p = subprocess.run([sys.executable, "-m", "engine.cli", "bench", str(root), "--device", "cpu", "--out", str(out)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=300, env={**os.environ, "COLUMNS": "200"})
+    assert p.returncode == 0, p.stderr[-2000:]
+    said = p.stdout + p.stderr
+    assert "measured by other code (000000000000: 1" in said
+    assert "measured by different code versions" not in said  # one task only: nothing mixed in the report

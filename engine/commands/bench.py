@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from engine.bench import TaskResult, find_tasks, markdown, plot, run_bench
+from engine.bench import TaskResult, code_version, find_tasks, markdown, plot, run_bench
 from engine.cli import EXIT_OK, UsageError, console
 from engine.evaluate.pipeline import resolve_device
 
@@ -55,6 +55,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             raise UsageError(f"--levels: no tasks in level(s) {', '.join(unknown)} under {root} "
                              f"(levels there: {', '.join(sorted(known)) or 'none'})")
     deadline = time.monotonic() + args.stop_after if args.stop_after else None
+    if not args.report_only:
+        _warn_about_older_results(out, code_version())
     t0 = time.time()
     with progress:
         results, summ = run_bench(root, out, devices, opts, done, levels=levels, deadline=deadline,
@@ -90,6 +92,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
         console.print(md)
         console.print(f"wrote {out / 'bench.json'}, {out / 'bench.md'}, {out / 'bench.png'}")
     return EXIT_OK
+
+
+def _warn_about_older_results(out: Path, current: str) -> None:
+    """Say up front when a resumed suite holds results measured by other code: they are kept, not re-run."""
+    older = Counter()
+    for f in (out / "tasks").glob("*.json"):
+        try:
+            v = json.loads(f.read_text()).get("code_version") or "unversioned"
+        except (OSError, ValueError):
+            continue
+        if v != current:
+            older[v] += 1
+    if older:
+        console.print(f"[yellow]{sum(older.values())} finished task(s) in {out} were measured by other code "
+                      f"({', '.join(f'{v}: {n}' for v, n in older.items())}; this is {current}); they are kept "
+                      "and the report marks the mix — --rerun TASKS measures them again[/yellow]")
 
 
 def register(sub: Any) -> None:
