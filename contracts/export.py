@@ -113,14 +113,17 @@ def free_path(path: Path) -> Path:
         n += 1
 
 
-def result_paths(spec: TaskSpec, suffix: str = ".cu", directory: Path | None = None) -> tuple[Path, Path]:
-    """Free names beside the task: <task>_hiera.py and <task>_hiera.cu (numbered when taken)."""
-    d = directory or spec.path.parent
-    stem = f"{spec.path.stem}_hiera"
+def free_pair(directory: Path, stem: str, suffix: str) -> tuple[Path, Path]:
+    """<stem>.py and <stem><suffix> in directory, numbered (-2, -3, ...) until neither exists."""
     n = 1
     while True:
         tag = "" if n == 1 else f"-{n}"
-        py, src = d / f"{stem}{tag}.py", d / f"{stem}{tag}{suffix}"
+        py, src = directory / f"{stem}{tag}.py", directory / f"{stem}{tag}{suffix}"
         if not py.exists() and not src.exists():
             return py, src
         n += 1
+
+
+def result_paths(spec: TaskSpec, suffix: str = ".cu", directory: Path | None = None) -> tuple[Path, Path]:
+    """Free names beside the task: <task>_hiera.py and <task>_hiera.cu (numbered when taken)."""
+    return free_pair(directory or spec.path.parent, f"{spec.path.stem}_hiera", suffix)

@@ -56,9 +56,13 @@ class TaskResult:
     limit: str | None = None  # what limited the task when it did not beat torch.compile
 
     @property
+    def best_compile(self) -> float | None:
+        """The better of the torch.compile modes' speedups (None: no mode gave a valid result)."""
+        return max((v for v in self.compile.values() if v), default=None)
+
+    @property
     def beats_compile(self) -> bool:
-        best_compile = max((v for v in self.compile.values() if v), default=None)
-        return self.valid and (best_compile is None or (self.speedup or 0) >= best_compile)
+        return self.valid and (self.best_compile is None or (self.speedup or 0) >= self.best_compile)
 
 
 def code_version() -> str:
@@ -91,17 +95,6 @@ def find_tasks(root: Path, levels: list[str] | None = None) -> list[tuple[str, P
     return tasks
 
 
-def _run_json(cmd: list[str], timeout_s: float) -> tuple[dict[str, Any] | None, str]:
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        return None, f"timed out after {timeout_s:.0f} s: {' '.join(cmd[3:6])}"
-    try:
-        return json.loads(p.stdout.strip().splitlines()[-1]), p.stderr[-2000:]
-    except (json.JSONDecodeError, IndexError):
-        return None, (p.stderr or p.stdout)[-2000:]
-
-
 def _run_json_lines(cmd: list[str], timeout_s: float) -> tuple[list[dict[str, Any]], str]:
     """Every JSON object line the command printed (one per candidate of `hiera eval --json`), and its log."""
     try:
@@ -114,6 +107,12 @@ def _run_json_lines(cmd: list[str], timeout_s: float) -> tuple[list[dict[str, An
             with contextlib.suppress(json.JSONDecodeError):  # a stray line that only looks like JSON
                 out.append(json.loads(line))
     return out, (p.stderr or p.stdout)[-2000:]
+
+
+def _run_json(cmd: list[str], timeout_s: float) -> tuple[dict[str, Any] | None, str]:
+    """The command's last JSON object line (`hiera optimize --json` prints one), and its log."""
+    lines, log = _run_json_lines(cmd, timeout_s)
+    return (lines[-1] if lines else None), log
 
 
 def roofline(task: Path, device: str) -> float | None:
@@ -182,7 +181,7 @@ def explain_limit(r: TaskResult) -> str:
         return f"the optimize run failed: {r.error[:200]}"
     if not r.valid:
         return "no valid candidate"
-    best_compile = max((v for v in r.compile.values() if v), default=0.0)
+    best_compile = r.best_compile or 0.0
     if best_compile <= (r.speedup or 0) * 1.03:
         return (f"level with torch.compile ({r.speedup:.2f}x vs {best_compile:.2f}x: within 3%, about the spread "
                 "of repeated timings of one kernel)")
@@ -216,13 +215,11 @@ def group_summary(results: list[TaskResult]) -> dict[str, dict[str, float | int]
     out["hiera"]["at_or_above_max_autotune"] = (
         sum(1 for r in results if r.valid and (r.compile.get("max-autotune") is None
                                                or (r.speedup or 0) >= r.compile["max-autotune"])) / n if n else 0.0)
-    # The target is on what a user waits for: hiera's optimize run, not the baselines timed beside it.
-    # max-autotune turns on CUDA graphs, whose replays copy every non-static input into the graph's own
-    # buffers; on memory-bound tasks that extra copy makes it slower than the default mode. So the fairer
-    # bar is the better of the two modes, reported beside the issue's max-autotune figure.
-    out["hiera"]["at_or_above_best_compile"] = (
-        sum(1 for r in results if r.valid and (r.speedup or 0) >= max(
-            (v for v in r.compile.values() if v), default=0.0)) / n if n else 0.0)
+    # max-autotune was slower than the default mode on most memory-bound tasks of the H200 run (likely its
+    # CUDA graphs copying each fresh input into the graph's buffers; not yet confirmed by a profile), so the
+    # better of the two modes is the fairer bar, reported beside the issue's max-autotune figure.
+    out["hiera"]["at_or_above_best_compile"] = sum(1 for r in results if r.beats_compile) / n if n else 0.0
+    # The time target is on what a user waits for: hiera's optimize run, not the baselines timed beside it.
     walls = sorted(r.optimize_wall_s or r.wall_s for r in results)
     out["hiera"]["median_wall_s"] = walls[len(walls) // 2] if walls else 0.0
     return out

@@ -31,6 +31,10 @@ Event = dict[str, Any]
 EventSink = Callable[[Event], None]
 
 
+# Where a best that is not faster than eager goes, inside its run's folder (see LoopSettings.keep_slower).
+SLOWER_DIR = "slower-than-eager"
+
+
 @dataclass(frozen=True)
 class LoopSettings:
     rounds: int = 3
@@ -358,7 +362,7 @@ class Loop:
         c = best.candidate
         directory = self.settings.results_dir
         if (best.outcome.speedup or 0.0) <= 1.0 and not self.settings.keep_slower:
-            directory = self.store.run_dir(run_id) / "slower-than-eager"
+            directory = self.store.run_dir(run_id) / SLOWER_DIR
         if directory is not None:
             directory.mkdir(parents=True, exist_ok=True)
         if c.kind is CandidateKind.MODELNEW:

@@ -78,9 +78,9 @@ async def _deliver_optimize(ls: HieraServer, job: Job) -> None:
         ls.show(types.MessageType.Warning, f"hiera: {job.class_name} is {speed}, but the result file "
                                            f"{paths.get('py')} is missing; see run {res.get('run_id')} in .hiera/runs/")
         return
+    in_run = ", ".join(str(p) for p in (paths.get("py"), paths.get("cu")) if p)
     if best["speedup"] <= 1.0:
         # Not what the user asked for: no files beside their module; the run keeps the best for a look.
-        in_run = ", ".join(str(p) for p in (paths.get("py"), paths.get("cu")) if p)
         ls.show(types.MessageType.Info, f"hiera: no candidate beat eager for {job.class_name}: the best is {speed}. "
                                         f"Nothing was created beside {job.path.name}; the best is in {in_run}")
         return
@@ -97,7 +97,6 @@ async def _deliver_optimize(ls: HieraServer, job: Job) -> None:
     kernel_suffix = Path(paths["cu"]).suffix if paths.get("cu") else ".cu"
     files = [(".py", py_src)] + ([(kernel_suffix, cu_src)] if cu_src is not None else [])
     targets = free_targets(folder, result_stem(job.path, module), [s for s, _ in files], ls.open_paths())
-    in_run = ", ".join(str(p) for p in (paths.get("py"), paths.get("cu")) if p)
     if not client_can_create_files(ls.client_capabilities):
         ls.show(types.MessageType.Info, f"hiera: {job.class_name} is {speed}. This editor cannot create files "
                                         f"through an edit; the result is in {in_run}")

@@ -40,6 +40,7 @@ def _import_store_without_torch() -> None:
 
 _import_store_without_torch()
 
+from contracts.export import free_pair  # noqa: E402
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status, Timing  # noqa: E402
 from engine.store import RunStore  # noqa: E402
 
@@ -111,14 +112,6 @@ def modelnew(task: Path, cid: str) -> str:
             "    def forward(self, x):\n        return torch.relu(x)\n")
 
 
-def free(folder: Path, stem: str) -> tuple[Path, Path]:
-    n = 1
-    while True:
-        tag = "" if n == 1 else f"-{n}"
-        py, cu = folder / f"{stem}{tag}.py", folder / f"{stem}{tag}.cu"
-        if not py.exists() and not cu.exists():
-            return py, cu
-        n += 1
 
 
 def knobs(workspace: str) -> dict:
@@ -201,7 +194,7 @@ def optimize(a: argparse.Namespace) -> int:
         store.record_profile(run_id, best["candidate_id"], PROFILE)
         folder = Path(a.results_dir) if a.results_dir else task.parent
         folder.mkdir(parents=True, exist_ok=True)
-        py, cu = free(folder, f"{task.stem}_hiera")
+        py, cu = free_pair(folder, f"{task.stem}_hiera", ".cu")
         py.write_text(modelnew(task, best["candidate_id"]))
         cu.write_text(CU_SOURCE)
         best["paths"] = {"py": str(py), "cu": str(cu)}

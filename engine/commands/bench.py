@@ -55,8 +55,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
             raise UsageError(f"--levels: no tasks in level(s) {', '.join(unknown)} under {root} "
                              f"(levels there: {', '.join(sorted(known)) or 'none'})")
     deadline = time.monotonic() + args.stop_after if args.stop_after else None
+    opts["code_version"] = code_version()  # once: run_bench stamps it on each result
     if not args.report_only:
-        _warn_about_older_results(out, code_version())
+        _warn_about_older_results(out, opts["code_version"])
     t0 = time.time()
     with progress:
         results, summ = run_bench(root, out, devices, opts, done, levels=levels, deadline=deadline,

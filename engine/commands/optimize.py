@@ -26,7 +26,7 @@ from engine.cli import (
 )
 from engine.evaluate.outcome import Precision
 from engine.evaluate.pipeline import EvalSettings, resolve_device
-from engine.loop import Loop, LoopSettings
+from engine.loop import SLOWER_DIR, Loop, LoopSettings
 from engine.store import RunStore
 
 
@@ -212,7 +212,7 @@ def _print_best(result: dict[str, Any]) -> None:
     console.print(f"[bold green]best: {b['speedup']:.2f}x[/bold green]{slower} ({b['candidate_ms']:.4g} ms vs "
                   f"{paired:.4g} ms eager, timed interleaved; eager's median over the run "
                   f"{result['reference_ms']:.4g} ms) · round {b['round']} · {b['space']} · {b['direction']}")
-    kept_aside = b["speedup"] <= 1.0 and any("slower-than-eager" in (v or "") for v in paths.values())
+    kept_aside = any(v and Path(v).parent.name == SLOWER_DIR for v in paths.values())
     if kept_aside:
         console.print("  not written beside the task (it is slower than eager); kept in the run's folder "
                       "(--keep-slower writes it beside the task):")

@@ -144,11 +144,8 @@ def plan(ctx: Context, space: Space, scores: DirectionScores,
         # the round is for the PyTorch-level candidates (torch.compile, CUDA graphs), whichever direction
         # leads; without this a direction with no torch entry (M on a copy) replays generated kernels.
         for e, d in _torch_entries(ctx, space, w, order, tf32):
-            fam, focus = FAMILY[e.key]
-            why = (f"{e.description} (libraries_pytorch is played for its PyTorch-level candidates; "
-                   f"{argmax.value} leads the scores)")
-            st = Strategy(d, space, e.key, why, _steps(fam, focus, w, ctx),
-                          {"family": fam, "focus": focus, "workload": w.kb_kind})
+            st = _strategy(e, d, space, w, ctx, f"{e.description} (libraries_pytorch is played for its "
+                                                f"PyTorch-level candidates; {argmax.value} leads the scores)")
             if fresh is None or fresh(st):
                 return st
     for d in order:
@@ -164,12 +161,8 @@ def plan(ctx: Context, space: Space, scores: DirectionScores,
         for score, e in ranked:
             if score <= 0.0:
                 break
-            fam, focus = FAMILY[e.key]
-            why = e.description
-            if skipped or spent:
-                why += f" ({'; '.join(skipped + spent)})"
-            st = Strategy(d, space, e.key, why, _steps(fam, focus, w, ctx),
-                          {"family": fam, "focus": focus, "workload": w.kb_kind})
+            why = e.description + (f" ({'; '.join(skipped + spent)})" if skipped or spent else "")
+            st = _strategy(e, d, space, w, ctx, why)
             if fresh is None or fresh(st):
                 return st
             spent.append(f"{e.key}: every variant already played")
@@ -193,6 +186,13 @@ def plan(ctx: Context, space: Space, scores: DirectionScores,
     return Strategy(argmax, space, "R.torch_compile" if space.allows(Space.LIBRARIES_PYTORCH) else "R.fuse_pointwise",
                     f"no generator applies: {w.unsupported or 'unsupported graph'}", (),
                     {"family": "none", "focus": "", "reason": w.unsupported or "unsupported graph"})
+
+
+def _strategy(e: knowledge.Entry, d: Direction, space: Space, w: Workload, ctx: Context, why: str) -> Strategy:
+    """A knowledge-base entry as the round's strategy, with the generator family and knob that implement it."""
+    fam, focus = FAMILY[e.key]
+    return Strategy(d, space, e.key, why, _steps(fam, focus, w, ctx),
+                    {"family": fam, "focus": focus, "workload": w.kb_kind})
 
 
 def _torch_entries(ctx: Context, space: Space, w: Workload, order: list[Direction],
