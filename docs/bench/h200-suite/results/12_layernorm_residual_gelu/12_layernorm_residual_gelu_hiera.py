@@ -1,0 +1,395 @@
+"""ModelNew for task '12_layernorm_residual_gelu', exported by hiera. 2.58x over eager on cuda:0 (NVIDIA H200); kernel copy: 12_layernorm_residual_gelu_hiera.cu.
+
+Self-contained: the kernel, the contract header and the binding are embedded below and compiled with
+torch.utils.cpp_extension.load_inline on first use. Same constructor and forward signature as Model.
+"""
+
+import torch
+from torch import nn
+from torch.utils.cpp_extension import load_inline
+
+_HEADER = r"""
+// hiera contract for task '12_layernorm_residual_gelu' (frozen: do not edit; generated from the task).
+#include <stdint.h>
+
+#define HIERA_MAX_DIMS 8
+
+/* A view of one tensor: device (or host) pointer, sizes and strides in elements. */
+typedef struct {
+    void* data;
+    int64_t ndim;
+    int64_t sizes[HIERA_MAX_DIMS];
+    int64_t strides[HIERA_MAX_DIMS];
+} hiera_tensor;
+
+/*
+ * Arguments, in order (tensors are dense and contiguous; element types as listed):
+ *   x                input     float32[16384x4096] contiguous
+ *   residual         input     float32[16384x4096] contiguous
+ *   norm_weight      parameter float32[4096] contiguous  'norm.weight'
+ *   norm_bias        parameter float32[4096] contiguous  'norm.bias'
+ *   out              output    float32[16384x4096] contiguous, allocated by the caller
+ *   stream           the cudaStream_t to launch on (NULL on the CPU path); all work must be
+ *                    ordered on it: the caller reads the outputs on this stream right after return.
+ *
+ * Return 0 on success, non-zero on failure. Outputs are preallocated by the caller and must be fully
+ * written. Inputs, parameters and buffers must not be modified.
+ */
+#ifdef __cplusplus
+extern "C"
+#endif
+int hiera_forward(
+    const hiera_tensor* x,
+    const hiera_tensor* residual,
+    const hiera_tensor* norm_weight,
+    const hiera_tensor* norm_bias,
+    hiera_tensor* out,
+    void* stream);
+
+"""
+
+_KERNEL = r"""
+// hiera expert candidate for '12_layernorm_residual_gelu'
+// strategy: R.fuse_reduction
+// variant: threads/row auto, vec 4, registers
+// precision: strict fp32 (no TF32)
+//   stage 0: row reduction over 16384x4096: out = gelu((((((x - (… / …)) * rsqrt((… + …))) * norm.weight) + norm.bias) + residual))
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+// (contract header inlined above)
+
+typedef unsigned int idx_t;  // every index of this task fits
+
+static inline bool hiera_aligned16(const void* p) { return ((uintptr_t)p & 15u) == 0; }
+
+
+// Combine a value across `W` consecutive lanes (W a power of two <= 32); every lane gets the result.
+template <int W> __device__ __forceinline__ float hiera_warp_sum(float v) {
+#pragma unroll
+    for (int o = W / 2; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+template <int W> __device__ __forceinline__ float hiera_warp_max(float v) {
+#pragma unroll
+    for (int o = W / 2; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+template <int W> __device__ __forceinline__ float hiera_warp_min(float v) {
+#pragma unroll
+    for (int o = W / 2; o > 0; o >>= 1) v = fminf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+// Combine across a whole block of NW warps: each warp's result goes through shared memory, then every
+// warp reduces the NW partials itself, so all threads get the total without a second broadcast.
+#define HIERA_BLOCK_REDUCE(NAME, OP, IDENTITY)                                       \
+    template <int NW> __device__ __forceinline__ float NAME(float v, float* smem) { \
+        v = OP<32>(v);                                                               \
+        const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;                  \
+        if (lane == 0) smem[warp] = v;                                               \
+        __syncthreads();                                                             \
+        v = lane < NW ? smem[lane] : IDENTITY;                                       \
+        v = OP<32>(v);                                                               \
+        __syncthreads();                                                             \
+        return v;                                                                    \
+    }
+HIERA_BLOCK_REDUCE(hiera_block_sum, hiera_warp_sum, 0.0f)
+HIERA_BLOCK_REDUCE(hiera_block_max, hiera_warp_max, -INFINITY)
+HIERA_BLOCK_REDUCE(hiera_block_min, hiera_warp_min, INFINITY)
+
+// out = gelu((((((x - (… / …)) * rsqrt((… + …))) * norm.weight) + norm.bias) + residual))
+// 16384 rows of 4096: 256 thread(s) per row, 1 row(s) per block, 4 vector(s) of 4 per thread; 2 reduction pass(es); the row stays in registers between passes
+__global__ void __launch_bounds__(256) hiera_stage0(const float* __restrict__ p_x, const float* __restrict__ p_norm_weight, const float* __restrict__ p_norm_bias, const float* __restrict__ p_residual, float* __restrict__ p_out) {
+    __shared__ float smem[32];
+    const int lane = threadIdx.x;
+    const idx_t r = (idx_t)blockIdx.x;
+    const idx_t rb0 = (r) * 4096;
+    const idx_t rb1 = 0;
+    const idx_t rb2 = 0;
+    const idx_t rb3 = (r) * 4096;
+    float4 c0[4];
+    float4 c1[4];
+    float4 c2[4];
+    float4 c3[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        const idx_t col = (idx_t)(lane + j * 256) * 4;
+        c0[j] = *reinterpret_cast<const float4*>(&p_x[rb0 + col]);
+        c1[j] = *reinterpret_cast<const float4*>(&p_norm_weight[rb1 + col]);
+        c2[j] = *reinterpret_cast<const float4*>(&p_norm_bias[rb2 + col]);
+        c3[j] = *reinterpret_cast<const float4*>(&p_residual[rb3 + col]);
+    }
+    float acc0_0 = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        const float e0_0 = c0[j].x;
+        const float e1_0 = c0[j].y;
+        const float e2_0 = c0[j].z;
+        const float e3_0 = c0[j].w;
+        acc0_0 = acc0_0 + e0_0;
+        acc0_0 = acc0_0 + e1_0;
+        acc0_0 = acc0_0 + e2_0;
+        acc0_0 = acc0_0 + e3_0;
+    }
+    const float red0_0 = hiera_block_sum<8>(acc0_0, smem);  // sum over the row
+    const float h1_0 = (red0_0 / 4096.0f);
+    float acc1_0 = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        const float e0_0 = c0[j].x;
+        const float e0_1 = (e0_0 - h1_0);
+        const float e0_2 = (e0_1 * e0_1);
+        const float e1_0 = c0[j].y;
+        const float e1_1 = (e1_0 - h1_0);
+        const float e1_2 = (e1_1 * e1_1);
+        const float e2_0 = c0[j].z;
+        const float e2_1 = (e2_0 - h1_0);
+        const float e2_2 = (e2_1 * e2_1);
+        const float e3_0 = c0[j].w;
+        const float e3_1 = (e3_0 - h1_0);
+        const float e3_2 = (e3_1 * e3_1);
+        acc1_0 = acc1_0 + e0_2;
+        acc1_0 = acc1_0 + e1_2;
+        acc1_0 = acc1_0 + e2_2;
+        acc1_0 = acc1_0 + e3_2;
+    }
+    const float red1_0 = hiera_block_sum<8>(acc1_0, smem);  // sum over the row
+    const float h2_0 = (red1_0 / 4096.0f);
+    const float h2_1 = (h2_0 + 1e-05f);
+    const float h2_2 = rsqrtf(h2_1);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        const idx_t col = (idx_t)(lane + j * 256) * 4;
+        const float e0_0 = c0[j].x;
+        const float e0_1 = (e0_0 - h1_0);
+        const float e0_2 = (e0_1 * h2_2);
+        const float e0_3 = c1[j].x;
+        const float e0_4 = (e0_2 * e0_3);
+        const float e0_5 = c2[j].x;
+        const float e0_6 = (e0_4 + e0_5);
+        const float e0_7 = c3[j].x;
+        const float e0_8 = (e0_6 + e0_7);
+        const float e0_9 = (e0_8 * 0.5f * (1.0f + erff(e0_8 * 0.707106781186547524f)));
+        const float e1_0 = c0[j].y;
+        const float e1_1 = (e1_0 - h1_0);
+        const float e1_2 = (e1_1 * h2_2);
+        const float e1_3 = c1[j].y;
+        const float e1_4 = (e1_2 * e1_3);
+        const float e1_5 = c2[j].y;
+        const float e1_6 = (e1_4 + e1_5);
+        const float e1_7 = c3[j].y;
+        const float e1_8 = (e1_6 + e1_7);
+        const float e1_9 = (e1_8 * 0.5f * (1.0f + erff(e1_8 * 0.707106781186547524f)));
+        const float e2_0 = c0[j].z;
+        const float e2_1 = (e2_0 - h1_0);
+        const float e2_2 = (e2_1 * h2_2);
+        const float e2_3 = c1[j].z;
+        const float e2_4 = (e2_2 * e2_3);
+        const float e2_5 = c2[j].z;
+        const float e2_6 = (e2_4 + e2_5);
+        const float e2_7 = c3[j].z;
+        const float e2_8 = (e2_6 + e2_7);
+        const float e2_9 = (e2_8 * 0.5f * (1.0f + erff(e2_8 * 0.707106781186547524f)));
+        const float e3_0 = c0[j].w;
+        const float e3_1 = (e3_0 - h1_0);
+        const float e3_2 = (e3_1 * h2_2);
+        const float e3_3 = c1[j].w;
+        const float e3_4 = (e3_2 * e3_3);
+        const float e3_5 = c2[j].w;
+        const float e3_6 = (e3_4 + e3_5);
+        const float e3_7 = c3[j].w;
+        const float e3_8 = (e3_6 + e3_7);
+        const float e3_9 = (e3_8 * 0.5f * (1.0f + erff(e3_8 * 0.707106781186547524f)));
+        *reinterpret_cast<float4*>(&p_out[r * 4096 + col]) = make_float4(e0_9, e1_9, e2_9, e3_9);
+    }
+}
+
+// out = gelu((((((x - (… / …)) * rsqrt((… + …))) * norm.weight) + norm.bias) + residual))
+// 16384 rows of 4096: 256 thread(s) per row, 1 row(s) per block, 16 vector(s) of 1 per thread; 2 reduction pass(es); the row stays in registers between passes
+__global__ void __launch_bounds__(256) hiera_stage0_scalar(const float* __restrict__ p_x, const float* __restrict__ p_norm_weight, const float* __restrict__ p_norm_bias, const float* __restrict__ p_residual, float* __restrict__ p_out) {
+    __shared__ float smem[32];
+    const int lane = threadIdx.x;
+    const idx_t r = (idx_t)blockIdx.x;
+    const idx_t rb0 = (r) * 4096;
+    const idx_t rb1 = 0;
+    const idx_t rb2 = 0;
+    const idx_t rb3 = (r) * 4096;
+    float c0[16];
+    float c1[16];
+    float c2[16];
+    float c3[16];
+#pragma unroll
+    for (int j = 0; j < 16; ++j) {
+        const idx_t col = (idx_t)(lane + j * 256) * 1;
+        c0[j] = p_x[rb0 + col];
+        c1[j] = p_norm_weight[rb1 + col];
+        c2[j] = p_norm_bias[rb2 + col];
+        c3[j] = p_residual[rb3 + col];
+    }
+    float acc0_0 = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 16; ++j) {
+        const float e0_0 = c0[j];
+        acc0_0 = acc0_0 + e0_0;
+    }
+    const float red0_0 = hiera_block_sum<8>(acc0_0, smem);  // sum over the row
+    const float h1_0 = (red0_0 / 4096.0f);
+    float acc1_0 = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 16; ++j) {
+        const float e0_0 = c0[j];
+        const float e0_1 = (e0_0 - h1_0);
+        const float e0_2 = (e0_1 * e0_1);
+        acc1_0 = acc1_0 + e0_2;
+    }
+    const float red1_0 = hiera_block_sum<8>(acc1_0, smem);  // sum over the row
+    const float h2_0 = (red1_0 / 4096.0f);
+    const float h2_1 = (h2_0 + 1e-05f);
+    const float h2_2 = rsqrtf(h2_1);
+#pragma unroll
+    for (int j = 0; j < 16; ++j) {
+        const idx_t col = (idx_t)(lane + j * 256) * 1;
+        const float e0_0 = c0[j];
+        const float e0_1 = (e0_0 - h1_0);
+        const float e0_2 = (e0_1 * h2_2);
+        const float e0_3 = c1[j];
+        const float e0_4 = (e0_2 * e0_3);
+        const float e0_5 = c2[j];
+        const float e0_6 = (e0_4 + e0_5);
+        const float e0_7 = c3[j];
+        const float e0_8 = (e0_6 + e0_7);
+        const float e0_9 = (e0_8 * 0.5f * (1.0f + erff(e0_8 * 0.707106781186547524f)));
+        p_out[r * 4096 + col] = e0_9;
+    }
+}
+
+extern "C" int hiera_forward(const hiera_tensor* x, const hiera_tensor* residual, const hiera_tensor* norm_weight, const hiera_tensor* norm_bias, hiera_tensor* out, void* stream) {
+    cudaStream_t hiera_s = (cudaStream_t)stream;
+    if (x->ndim != 2 || x->sizes[0] != 16384 || x->sizes[1] != 4096) return 2;  // specialized for 16384x4096
+    if (residual->ndim != 2 || residual->sizes[0] != 16384 || residual->sizes[1] != 4096) return 2;  // specialized for 16384x4096
+    if (norm_weight->ndim != 1 || norm_weight->sizes[0] != 4096) return 2;  // specialized for 4096
+    if (norm_bias->ndim != 1 || norm_bias->sizes[0] != 4096) return 2;  // specialized for 4096
+    if (out->ndim != 2 || out->sizes[0] != 16384 || out->sizes[1] != 4096) return 2;  // specialized for 16384x4096
+    const float* p_x = (const float*)x->data;
+    const float* p_residual = (const float*)residual->data;
+    const float* p_norm_weight = (const float*)norm_weight->data;
+    const float* p_norm_bias = (const float*)norm_bias->data;
+    float* p_out = (float*)out->data;
+    if (hiera_aligned16(p_x) && hiera_aligned16(p_norm_weight) && hiera_aligned16(p_norm_bias) && hiera_aligned16(p_residual) && hiera_aligned16(p_out)) {
+    hiera_stage0<<<16384, 256, 0, hiera_s>>>(p_x, p_norm_weight, p_norm_bias, p_residual, p_out);
+    } else {
+    hiera_stage0_scalar<<<16384, 256, 0, hiera_s>>>(p_x, p_norm_weight, p_norm_bias, p_residual, p_out);
+    }
+    return cudaPeekAtLastError() == cudaSuccess ? 0 : 4;
+}
+
+"""
+
+_BINDING = r"""
+// hiera binding for task '12_layernorm_residual_gelu' (frozen). Exposes forward() to Python over the C ABI.
+#ifdef HIERA_WITH_CUDA
+#include <ATen/cuda/CUDAContext.h>
+#endif
+
+
+static hiera_tensor hiera_view(const torch::Tensor& t) {
+    TORCH_CHECK(t.dim() <= HIERA_MAX_DIMS, "hiera: tensors of more than ", HIERA_MAX_DIMS, " dims");
+    hiera_tensor v{};
+    v.data = t.data_ptr();
+    v.ndim = t.dim();
+    for (int64_t i = 0; i < t.dim(); ++i) { v.sizes[i] = t.size(i); v.strides[i] = t.stride(i); }
+    return v;
+}
+
+std::vector<torch::Tensor> forward(torch::Tensor x, torch::Tensor residual, torch::Tensor norm_weight, torch::Tensor norm_bias) {
+    auto x_c = x.contiguous();
+    hiera_tensor x_v = hiera_view(x_c);
+    auto residual_c = residual.contiguous();
+    hiera_tensor residual_v = hiera_view(residual_c);
+    auto norm_weight_c = norm_weight.contiguous();
+    hiera_tensor norm_weight_v = hiera_view(norm_weight_c);
+    auto norm_bias_c = norm_bias.contiguous();
+    hiera_tensor norm_bias_v = hiera_view(norm_bias_c);
+    auto out = torch::empty({16384, 4096}, x.options().dtype(torch::kFloat));
+    hiera_tensor out_v = hiera_view(out);
+#ifdef HIERA_WITH_CUDA
+    void* stream = (void*)at::cuda::getCurrentCUDAStream().stream();
+#else
+    void* stream = nullptr;
+#endif
+    int rc = hiera_forward(&x_v, &residual_v, &norm_weight_v, &norm_bias_v, &out_v, stream);
+    TORCH_CHECK(rc == 0, "hiera_forward failed with code ", rc);
+    return {out};
+}
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("forward", &forward, "hiera contract forward"); }
+
+"""
+
+_ext = None
+
+
+def _extension():
+    global _ext
+    if _ext is None:
+        _ext = load_inline(
+            name="hiera_12_layernorm_residual_gelu_16619118",
+            cpp_sources=[_HEADER + _BINDING],
+            cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo'],
+            extra_cflags=['-O3', '-DHIERA_WITH_CUDA'],
+            extra_ldflags=[],
+            verbose=False,
+        )
+    return _ext
+
+
+# --- the reference task, verbatim ---
+"""GELU(LayerNorm(x) + residual) over 16384 x 4096 activations, LayerNorm over the last dim."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+num_tokens = 16384
+hidden_size = 4096
+eps = 1e-5
+
+
+class Model(nn.Module):
+    def __init__(self, hidden_size, eps):
+        super().__init__()
+        self.norm = nn.LayerNorm(hidden_size, eps=eps)
+        with torch.no_grad():  # non-trivial affine parameters
+            self.norm.weight.copy_(1.0 + 0.1 * torch.randn(hidden_size))
+            self.norm.bias.copy_(0.1 * torch.randn(hidden_size))
+
+    def forward(self, x, residual):
+        return F.gelu(self.norm(x) + residual)
+
+
+def get_inputs():
+    return [torch.randn(num_tokens, hidden_size), torch.randn(num_tokens, hidden_size)]
+
+
+def get_init_inputs():
+    return [hidden_size, eps]
+
+
+
+class ModelNew(nn.Module):
+    def __init__(self, *init_inputs):
+        super().__init__()
+        reference = Model(*init_inputs)
+        for name, child in reference.named_children():
+            self.add_module(name, child)
+        for name, p in reference._parameters.items():
+            self.register_parameter(name, p)
+        for name, b in reference._buffers.items():
+            self.register_buffer(name, b)
+        self._scalars = {k: getattr(reference, k) for k in []}
+
+    def forward(self, *inputs):
+        state = dict(self.named_parameters())
+        state.update(self.named_buffers())
+        outs = _extension().forward(inputs[0], inputs[1], state['norm.weight'], state['norm.bias'])
+        out = outs[0]
+        return out
