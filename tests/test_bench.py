@@ -65,6 +65,13 @@ def test_summary_counts_invalid_tasks_in_fast_p_and_as_eager_in_the_all_tasks_ge
     assert not math.isnan(c["geomean_speedup"])
 
 
+def test_median_wall_of_an_even_count_is_the_mean_of_the_middle_two() -> None:
+    rs = [_result("l1", 1.0) for _ in range(4)]
+    for r, wall in zip(rs, (10.0, 20.0, 40.0, 100.0)):
+        r.optimize_wall_s = wall
+    assert group_summary(rs)["hiera"]["median_wall_s"] == pytest.approx(30.0)
+
+
 def test_find_tasks_levels_and_non_tasks(tmp_path: Path) -> None:
     root = _suite(tmp_path, {"cpu": 1, "level1": 2, "level2": 1})
     assert [lv for lv, _ in find_tasks(root)] == ["cpu", "level1", "level1", "level2"]
