@@ -3,7 +3,8 @@
 #   bash scripts/h200_bench.sh SUITE_DIR STOP_AFTER_S DEVICES      e.g. docs/bench/h200-suite 300 cuda:0,cuda:1
 #   RERUN=level1/11_transpose_copy bash scripts/h200_bench.sh ...   measures those finished tasks again
 # SUITE_DIR holds what earlier calls finished (tasks/*.json, results/); it travels with the checkout. No task
-# starts after STOP_AFTER_S; the finished tasks, the best kernels and bench.json/md/png land in $OUT/suite,
+# starts after STOP_AFTER_S; the finished tasks, the best kernels, the run store (runs.db, for `hiera report`)
+# and bench.json/md/png land in $OUT/suite,
 # packed as $OUT/suite.tgz (a call brings back at most 8 files), to be unpacked into SUITE_DIR before the
 # next call. A call on the same (still warm) machine also resumes from /tmp/suite-run, which it keeps.
 # (carry .whl: see scripts/device_env.sh)
@@ -19,5 +20,8 @@ timeout -k 10 $((STOP + 240)) python3 -m engine.cli bench bench --levels level1,
   --devices "$DEVICES" --out "$WORK" --stop-after "$STOP" ${RERUN:+--rerun "$RERUN"} > "$WORK/bench.log" 2>&1
 echo "bench exit $?"
 grep -E "^  level" "$WORK/bench.log" | tail -40
-(cd "$WORK" && tar czf "$OUT/suite.tgz" tasks results bench.log $(ls bench.json bench.md bench.png 2>/dev/null))
+# The run store (every decision, candidate, outcome and profile; `hiera report` reads it) as one SQLite file.
+python3 -c "import sqlite3,sys; s=sqlite3.connect(sys.argv[1]); d=sqlite3.connect(sys.argv[2]); s.backup(d); d.close()" \
+  "$WORK/workspace/.hiera/hiera.db" "$WORK/runs.db" 2>/dev/null || rm -f "$WORK/runs.db"
+(cd "$WORK" && tar czf "$OUT/suite.tgz" tasks results bench.log $(ls bench.json bench.md bench.png runs.db 2>/dev/null))
 echo "== done ($(date +%T))"

@@ -30,7 +30,7 @@ from contracts.task import load_task  # noqa: E402
 from engine.agents.base import Context, Invalid  # noqa: E402
 from engine.agents.expert import ExpertBackend  # noqa: E402
 from engine.evaluate import CandidateKind  # noqa: E402
-from engine.evaluate.build import ToolchainMissing, find_nvcc  # noqa: E402
+from engine.evaluate.build import ToolchainMissing, cudnn_flags, find_nvcc  # noqa: E402
 from engine.evaluate.outcome import Precision  # noqa: E402
 
 # What an H200 reports; the rules read these when they size grids.
@@ -79,6 +79,8 @@ def task_rows(task: Path, k: int, work: Path, nv: str, inc: str | None) -> list[
                        f"-I{cdir}", str(f), "-o", str(f.with_suffix(".o"))]
                 if inc and re.search(r"cublas\w*\(", c.source):
                     cmd.insert(1, f"-I{inc}")
+                if re.search(r"cudnn\w*\(", c.source):
+                    cmd[1:1] = [f for f in cudnn_flags() if f.startswith("-I")]
                 jobs.append((f, cmd))
             elif c.kind == CandidateKind.MODELNEW:
                 f = d / f"c{i}.py"
@@ -119,6 +121,9 @@ def main() -> int:
     if inc is None:
         print("note: no cublas_v2.h found; library candidates will fail to build (see --cublas-include)",
               file=sys.stderr)
+    if not cudnn_flags():
+        print("note: no cudnn.h found; convolution candidates will fail to build (set CUDNN_HOME to an "
+              "unpacked nvidia-cudnn wheel's nvidia/cudnn)", file=sys.stderr)
     rows: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="hiera-preflight-") as tmp:
         for d in args.dirs:

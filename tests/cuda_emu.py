@@ -4,16 +4,20 @@ Machines without a GPU can still check that a generated kernel indexes correctly
 blocks one at a time, each with blockDim OS threads that meet at a real barrier for __syncthreads, and
 __shared__ arrays become function statics (one block at a time owns them). The result is an ordinary
 CPU candidate for the real evaluator (same `hiera_forward` ABI), so the reference comparison, mutation
-and aliasing checks all apply. Covers what the flat and tiled-transpose generators emit; warp shuffles
-(row reductions) and library calls are not emulated.
+and aliasing checks all apply. Covers what the flat and tiled-transpose generators emit and cuDNN's
+convolution (a naive CPU loop nest, CUDNN_SHIM); warp shuffles (row reductions) and cuBLAS calls are not
+emulated.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 SHIM = r"""// ---- CUDA-on-CPU emulation (tests only) ----
+#include <cmath>
 #include <condition_variable>
+#include <cstdlib>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -83,6 +87,10 @@ static void hiera_emu_launch(HieraEmuConfig cfg, const std::function<void()>& ke
     hiera_emu_barrier = nullptr;
 }
 
+static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline cudaError_t cudaMalloc(void** p, size_t bytes) { *p = malloc(bytes); return *p ? 0 : 2; }
+static inline cudaError_t cudaFree(void* p) { free(p); return 0; }
+
 #define __global__
 #define __device__
 #define __forceinline__ inline
@@ -91,6 +99,12 @@ static void hiera_emu_launch(HieraEmuConfig cfg, const std::function<void()>& ke
 // ---- end of the emulation ----
 """
 
+# The subset of cuDNN the convolution generator calls, computed naively on the CPU. Algorithms that
+# cuDNN would run with TF32 tensor cores (math type other than CUDNN_FMA_MATH) round their inputs to TF32
+# here too, so a candidate that lets TF32 in under the strict fp32 policy fails verification as it would
+# on the GPU. The emulated Find lists a TF32 algorithm first (as the faster one), then FMA ones.
+CUDNN_SHIM = (Path(__file__).parent / "data" / "cudnn_emu.h").read_text()
+
 _LAUNCH = re.compile(r"(\w+)<<<(.+?), 0, hiera_s>>>\((.*?)\);")
 
 
@@ -98,7 +112,7 @@ def emulated_cpp(cuda_source: str) -> str:
     """The candidate .cu as a C++ candidate whose kernels run on the CPU threads of the emulation above."""
     if re.search(r"__shfl|cublas|cp\.async|asm\s*\(", cuda_source):
         raise ValueError("this candidate uses warp shuffles, a library or inline PTX: not emulated")
-    src = cuda_source.replace("#include <cuda_runtime.h>", SHIM)
+    src = cuda_source.replace("#include <cuda_runtime.h>", SHIM).replace("#include <cudnn.h>", CUDNN_SHIM)
     src, n = _LAUNCH.subn(lambda m: f"hiera_emu_launch(hiera_emu_cfg({m.group(2)}), [&]() {{ "
                                     f"{m.group(1)}({m.group(3)}); }});", src)
     if n == 0:

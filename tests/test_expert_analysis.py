@@ -68,11 +68,13 @@ def test_linear_epilogue_is_library_bound_and_counts_gemm_flops() -> None:
     assert gemm.b.buffer == "fc.weight" and gemm.b.strides == (1, 192)
 
 
-def test_convolution_is_library_bound_and_left_to_pytorch_level_candidates() -> None:
+def test_convolution_is_library_bound_a_cudnn_call_on_the_gpu_and_unsupported_on_the_cpu() -> None:
     s = spec("expert_conv_relu.py")
     w = analyze(s, {}, on_gpu=True)
     assert w.pattern == "conv" and w.kind is WorkloadKind.LIBRARY_BOUND
-    assert w.program is None and "convolution" in (w.unsupported or "")
+    assert w.program is not None and len(w.program.convs) == 1 and len(w.program.fused) == 1
+    cpu = analyze(s, {}, on_gpu=False)
+    assert cpu.program is None and "convolution" in (cpu.unsupported or "")
     assert w.flops == 2 * (2 * 8 * 16 * 16) * (4 * 3 * 3) + 2 * 8 * 16 * 16  # conv MACs x2, plus the ReLU
 
 
@@ -144,7 +146,9 @@ def test_space_choice_follows_the_workload_and_explains_it() -> None:
     gemm = be.ssda.select_space(ctx_for(spec("expert_linear_relu.py")))
     assert gemm.space is Space.CUDA_LIBRARIES and "cuBLAS" in gemm.rationale
     conv = be.ssda.select_space(ctx_for(spec("expert_conv_relu.py")))
-    assert conv.space is Space.LIBRARIES_PYTORCH and "convolution" in conv.rationale.lower()
+    assert conv.space is Space.CUDA_LIBRARIES and "cuDNN" in conv.rationale
+    conv_cpu = be.ssda.select_space(ctx_for(spec("expert_conv_relu.py"), device="cpu"))
+    assert conv_cpu.space is Space.LIBRARIES_PYTORCH and "torch.compile" in conv_cpu.rationale
     cpu = be.ssda.select_space(ctx_for(spec("expert_softmax.py"), device="cpu"))
     assert cpu.space is Space.PURE_CUDA and "C++" in cpu.rationale
 

@@ -71,9 +71,16 @@ def test_tiled_sgemm_with_fused_epilogue_is_valid_in_pure_cuda(tmp_path: Path) -
     assert any(o.valid for o in outs), [o.reason for o in outs]
 
 
-def test_convolution_gets_a_valid_pytorch_level_candidate(tmp_path: Path) -> None:
-    _cands, outs, strategy = _round("expert_conv_relu.py", tmp_path, k=2)
-    assert strategy in ("T.cudnn_benchmark", "M.channels_last", "R.torch_compile")
+def test_convolution_gets_valid_cudnn_candidates_with_the_epilogue_fused(tmp_path: Path) -> None:
+    cands, outs, strategy = _round("expert_conv_relu.py", tmp_path, k=3)
+    assert strategy in ("T.cudnn_algos", "R.library_epilogue")
+    assert all("cudnnConvolutionForward" in c.source for c in cands)
+    # find, heuristic and implicit_precomp_gemm all exist for a 3x3 fp32 convolution with FMA math
+    assert all(o.valid for o in outs), [o.reason for o in outs]
+
+
+def test_resnet_block_cudnn_candidates_are_valid(tmp_path: Path) -> None:
+    _cands, outs, _strategy = _round("expert_conv_block.py", tmp_path, k=3)
     assert any(o.valid for o in outs), [o.reason for o in outs]
 
 

@@ -111,6 +111,10 @@ ENTRIES: tuple[Entry, ...] = (
           "policy, recorded with the result.", needs=frozenset({"gpu", "tf32"}), fits=frozenset({"gemm", "conv"})),
     Entry("T.fast_math", T, _P, "Cheaper instructions",
           "Use exp2f/fmaf, precomputed reciprocals and fused multiply-adds; keep accuracy within tolerance."),
+    Entry("T.cudnn_algos", T, _L, "cuDNN convolution algorithms",
+          "Call cuDNN's convolution directly and choose among its algorithms (the fastest timed once per shape, "
+          "or one by name) with FMA math under strict fp32; the ops after it in one generated kernel.",
+          needs=frozenset({"gpu"}), fits=frozenset({"conv", "composite"})),
     Entry("T.cudnn_benchmark", T, _T, "cuDNN autotuning",
           "torch.backends.cudnn.benchmark = True picks the fastest convolution algorithm per shape.",
           needs=frozenset({"gpu"}), fits=frozenset({"conv"})),

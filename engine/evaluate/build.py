@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -73,6 +74,36 @@ class BuildConfig:
     timeout_s: float = 300.0
 
 
+@lru_cache(maxsize=1)
+def cudnn_flags() -> tuple[str, ...]:
+    """Compiler and linker flags for cuDNN, which the CUDA toolkit does not ship.
+
+    Looked for in CUDNN_HOME (or CUDNN_PATH), then the nvidia-cudnn wheel PyTorch itself depends on
+    (site-packages/nvidia/cudnn), then the system and toolkit include folders. The wheel has only the
+    versioned libcudnn.so.N, so that file is named to the linker, and its folder goes into the rpath.
+    Empty when no cudnn.h is found: the build then fails with the compiler's own "cudnn.h: No such file".
+    """
+    roots = [Path(os.environ[v]) for v in ("CUDNN_HOME", "CUDNN_PATH") if os.environ.get(v)]
+    roots += [Path(p) / "nvidia" / "cudnn" for p in sys.path if p]
+    roots += [Path("/usr"), Path("/usr/local/cuda")]
+    for root in roots:
+        if not (root / "include" / "cudnn.h").exists():
+            continue
+        flags = [f"-I{root / 'include'}"]
+        for libdir in (root / "lib", root / "lib64", root / "lib" / "x86_64-linux-gnu"):
+            libs = sorted(libdir.glob("libcudnn.so*")) if libdir.is_dir() else []
+            if not libs:
+                continue
+            plain = libdir / "libcudnn.so"
+            flags += [f"-L{libdir}", "-lcudnn" if plain in libs else f"-l:{libs[0].name}",
+                      "-Xlinker", f"-rpath={libdir}"]
+            break
+        else:
+            flags.append("-lcudnn")
+        return tuple(flags)
+    return ()
+
+
 def _libraries_for(source: str) -> list[str]:
     libs = []
     if re.search(r"\bcublasLt\w*\s*\(", source):
@@ -80,7 +111,7 @@ def _libraries_for(source: str) -> list[str]:
     if re.search(r"\bcublas\w*\s*\(", source):
         libs.append("-lcublas")
     if re.search(r"\bcudnn\w*\s*\(", source):
-        libs.append("-lcudnn")
+        libs += list(cudnn_flags()) or ["-lcudnn"]
     return libs
 
 
@@ -104,6 +135,7 @@ def _cache_key(cand: Candidate, cfg: BuildConfig) -> str:
     compiler = find_nvcc() if cand.kind is CandidateKind.CUDA else find_cxx()
     h.update(_compiler_version(compiler).encode())
     h.update(_CUDA_SHIM.encode())
+    h.update(" ".join(_libraries_for(cand.source)).encode())  # e.g. where cuDNN was found
     return h.hexdigest()[:24]
 
 

@@ -32,6 +32,16 @@ def view_of(t: torch.Tensor) -> HieraTensor:
     return HieraTensor(t.data_ptr(), t.dim(), _Dims(*t.shape), _Dims(*t.stride()))
 
 
+# What the expert backend's generated candidates return (the contract itself says only: non-zero fails).
+GENERATED_CODES = {
+    2: "a tensor's shape differs from the one the code was specialized for",
+    3: "a device memory allocation (workspace) failed",
+    4: "a kernel launch failed",
+    5: "a cuBLAS/cuBLASLt call failed",
+    6: "a cuDNN call failed (no kernel for this algorithm at this shape, or an unsupported setting)",
+}
+
+
 class NativeError(RuntimeError):
     pass
 
@@ -99,5 +109,7 @@ class NativeForward:
             if err != 0:
                 raise NativeError(f"CUDA error after hiera_forward: {self.error_string(err).decode()}")
         if rc != 0:
-            raise NativeError(f"hiera_forward returned {rc} (non-zero means failure)")
+            what = GENERATED_CODES.get(rc)
+            raise NativeError(f"hiera_forward returned {rc} (non-zero means failure" +
+                              (f"; from hiera's generated code, {rc} means: {what})" if what else ")"))
         return tuple(outs) if self.contract["output_is_tuple"] else outs[0]

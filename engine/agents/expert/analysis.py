@@ -231,7 +231,7 @@ def analyze(spec: TaskSpec, device_info: dict[str, Any] | None = None, on_gpu: b
     program: Program | None = None
     unsupported: str | None = None
     try:
-        program = lower(spec)
+        program = lower(spec, convs=on_gpu)  # cuDNN calls exist only on the GPU
     except Unsupported as e:
         unsupported = str(e)
     except (ValueError, KeyError, IndexError, TypeError) as e:  # a graph shape the lowering did not foresee

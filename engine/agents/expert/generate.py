@@ -19,7 +19,14 @@ from engine.agents.expert.codegen.cpu import CpuParams, cpu_source
 from engine.agents.expert.codegen.cuda_program import cuda_source, knob_parts
 from engine.agents.expert.codegen.torch_variants import TorchVariant, modelnew_source
 from engine.agents.expert.codegen.transpose import transposed_stages
-from engine.agents.expert.codegen.variants import FlatParams, GemmParams, RowParams, TransposeParams, Variant
+from engine.agents.expert.codegen.variants import (
+    ConvParams,
+    FlatParams,
+    GemmParams,
+    RowParams,
+    TransposeParams,
+    Variant,
+)
 from engine.agents.expert.rules import workload
 from engine.evaluate.outcome import Candidate, CandidateKind, Precision
 
@@ -60,6 +67,10 @@ GEMM_TILED: list[GemmParams] = [
     G("tiled", tile=(128, 128, 16, 8, 8)), G("tiled", tile=(64, 128, 8, 4, 8)),
     G("tiled", tile=(128, 128, 8, 8, 8), fuse_epilogue=False),
 ]
+# cuDNN convolutions: cuDNN's own timing first, its heuristic, then single algorithms by name (each fails
+# cleanly when cuDNN has no kernel for it at this shape; the implicit GEMMs work for every shape).
+CONV: list[ConvParams] = [ConvParams(a) for a in ("find", "heuristic", "implicit_precomp_gemm", "winograd_nonfused",
+                                                 "fft_tiling", "implicit_gemm", "gemm", "winograd", "fft")]
 CPU: dict[str, list[CpuParams]] = {
     "threads": [CpuParams(), CpuParams(vector_math=False), CpuParams(schedule="guided"),
                 CpuParams(gemm_kc=128, gemm_nc=512), CpuParams(gemm_kc=512, gemm_nc=2048),
@@ -164,6 +175,11 @@ def program_variants(family: str, focus: str, w: Workload, ctx: Context, space: 
         out.append(Variant(flats[i % len(flats)], rows[i % len(rows)], g))
     if prog.gemms and family not in ("library", "tiled"):
         out += [Variant(flats[0], rows[0], g) for g in gemms[1:]]
+    if prog.convs and family == "library":
+        # The convolution's algorithm is the knob that matters most: first with conv_algos, after the
+        # epilogue variants otherwise.
+        algos = [Variant(flats[0], rows[0], gemms[0], conv=c) for c in CONV]
+        out = algos + out if focus == "conv_algos" else out[:2] + algos + out[2:]
     if focus == "safe":
         # The plainest code there is: a strided gather instead of the tiled transpose as well.
         return [replace(v, transpose=None) for v in out]
@@ -224,14 +240,16 @@ def _renders(ctx: Context, space: Space, strategy: Strategy,
             renders.append(("cpu", cp, CandidateKind.CPP, src, Space.PURE_CUDA))
     else:
         for v in program_variants(fam, focus, w, ctx, space, parent_variant):
-            if not space.allows(Space.CUDA_LIBRARIES) and v.gemm.impl != "tiled" and w.program.gemms:
+            if not space.allows(Space.CUDA_LIBRARIES) and (w.program.convs or
+                                                           (v.gemm.impl != "tiled" and w.program.gemms)):
                 continue
             try:
                 src = cuda_source(ctx.spec, w.program, v, strategy=strategy.name, tf32=tf32 and focus == "tf32")
             except ValueError as e:
                 errors.append(str(e))
                 continue
-            claimed = Space.CUDA_LIBRARIES if "cublas" in v.gemm.impl and w.program.gemms else Space.PURE_CUDA
+            library = w.program.convs or ("cublas" in v.gemm.impl and w.program.gemms)
+            claimed = Space.CUDA_LIBRARIES if library else Space.PURE_CUDA
             renders.append((fam, v, CandidateKind.CUDA, src, claimed))
     if fam != "torch" and space.allows(Space.LIBRARIES_PYTORCH) and \
             all(_hash(src) in memory.seen for _, _, _, src, _ in renders):

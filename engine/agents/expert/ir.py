@@ -3,9 +3,10 @@
 A task's fx graph is lowered (lowering.py) into a `Program`: an ordered list of stages over named
 buffers. A `FusedStage` computes one or more output expressions per element of its domain in a single
 kernel (pointwise chains, and row reductions over the last dim of the domain); a `GemmStage` is one
-(batched) matrix product handed to cuBLAS or to a generated tiled kernel. Every leaf of an expression is
-a `Load` through a strided `View` of a buffer, so reshapes, transposes, slices and broadcasts are
-rewrites of views, never copies.
+(batched) matrix product handed to cuBLAS or to a generated tiled kernel; a `ConvStage` is one 2-D
+convolution handed to cuDNN (GPU programs only: no generator writes a convolution itself). Every leaf
+of an expression is a `Load` through a strided `View` of a buffer, so reshapes, transposes, slices and
+broadcasts are rewrites of views, never copies.
 
 Everything here is a frozen dataclass: structural equality gives common-subexpression elimination for
 free (equal subtrees hash equal) and makes programs safe to share between variant generators.
@@ -278,7 +279,60 @@ class GemmStage:
         return 2 * self.m * self.n * self.k * prod(self.batch)
 
 
-Stage = FusedStage | GemmStage
+@dataclass(frozen=True)
+class ConvStage:
+    """out = conv2d(x, weight): cross-correlation over NCHW, zero padding, no bias (a bias add stays in the
+    pointwise stage after it, where the rest of the epilogue is fused). x and weight are whole contiguous
+    buffers; out is written contiguous (n, k, out_h, out_w)."""
+
+    x: str
+    weight: str
+    out: str
+    n: int
+    c: int
+    h: int
+    w: int
+    k: int  # output channels
+    r: int  # kernel height
+    s: int  # kernel width
+    stride: tuple[int, int] = (1, 1)
+    padding: tuple[int, int] = (0, 0)
+    dilation: tuple[int, int] = (1, 1)
+    groups: int = 1
+
+    @property
+    def out_h(self) -> int:
+        return (self.h + 2 * self.padding[0] - self.dilation[0] * (self.r - 1) - 1) // self.stride[0] + 1
+
+    @property
+    def out_w(self) -> int:
+        return (self.w + 2 * self.padding[1] - self.dilation[1] * (self.s - 1) - 1) // self.stride[1] + 1
+
+    @property
+    def out_shape(self) -> tuple[int, int, int, int]:
+        return (self.n, self.k, self.out_h, self.out_w)
+
+    @property
+    def flops(self) -> int:
+        return 2 * self.n * self.k * self.out_h * self.out_w * (self.c // self.groups) * self.r * self.s
+
+
+Stage = FusedStage | GemmStage | ConvStage
+
+
+def stage_writes(st: Stage) -> tuple[str, ...]:
+    return tuple(n for n, _ in st.outputs) if isinstance(st, FusedStage) else (st.out,)
+
+
+def stage_reads(st: Stage) -> tuple[str, ...]:
+    """The buffers a stage reads (each once, in order)."""
+    if isinstance(st, GemmStage):
+        names = [st.a.buffer, st.b.buffer] + ([st.bias.buffer] if st.bias is not None else [])
+    elif isinstance(st, ConvStage):
+        names = [st.x, st.weight]
+    else:
+        names = [ld.view.buffer for _, e in st.outputs for ld in loads(e)]
+    return tuple(dict.fromkeys(names))
 
 
 @dataclass(frozen=True)
@@ -299,6 +353,10 @@ class Program:
     @property
     def gemms(self) -> tuple[GemmStage, ...]:
         return tuple(s for s in self.stages if isinstance(s, GemmStage))
+
+    @property
+    def convs(self) -> tuple[ConvStage, ...]:
+        return tuple(s for s in self.stages if isinstance(s, ConvStage))
 
     @property
     def fused(self) -> tuple[FusedStage, ...]:

@@ -27,6 +27,7 @@ from engine.agents.expert.ir import (
     Binary,
     Buffer,
     Const,
+    ConvStage,
     Expr,
     FusedStage,
     GemmStage,
@@ -40,6 +41,7 @@ from engine.agents.expert.ir import (
     children,
     contiguous_strides,
     reductions,
+    stage_writes,
     walk,
     with_children,
 )
@@ -138,6 +140,9 @@ class _Lowering:
     values: dict[str, Value] = field(default_factory=dict)
     n_temp: int = 0
     n_inputs: int = 0
+    # Convolutions become ConvStages (cuDNN calls) only where a library may be called (GPU programs);
+    # elsewhere a convolution is outside what the generators express.
+    convs: bool = False
 
     # --- buffers ------------------------------------------------------------------------------------------
 
@@ -667,9 +672,48 @@ class _Lowering:
             nd = 2 if mtype.endswith("2d") else 1
             xs = self.shape_of(x)
             return self.reduce("mean", x, list(range(len(xs) - nd, len(xs))), True)
+        if mtype == "Conv2d" and not cfg.get("transposed") and cfg.get("padding_mode", "zeros") == "zeros":
+            return self.conv2d(x, self.param(mname, "weight"), self.param(mname, "bias"), cfg.get("stride", 1),
+                               cfg.get("padding", 0), cfg.get("dilation", 1), cfg.get("groups", 1), shape, mtype)
         if mtype in ops.CONV_MODULES:
             raise Unsupported(f"a convolution ({mtype}); the pure-CUDA generators have no convolution")
         raise Unsupported(f"the module {mtype}")
+
+    def whole_buffer(self, v: Value) -> str:
+        """The name of a buffer that holds exactly v, contiguous (a library reads whole buffers), materializing
+        v into a temporary when it is a view or an expression."""
+        e = self.expr(v)
+        if isinstance(e, Load) and e.view.offset == 0 and e.view.is_contiguous() and e.view.shape == e.shape \
+                and self.buffers[e.view.buffer].numel == e.view.numel:
+            return e.view.buffer
+        return self.materialize(e).view.buffer
+
+    def conv2d(self, x: Value, weight: Value, bias: Value | None, stride: Any, padding: Any, dilation: Any,
+               groups: Any, shape: Any, what: str = "conv2d") -> Value:
+        if not self.convs:
+            raise Unsupported(f"a convolution ({what}); the pure-CUDA generators have no convolution")
+
+        def pair(v: Any) -> tuple[int, int]:
+            v = list(v) if isinstance(v, (list, tuple)) else [v, v]
+            return (int(v[0]), int(v[-1]))
+
+        if padding == "valid":
+            padding = 0
+        if isinstance(padding, str):
+            raise Unsupported(f"{what} with padding={padding!r}")
+        xs, ws = self.shape_of(x), self.shape_of(weight)
+        if len(xs) != 4 or len(ws) != 4:
+            raise Unsupported(f"{what} of a {len(xs)}-D input (the cuDNN stage takes N, C, H, W)")
+        st = ConvStage(self.whole_buffer(x), self.whole_buffer(weight), "", xs[0], xs[1], xs[2], xs[3], ws[0],
+                       ws[2], ws[3], pair(stride), pair(padding), pair(dilation), int(groups))
+        if xs[1] != ws[1] * st.groups or (shape is not None and tuple(shape) != st.out_shape):
+            raise Unsupported(f"{what} of {xs} with weight {ws}: shapes do not agree with {shape}")
+        out = self.temp(st.out_shape)
+        self.stages.append(replace(st, out=out))
+        y: Value = Load(st.out_shape, View.contiguous(out, st.out_shape))
+        if bias is not None:
+            y = self.binary("add", y, self.reshape(bias, [st.k, 1, 1]), st.out_shape)
+        return y
 
     def param_or_buffer(self, module: str, name: str) -> Value:
         q = f"{module}.{name}"
@@ -958,6 +1002,10 @@ class _Lowering:
             if alpha is not None and float(alpha) != 1.0:
                 y = self.binary("mul", y, float(alpha))
             return self.binary(ops.BINARY_ALIASES[name], x, y, shape)
+        if name == "conv2d":
+            get = lambda i, key, default: args[i] if len(args) > i else kw.get(key, default)  # noqa: E731
+            return self.conv2d(x, get(1, "weight", None), get(2, "bias", None), get(3, "stride", 1),
+                               get(4, "padding", 0), get(5, "dilation", 1), get(6, "groups", 1), shape)
         raise Unsupported(f"the operator {name}")
 
     # --- outputs ------------------------------------------------------------------------------------------------
@@ -1049,11 +1097,12 @@ def _fold(e: Expr) -> Expr:
     return e
 
 
-def lower(spec: TaskSpec) -> Program:
-    """The task's graph as a Program; raises Unsupported with the reason."""
+def lower(spec: TaskSpec, convs: bool = False) -> Program:
+    """The task's graph as a Program; raises Unsupported with the reason. convs: lower 2-D convolutions to
+    ConvStages (cuDNN calls, for GPU programs); without it a convolution is Unsupported."""
     if spec.graph is None:
         raise Unsupported(f"the module could not be traced by torch.fx ({spec.trace_error})")
-    lw = _Lowering(spec)
+    lw = _Lowering(spec, convs=convs)
     out_node = None
     for n in spec.graph:
         if n.op == "output":
@@ -1083,11 +1132,11 @@ def _simplify(prog: Program, spec: TaskSpec) -> Program:
             src = buffers.get(e.view.buffer)
             if src is None or src.kind != "temp" or buffers[oname].numel != src.numel:
                 continue
-            producer = next((j for j, s in enumerate(stages) if src.name in _writes(s)), None)
+            producer = next((j for j, s in enumerate(stages) if src.name in stage_writes(s)), None)
             if producer is None or _reads(stages, src.name) != 1:
                 continue
             p = stages[producer]
-            if isinstance(p, GemmStage):
+            if isinstance(p, (GemmStage, ConvStage)):
                 stages[producer] = replace(p, out=oname)
             else:
                 stages[producer] = replace(p, outputs=tuple((oname if n == src.name else n, x) for n, x in p.outputs))
@@ -1099,10 +1148,6 @@ def _simplify(prog: Program, spec: TaskSpec) -> Program:
     return Program(tuple(buffers.values()), tuple(stages))
 
 
-def _writes(st: Stage) -> tuple[str, ...]:
-    return (st.out,) if isinstance(st, GemmStage) else tuple(n for n, _ in st.outputs)
-
-
 def _reads(stages: list[Stage], name: str) -> int:
     count = 0
     for st in stages:
@@ -1111,6 +1156,8 @@ def _reads(stages: list[Stage], name: str) -> int:
                 count += sum(1 for ld in walk(e) if isinstance(ld, Load) and ld.view.buffer == name)
         elif isinstance(st, GemmStage):
             count += (st.a.buffer == name) + (st.b.buffer == name)
+        elif isinstance(st, ConvStage):
+            count += (st.x == name) + (st.weight == name)
     return count
 
 

@@ -38,6 +38,7 @@ FAMILY: dict[str, tuple[str, str]] = {
     "R.double_buffer": ("tiled", "tiles"),
     "R.library_epilogue": ("library", "epilogue"),
     "T.cublas_sgemm": ("library", "algos"),
+    "T.cudnn_algos": ("library", "conv_algos"),
     "T.tf32_tensor_cores": ("library", "tf32"),
     "P.cpu_threads": ("cpu", "threads"),
     "R.cpu_blocking": ("cpu", "blocking"),
@@ -57,31 +58,38 @@ def implementable(key: str, w: Workload, ctx: Context, space: Space) -> bool:
         return False
     if not ctx.on_gpu:
         return fam in ("program", "cpu")
+    libraries = space.allows(Space.CUDA_LIBRARIES)
+    if prog.convs and not libraries:
+        return False  # a convolution is a cuDNN call: no generator writes one in pure CUDA
     if fam == "program":
         if FAMILY[key][1] == "transpose" and not transposed_stages(prog):
             return False
         # GEMMs inside a program need the tiled kernel in pure CUDA (one batch dim) or a library.
-        return not prog.gemms or space.allows(Space.CUDA_LIBRARIES) or all(len(g.batch) <= 1 for g in prog.gemms)
+        return not prog.gemms or libraries or all(len(g.batch) <= 1 for g in prog.gemms)
     if fam == "tiled":
-        return bool(prog.gemms) and all(len(g.batch) <= 1 for g in prog.gemms)
+        return bool(prog.gemms) and not prog.convs and all(len(g.batch) <= 1 for g in prog.gemms)
     if fam == "library":
-        return bool(prog.gemms) and space.allows(Space.CUDA_LIBRARIES)
+        if key == "T.cudnn_algos":
+            return bool(prog.convs)
+        if key == "T.cublas_sgemm":
+            return bool(prog.gemms)
+        return bool(prog.gemms or prog.convs)
     return False
 
 
 def suitability(key: str, w: Workload, ctx: Context, space: Space) -> float:
     fam, _ = FAMILY.get(key, ("", ""))
     prog = w.program
-    gemms = bool(prog and prog.gemms)
+    gemms = bool(prog and (prog.gemms or prog.convs))  # a library call (cuBLAS, cuDNN) leads the program
     if fam == "torch" and _switched_to_torch(ctx, space):
         return 1.1 if key == "R.torch_compile" or (key == "P.cuda_graph" and w.kind is WorkloadKind.LAUNCH_BOUND) \
             else 1.05
     if not ctx.on_gpu:
         return {"cpu": 1.0, "program": 0.95, "torch": 0.4}.get(fam, 0.0)
     if fam == "torch":
+        if key in ("T.cudnn_benchmark", "M.channels_last") and w.counts.get("conv"):
+            return 0.95
         if prog is None:
-            if key in ("T.cudnn_benchmark", "M.channels_last") and w.counts.get("conv"):
-                return 0.95
             if key == "P.cuda_graph":
                 return 0.9 if w.kind is WorkloadKind.LAUNCH_BOUND else 0.5
             return 0.8
@@ -183,9 +191,11 @@ def plan(ctx: Context, space: Space, scores: DirectionScores,
                         "was played in an earlier round", (),
                         {"family": "none", "focus": "", "reason": "search space used up"})
     # Nothing fits (e.g. pure CUDA fixed run on a convolution): the generator will say why.
+    reason = w.unsupported or "unsupported graph"
+    if w.program is not None and w.program.convs and not space.allows(Space.CUDA_LIBRARIES):
+        reason = "a convolution: pure CUDA has no convolution generator (cuda_libraries calls cuDNN)"
     return Strategy(argmax, space, "R.torch_compile" if space.allows(Space.LIBRARIES_PYTORCH) else "R.fuse_pointwise",
-                    f"no generator applies: {w.unsupported or 'unsupported graph'}", (),
-                    {"family": "none", "focus": "", "reason": w.unsupported or "unsupported graph"})
+                    f"no generator applies: {reason}", (), {"family": "none", "focus": "", "reason": reason})
 
 
 def _strategy(e: knowledge.Entry, d: Direction, space: Space, w: Workload, ctx: Context, why: str) -> Strategy:
@@ -221,10 +231,17 @@ def _steps(fam: str, focus: str, w: Workload, ctx: Context) -> tuple[str, ...]:
                 f"vary {knob}",
                 "specialize every shape as a compile-time constant; scalar twin for misaligned buffers")
     if fam == "library":
-        return ("matrix products through cuBLAS/cuBLASLt with CUBLAS_COMPUTE_32F" +
-                (" (TF32 allowed)" if focus == "tf32" else " (no TF32)"),
-                "fold bias (+ReLU) into cuBLASLt's epilogue where it matches",
-                "everything else after each product in one generated kernel")
+        steps = []
+        if prog is not None and prog.convs:
+            steps += ["convolutions through cuDNN (" + ("TF32 allowed" if ctx.precision is Precision.TF32
+                                                        else "FMA math, no TF32") + ")",
+                      "vary how the algorithm is chosen: cuDNN's timed fastest, its heuristic, or one by name"
+                      if focus == "conv_algos" else "the algorithm cuDNN times fastest for this shape"]
+        if prog is None or prog.gemms:
+            steps += ["matrix products through cuBLAS/cuBLASLt with CUBLAS_COMPUTE_32F" +
+                      (" (TF32 allowed)" if focus == "tf32" else " (no TF32)"),
+                      "fold bias (+ReLU) into cuBLASLt's epilogue where it matches"]
+        return (*steps, "everything else after each library call in one generated kernel")
     if fam == "tiled":
         return ("shared-memory tiles of A and B, register-blocked outer products",
                 "the following pointwise stage applied in the product's store", "vary the tile shape")

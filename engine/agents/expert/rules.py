@@ -52,6 +52,14 @@ def space_ranking(w: Workload, on_gpu: bool) -> list[SpaceRank]:
                              "and cuDNN autotuning are the candidates"),
                 SpaceRank(L, "nothing generated applies"), SpaceRank(P, "nothing generated applies")]
     n_stages = len(prog.stages)
+    if prog.convs:
+        n_lib = len(prog.convs) + len(prog.gemms)
+        why = (f"{len(prog.convs)} convolution(s): cuDNN with the algorithm it times fastest for this shape (FMA "
+               f"math under strict fp32); the {n_stages - n_lib} stage(s) around them (bias, batch norm, "
+               "activations, residual) become generated kernels that read the convolution's output once")
+        return [SpaceRank(L, why),
+                SpaceRank(T, "cuDNN autotuning, channels_last and torch.compile as the alternative"),
+                SpaceRank(P, "pure CUDA has no convolution generator")]
     if prog.gemms:
         why = (f"{len(prog.gemms)} matrix product(s): cuBLAS (strict fp32) is the best SGEMM there is; "
                f"the {n_stages - len(prog.gemms)} stage(s) around them become generated kernels (epilogue fusion)")
@@ -174,6 +182,17 @@ def _base_scores(w: Workload, space: Space, ctx: Context) -> tuple[dict[Directio
     gemms = prog.gemms
     rows = [st for st in prog.fused if st.has_reduction]
     flat = [st for st in prog.fused if not st.has_reduction]
+    if prog.convs:
+        # Convolutions are cuDNN calls (pure CUDA has no generator for them): the algorithm choice is the
+        # time (T); fusing what follows them saves a pass over their output per op (R).
+        s[T], s[R], s[M] = 0.7, 0.65 if prog.fused else 0.4, 0.45
+        ev[T].append(f"{len(prog.convs)} convolution(s), {w.flops / 1e9:.3g} GFLOP: the cuDNN algorithm decides the "
+                     "time; the fastest is timed once per shape (FMA math, no TF32)")
+        if prog.fused:
+            ev[R].append(f"{len(prog.fused)} stage(s) around the convolutions fused into one kernel each "
+                         f"({w.fusion_gain:.1f}x fewer bytes than eager)")
+        ev[M].append("channels_last is the layout of cuDNN's fastest fp32 kernels (a PyTorch-level variant)")
+        return s, ev
     if w.kind is WorkloadKind.LAUNCH_BOUND and space is Space.LIBRARIES_PYTORCH and len(prog.stages) > 2:
         s[P] = 0.85
         ev[P].append(f"{w.n_compute} small ops, estimated {w.eager_estimate_ms * 1e3:.1f} us eager: CUDA graph")

@@ -383,6 +383,8 @@ def cpu_source(spec: TaskSpec, prog: Program, params: CpuParams, *, strategy: st
         parts.append(WORKSPACE)
     if prog.gemms:
         parts.append(PANEL)
+    if prog.convs:
+        raise ValueError("a convolution: the C++ generators have none (cuDNN is a GPU library)")
     body: list[str] = []
     skip: set[int] = set()
     for i, st in enumerate(prog.stages):

@@ -1,6 +1,7 @@
 """A whole CUDA candidate from a Program: kernels, library calls, the workspace and hiera_forward.
 
-The file includes only the contract header, the CUDA runtime (and cuBLAS when a product uses it), so it
+The file includes only the contract header, the CUDA runtime (and cuBLAS or cuDNN when a product or a
+convolution uses it), so it
 compiles alone in a few seconds. hiera_forward checks every shape it was specialized for (and returns
 2 when one differs), puts all work on the caller's stream, and keeps temporaries in one workspace that
 lives as long as the library (allocated on first use, grown if ever needed).
@@ -15,12 +16,14 @@ from contracts.contract import c_params
 from contracts.task import TaskSpec
 from engine.agents.expert.codegen import gemm as gemm_gen
 from engine.agents.expert.codegen.common import describe, entry_preamble, index_type, pointer, short
+from engine.agents.expert.codegen.conv import CUDNN_HANDLE, conv_launch, conv_plan
 from engine.agents.expert.codegen.pointwise import flat_kernel
 from engine.agents.expert.codegen.reduction import HELPERS, row_kernel, vec_pointers
 from engine.agents.expert.codegen.transpose import plane_of, transpose_kernel
 from engine.agents.expert.codegen.variants import Variant
 from engine.agents.expert.ir import (
     Binary,
+    ConvStage,
     Expr,
     FusedStage,
     GemmStage,
@@ -30,6 +33,7 @@ from engine.agents.expert.ir import (
     View,
     children,
     loads,
+    stage_reads,
     walk,
     with_children,
 )
@@ -89,10 +93,8 @@ def fold_bias(prog: Program) -> Program:
         nxt = stages[i + 1]
         if not isinstance(nxt, FusedStage) or len(nxt.outputs) != 1:
             continue
-        if sum(1 for s2 in stages if isinstance(s2, FusedStage)
-               and any(ld.view.buffer == st.out for _, e in s2.outputs for ld in loads(e))) != 1:
-            continue
-        if any(isinstance(s2, GemmStage) and st.out in (s2.a.buffer, s2.b.buffer) for s2 in stages):
+        readers = [s2 for s2 in stages if st.out in stage_reads(s2)]
+        if len(readers) != 1 or not isinstance(readers[0], FusedStage):
             continue
         (oname, e), = nxt.outputs
         hit = _bias_add(st, e, nxt.domain)
@@ -152,14 +154,18 @@ def knob_parts(prog: Program, variant: Variant) -> tuple[str, ...]:
     flat = [s for s in prog.fused if not s.has_reduction]
     transposed = [s for s in flat if plane_of(s) is not None]
     return tuple(name for name, present in (
-        ("transpose", bool(transposed)), ("gemm", bool(prog.gemms)), ("row", any(s.has_reduction for s in prog.fused)),
+        ("transpose", bool(transposed)), ("conv", bool(prog.convs)), ("gemm", bool(prog.gemms)),
+        ("row", any(s.has_reduction for s in prog.fused)),
         ("flat", len(transposed) < len(flat) or variant.transpose is None)) if present)
 
 
 def stage_summary(prog: Program, variant: Variant) -> list[str]:
     out = []
     for k, st in enumerate(prog.stages):
-        if isinstance(st, GemmStage):
+        if isinstance(st, ConvStage):
+            out.append(f"stage {k}: {st.out} = conv2d({st.x}, {st.weight}) (cuDNN; {st.n}x{st.c}x{st.h}x{st.w} -> "
+                       f"{'x'.join(map(str, st.out_shape))}, kernel {st.r}x{st.s})")
+        elif isinstance(st, GemmStage):
             extra = ""
             if st.bias is not None:
                 extra = f" + {st.bias.buffer}" + (" -> relu" if st.activation else "")
@@ -182,14 +188,19 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
     idx_t = index_type(prog)
     kernels: list[str] = []
     launches: list[str] = []
-    lt_setups: list[str] = []
-    uses_cublas = uses_lt = uses_rows = False
+    lt_setups: list[str] = []  # one-time library setups (cuBLASLt and cuDNN plans)
+    uses_cublas = uses_lt = uses_rows = uses_cudnn = False
     skip: set[int] = set()
     unused: set[str] = set()
     for k, st in enumerate(prog.stages):
         if k in skip:
             continue
         name = f"hiera_stage{k}"
+        if isinstance(st, ConvStage):
+            lt_setups.append(conv_plan(st, k, variant.conv, tf32))
+            launches.append(conv_launch(prog, st, k))
+            uses_cudnn = True
+            continue
         if isinstance(st, GemmStage):
             if gp.impl == "tiled":
                 nxt = prog.stages[k + 1] if k + 1 < len(prog.stages) else None
@@ -234,12 +245,12 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
         prog = Program(tuple(b for b in prog.buffers if b.name not in unused), prog.stages)
     return _assemble(spec, prog, variant, strategy=strategy, title=title, idx_t=idx_t, kernels=kernels,
                      launches=launches, lt_setups=lt_setups, uses_cublas=uses_cublas, uses_lt=uses_lt,
-                     uses_rows=uses_rows, tf32=tf32)
+                     uses_rows=uses_rows, uses_cudnn=uses_cudnn, tf32=tf32)
 
 
 def _assemble(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str, title: str, idx_t: str,
               kernels: list[str], launches: list[str], lt_setups: list[str], uses_cublas: bool, uses_lt: bool,
-              uses_rows: bool, tf32: bool) -> str:
+              uses_rows: bool, uses_cudnn: bool, tf32: bool) -> str:
     parts = []
     summary = stage_summary(prog, variant)
     parts.append("// " + (title or f"hiera expert candidate for '{spec.name}'"))
@@ -252,6 +263,8 @@ def _assemble(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str,
         parts.append("#include <cublas_v2.h>")
     if uses_lt:
         parts.append("#include <cublasLt.h>")
+    if uses_cudnn:
+        parts.append("#include <cudnn.h>")
     parts.append(f"\ntypedef {idx_t} idx_t;  // every index of this task fits")
     if any("hiera_aligned16(" in ln for ln in launches):
         parts.append(ALIGNED)
@@ -261,15 +274,17 @@ def _assemble(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str,
         parts.append(gemm_gen.cublas_handle(tf32))
     if uses_lt:
         parts.append(gemm_gen.LT_COMMON)
-        parts += lt_setups
+    if uses_cudnn:
+        parts.append(CUDNN_HANDLE)
+    parts += lt_setups
     if uses_rows:
         parts.append(HELPERS)
     parts += kernels
-    parts.append(_forward(spec, prog, launches, uses_cublas))
+    parts.append(_forward(spec, prog, launches, uses_cublas, uses_cudnn))
     return "\n".join(parts)
 
 
-def _forward(spec: TaskSpec, prog: Program, launches: list[str], uses_cublas: bool) -> str:
+def _forward(spec: TaskSpec, prog: Program, launches: list[str], uses_cublas: bool, uses_cudnn: bool) -> str:
     lines = [f"extern \"C\" int hiera_forward({', '.join(c_params(spec))}) {{",
              "    cudaStream_t hiera_s = (cudaStream_t)stream;"]
     # Guards: the kernels are specialized for these shapes.
@@ -287,6 +302,9 @@ def _forward(spec: TaskSpec, prog: Program, launches: list[str], uses_cublas: bo
     if uses_cublas:
         lines.append("    cublasHandle_t hiera_h = hiera_cublas(hiera_s);")
         lines.append("    if (hiera_h == nullptr) return 5;")
+    if uses_cudnn:
+        lines.append("    cudnnHandle_t hiera_dnn = hiera_cudnn(hiera_s);")
+        lines.append("    if (hiera_dnn == nullptr) return 6;")
     lines += launches
     lines.append("    return cudaPeekAtLastError() == cudaSuccess ? 0 : 4;")
     lines.append("}")

@@ -17,7 +17,7 @@ from math import prod
 from engine.agents.expert.codegen.common import Emitter, KernelCode, describe, offset_code, pointer, short
 from engine.agents.expert.codegen.pointwise import call_args, kernel_params
 from engine.agents.expert.codegen.variants import GemmParams
-from engine.agents.expert.ir import Expr, FusedStage, GemmStage, Load, Program, View, loads
+from engine.agents.expert.ir import Expr, FusedStage, GemmStage, Load, Program, View, loads, stage_reads
 
 
 @dataclass(frozen=True)
@@ -236,12 +236,7 @@ def epilogue_for(prog: Program, st: GemmStage, nxt: object) -> FusedStage | None
                 v = ld.view.expand(nxt.domain)
                 if v.offset != 0 or not v.is_contiguous() or v.shape != nxt.domain:
                     return None
-    readers = 0
-    for other in prog.stages:
-        if isinstance(other, FusedStage):
-            readers += any(ld.view.buffer == st.out for _, e in other.outputs for ld in loads(e))
-        elif isinstance(other, GemmStage):
-            readers += st.out in (other.a.buffer, other.b.buffer)
+    readers = sum(st.out in stage_reads(other) for other in prog.stages)
     return nxt if readers == 1 and prog.buffer(st.out).kind == "temp" else None
 
 

@@ -59,6 +59,21 @@ class GemmParams:
 
 
 @dataclass(frozen=True)
+class ConvParams:
+    """Convolutions through cuDNN: how the algorithm is chosen, once per shape, on the first call."""
+
+    # find: time every algorithm cuDNN offers and take the fastest (cudnnFindConvolutionForwardAlgorithm);
+    # heuristic: cuDNN's own first guess, no timing (cudnnGetConvolutionForwardAlgorithm_v7);
+    # or one algorithm by name (implicit_gemm, implicit_precomp_gemm, gemm, fft, fft_tiling, winograd,
+    # winograd_nonfused), a candidate that fails when cuDNN has no kernel for it at this shape.
+    algo: str = "find"
+
+    def label(self) -> str:
+        return {"find": "cuDNN fastest measured algorithm", "heuristic": "cuDNN heuristic algorithm"}.get(
+            self.algo, f"cuDNN algorithm {self.algo}")
+
+
+@dataclass(frozen=True)
 class TransposeParams:
     """Tiled transposes (stages whose reads are strided along the output's last dim): a tile x tile square of
     the swapped plane goes through shared memory, read coalesced along one dim and written along the other."""
@@ -81,9 +96,12 @@ class Variant:
     # Stages that read transposed go through the tiled transpose by default; None: the flat gather kernel
     # (strided reads), kept as the plain fallback.
     transpose: TransposeParams | None = field(default_factory=TransposeParams)
+    conv: ConvParams = field(default_factory=ConvParams)
 
     def label(self, parts: tuple[str, ...] = ("flat", "row", "gemm")) -> str:
         out = []
+        if "conv" in parts:
+            out.append(self.conv.label())
         if "transpose" in parts:
             out.append(self.transpose.label() if self.transpose else "transpose as a strided gather")
         if "gemm" in parts:

@@ -1,0 +1,131 @@
+"""2-D convolutions of a Program through cuDNN: one plan per ConvStage, built on the first call.
+
+The generated file calls cuDNN's convolution API directly (cudnn.h, linked by the build when the source
+calls cudnn*). The rest of the graph around a convolution (bias, batch norm in eval, activations, a
+residual add) stays in the generated pointwise/row kernel after it, so the output is written once and read
+once, where eager PyTorch makes a pass per operator.
+
+Precision: under the strict fp32 policy the convolution's math type is CUDNN_FMA_MATH and only algorithms
+cuDNN reports with that math type are taken (CUDNN_DEFAULT_MATH lets cuDNN use TF32 tensor cores for
+fp32 data on Ampere and later); the tf32 policy allows CUDNN_DEFAULT_MATH.
+"""
+
+from __future__ import annotations
+
+from engine.agents.expert.codegen.common import pointer
+from engine.agents.expert.codegen.variants import ConvParams
+from engine.agents.expert.ir import ConvStage, Program
+
+# ConvParams.algo names -> cuDNN's enum.
+ALGOS = {
+    "implicit_gemm": "CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM",
+    "implicit_precomp_gemm": "CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM",
+    "gemm": "CUDNN_CONVOLUTION_FWD_ALGO_GEMM",
+    "fft": "CUDNN_CONVOLUTION_FWD_ALGO_FFT",
+    "fft_tiling": "CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING",
+    "winograd": "CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD",
+    "winograd_nonfused": "CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED",
+}
+
+# hiera_forward's return code when a cuDNN call fails (the evaluator reports "failed with code 6").
+CUDNN_FAILED = 6
+
+CUDNN_HANDLE = r"""
+// One cuDNN handle for the life of the library; set to the caller's stream on every call.
+static cudnnHandle_t hiera_cudnn(cudaStream_t s) {
+    static cudnnHandle_t h = nullptr;
+    if (h == nullptr && cudnnCreate(&h) != CUDNN_STATUS_SUCCESS) {
+        h = nullptr;
+        return nullptr;
+    }
+    if (cudnnSetStream(h, s) != CUDNN_STATUS_SUCCESS) return nullptr;
+    return h;
+}
+#define HIERA_DNN(call) do { if ((call) != CUDNN_STATUS_SUCCESS) return nullptr; } while (0)
+"""
+
+
+def _choose(params: ConvParams, idx: int, math_ok: str) -> str:
+    """C++ that sets p.algo (and the math type cuDNN reported for it), or returns nullptr."""
+    if params.algo in ("find", "heuristic"):
+        call = ("cudnnFindConvolutionForwardAlgorithm(h, p.x, p.w, p.conv, p.y, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, "
+                "&got, perf)") if params.algo == "find" else \
+            ("cudnnGetConvolutionForwardAlgorithm_v7(h, p.x, p.w, p.conv, p.y, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, "
+             "&got, perf)")
+        why = "timed by cuDNN, fastest first" if params.algo == "find" else "cuDNN's heuristic order"
+        return f"""    // Candidates in {why}; the first that ran and uses an allowed math type.
+    cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+    int got = 0;
+    HIERA_DNN({call});
+    int pick = -1;
+    for (int i = 0; i < got && pick < 0; ++i)
+        if (perf[i].status == CUDNN_STATUS_SUCCESS && ({math_ok})) pick = i;
+    if (pick < 0) return nullptr;
+    p.algo = perf[pick].algo;
+    HIERA_DNN(cudnnSetConvolutionMathType(p.conv, perf[pick].mathType));"""
+    if params.algo not in ALGOS:
+        raise ValueError(f"unknown cuDNN algorithm '{params.algo}'")
+    return f"    p.algo = {ALGOS[params.algo]};"
+
+
+def conv_plan(st: ConvStage, idx: int, params: ConvParams, tf32: bool) -> str:
+    """The plan struct and its one-time setup for convolution `idx`."""
+    math = "CUDNN_DEFAULT_MATH" if tf32 else "CUDNN_FMA_MATH"
+    math_ok = "true" if tf32 else "perf[i].mathType == CUDNN_FMA_MATH"
+    (ph, pw), (sh, sw), (dh, dw) = st.padding, st.stride, st.dilation
+    n, k, oh, ow = st.out_shape
+    return f"""
+// Convolution {idx}: {st.out} = conv2d({st.x}, {st.weight}): N={st.n} C={st.c} {st.h}x{st.w} -> K={st.k} {oh}x{ow},
+// kernel {st.r}x{st.s}, stride {sh}x{sw}, padding {ph}x{pw}, dilation {dh}x{dw}, groups {st.groups}; {params.label()},
+// math {math}. Descriptors, algorithm and workspace are set up once (the shapes are fixed).
+struct HieraConvPlan{idx} {{
+    cudnnTensorDescriptor_t x = nullptr, y = nullptr;
+    cudnnFilterDescriptor_t w = nullptr;
+    cudnnConvolutionDescriptor_t conv = nullptr;
+    cudnnConvolutionFwdAlgo_t algo;
+    void* ws = nullptr;
+    size_t ws_bytes = 0;
+}};
+static HieraConvPlan{idx}* hiera_conv_setup{idx}(cudnnHandle_t h, HieraConvPlan{idx}& p) {{
+    HIERA_DNN(cudnnCreateTensorDescriptor(&p.x));
+    HIERA_DNN(cudnnCreateTensorDescriptor(&p.y));
+    HIERA_DNN(cudnnCreateFilterDescriptor(&p.w));
+    HIERA_DNN(cudnnCreateConvolutionDescriptor(&p.conv));
+    HIERA_DNN(cudnnSetTensor4dDescriptor(p.x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, {st.n}, {st.c}, {st.h}, {st.w}));
+    HIERA_DNN(cudnnSetFilter4dDescriptor(p.w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, {st.k}, {st.c // st.groups}, \
+{st.r}, {st.s}));
+    HIERA_DNN(cudnnSetConvolution2dDescriptor(p.conv, {ph}, {pw}, {sh}, {sw}, {dh}, {dw}, CUDNN_CROSS_CORRELATION,
+                                              CUDNN_DATA_FLOAT));
+    HIERA_DNN(cudnnSetConvolutionGroupCount(p.conv, {st.groups}));
+    HIERA_DNN(cudnnSetConvolutionMathType(p.conv, {math}));
+    int on = 0, ok = 0, oh = 0, ow = 0;
+    HIERA_DNN(cudnnGetConvolution2dForwardOutputDim(p.conv, p.x, p.w, &on, &ok, &oh, &ow));
+    if (on != {n} || ok != {k} || oh != {oh} || ow != {ow}) return nullptr;
+    HIERA_DNN(cudnnSetTensor4dDescriptor(p.y, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, {n}, {k}, {oh}, {ow}));
+{_choose(params, idx, math_ok)}
+    HIERA_DNN(cudnnGetConvolutionForwardWorkspaceSize(h, p.x, p.w, p.conv, p.y, p.algo, &p.ws_bytes));
+    if (p.ws_bytes > 0 && cudaMalloc(&p.ws, p.ws_bytes) != cudaSuccess) return nullptr;
+    return &p;
+}}
+static HieraConvPlan{idx}* hiera_conv_plan{idx}(cudnnHandle_t h) {{
+    static HieraConvPlan{idx} p;
+    static HieraConvPlan{idx}* ready = nullptr;
+    static bool tried = false;
+    if (!tried) {{
+        tried = true;
+        ready = hiera_conv_setup{idx}(h, p);
+    }}
+    return ready;
+}}
+"""
+
+
+def conv_launch(prog: Program, st: ConvStage, idx: int) -> str:
+    x, w, y = (pointer(prog.buffer(b).c_name) for b in (st.x, st.weight, st.out))
+    return f"""    {{  // convolution {idx} (cuDNN)
+        HieraConvPlan{idx}* cp = hiera_conv_plan{idx}(hiera_dnn);
+        if (cp == nullptr) return {CUDNN_FAILED};
+        const float one = 1.0f, zero = 0.0f;
+        if (cudnnConvolutionForward(hiera_dnn, &one, cp->x, {x}, cp->w, {w}, cp->conv, cp->algo, cp->ws, cp->ws_bytes,
+                                    &zero, cp->y, {y}) != CUDNN_STATUS_SUCCESS) return {CUDNN_FAILED};
+    }}"""
