@@ -17,7 +17,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import default_converter
 from pygls.uris import to_fs_path
 
-from engine.profile.hotlines import HotLine
+from engine.profile.hotlines import Elsewhere, HotLine
 from hiera_ls import deliver, views
 from hiera_ls.client import keep_plain_json
 from hiera_ls.index import Watcher, WorkspaceIndex, read_disk_state, text_hash
@@ -153,23 +153,34 @@ class HieraServer(LanguageServer):
                     out.append(d)
             return out
         if path.suffix == ".cu":
-            return views.diagnostics_of(self.hot_lines_for(path, text), text.splitlines())
+            return (views.diagnostics_of(self.hot_lines_for(path, text), text.splitlines())
+                    + views.elsewhere_diagnostics(self.elsewhere_for(path, text), text))
         return []
 
     def hot_lines_for(self, path: Path, text: str) -> tuple[HotLine, ...]:
         """The profiled lines of a .cu worth showing (engine/profile/hotlines.py): the diagnostics, the kernel
         hover's list and the Profile kernel message all use this one selection."""
+        found = self._line_profile(path, text)
+        return views.cu_hot_lines(found[0], found[1], len(text.splitlines())) if found else ()
+
+    def elsewhere_for(self, path: Path, text: str) -> tuple[Elsewhere, ...]:
+        """Kernels of this .cu whose samples sit on other files' lines (inlined headers such as mma.hpp)."""
+        found = self._line_profile(path, text)
+        return views.cu_elsewhere(found[0], found[1]) if found else ()
+
+    def _line_profile(self, path: Path, text: str) -> tuple[dict[str, Any], set[str]] | None:
+        """The profile whose per-line data belongs to this text, and the names it may call the file by."""
         found = self.index.profile_for_cu(path)
         if found is None:
-            return ()
+            return None
         profile, origin = found
         # Per-line data is only true of the text it was measured on: an edited file gets none.
         if text_hash(text) not in self.index.known_text(path, origin):
-            return ()
+            return None
         names = {path.name, "cuda_source.cu"}
         if origin and origin.source_path:
             names.add(Path(origin.source_path).name)
-        return views.cu_hot_lines(profile, names, len(text.splitlines()))
+        return profile, names
 
     async def publish_for(self, path: Path) -> None:
         doc_version = None

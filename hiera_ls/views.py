@@ -9,7 +9,7 @@ skipped, never an error: the reader must survive a newer or older writer.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +17,10 @@ from lsprotocol import types
 
 # The engine's profile model and line selection: plain data and functions, no torch (about 50 ms to import),
 # shared with `hiera profile` so the editor and the terminal show the same lines.
-from engine.profile.hotlines import HotLine, hot_lines
+from engine.profile.hotlines import Elsewhere, HotLine, elsewhere, hot_lines
 from engine.profile.metrics import LineFinding, Profile
-from hiera_ls.modules import ModuleClass
+from engine.profile.readings import kernel_base
+from hiera_ls.modules import ModuleClass, find_kernels
 from hiera_ls.settings import SPACE_TITLES
 
 SOURCE = "hiera"
@@ -220,7 +221,7 @@ def _fmt(v: Any) -> str:
 
 
 def kernel_hover(name: str, profile: dict[str, Any] | None, source: str | None,
-                 hot: Sequence[HotLine] = ()) -> str:
+                 hot: Sequence[HotLine] = (), away: Sequence[Elsewhere] = ()) -> str:
     """The kernel's profile: metrics, ncu's advice, directions, and its lines in `hot` (what the diagnostics
     of this file show, cu_hot_lines), so the summary and the marks in the margin agree."""
     head = f"### Nsight Compute · `{name}`\n\n"
@@ -256,6 +257,9 @@ def kernel_hover(name: str, profile: dict[str, Any] | None, source: str | None,
         out += [(f"- **line {h.finding.line}**" if h.warning else f"- line {h.finding.line}") + f": {h.message()}\n"
                 for h in mine]
         out.append("\n")
+    for e in away:
+        if _matches(e.kernel, name) or e.kernel == k.get("name"):
+            out.append(f"**in other files**: {e.message()}\n\n")
     scores = profile.get("scores") or {}
     if scores:
         out.append("Directions: " + " · ".join(f"{d} {v:.2f}" for d, v in
@@ -292,17 +296,50 @@ def cu_hot_lines(profile: dict[str, Any], names: set[str], n_lines: int) -> tupl
     p = typed_profile(profile)
     if p is None:
         return ()
-    cu_files = {Path(f.file).name for f in p.lines if f.file.endswith(".cu")}
-
-    def here(f: LineFinding) -> bool:
-        name = Path(f.file).name
-        mine = not name or name in names or (len(cu_files) == 1 and name in cu_files)
-        return mine and 1 <= f.line <= n_lines
-
+    mine = _this_file(p, names)
     try:
-        return hot_lines(p, here)
+        return hot_lines(p, lambda f: mine(f) and 1 <= f.line <= n_lines)
     except (TypeError, ValueError):  # a field of the wrong type from another writer: show nothing, not an error
         return ()
+
+
+def cu_elsewhere(profile: dict[str, Any], names: set[str]) -> tuple[Elsewhere, ...]:
+    """Kernels of this .cu that spend their samples on lines of other files (inlined headers), see cu_hot_lines."""
+    p = typed_profile(profile)
+    if p is None:
+        return ()
+    try:
+        return elsewhere(p, _this_file(p, names))
+    except (TypeError, ValueError):
+        return ()
+
+
+def _this_file(p: Profile, names: set[str]) -> Callable[[LineFinding], bool]:
+    cu_files = {Path(f.file).name for f in p.lines if f.file.endswith(".cu")}
+
+    def mine(f: LineFinding) -> bool:
+        name = Path(f.file).name
+        return not name or name in names or (len(cu_files) == 1 and name in cu_files)
+
+    return mine
+
+
+def elsewhere_diagnostics(found: Sequence[Elsewhere], source: str) -> list[types.Diagnostic]:
+    """One diagnostic per kernel whose time is in other files' lines, on its `__global__` line (the file's
+    first line when the kernel is not found in the text), so the file does not look cold when it is not."""
+    lines = source.splitlines()
+    kernels = {k.name: k for k in find_kernels(source)}
+    out = []
+    for e in found:
+        k = kernels.get(kernel_base(e.kernel))
+        n = k.line if k is not None else 0
+        text = lines[n] if 0 <= n < len(lines) else ""
+        indent = len(text) - len(text.lstrip())
+        severity = types.DiagnosticSeverity.Warning if e.warning else types.DiagnosticSeverity.Information
+        out.append(types.Diagnostic(
+            range=types.Range(types.Position(n, indent), types.Position(n, max(len(text.rstrip()), indent + 1))),
+            severity=severity, source=SOURCE, code="ncu", message="ncu: " + e.message(with_kernel=len(found) > 1)))
+    return out
 
 
 def _many_kernels(hot: Sequence[HotLine]) -> bool:

@@ -24,6 +24,8 @@ from engine.agents.expert.codegen.cuda_program import cuda_source
 from engine.agents.expert.codegen.variants import ConvParams, Variant
 from engine.agents.expert.ir import ConvStage, FusedStage, loads
 from engine.agents.expert.lowering import Unsupported, lower
+from engine.agents.expert.planner import implementable
+from engine.agents.expert.rules import workload
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate import build as build_mod
 from engine.evaluate.outcome import Precision, Status
@@ -69,6 +71,20 @@ def test_functional_conv_keeps_stride_padding_dilation_and_groups() -> None:
     assert "bias" in {ld.view.buffer for _, e in epi.outputs for ld in loads(e)}  # the bias add is fused after
 
 
+def test_what_the_cudnn_stage_does_not_cover_is_unsupported_with_its_own_reason(tmp_path: Path) -> None:
+    for body, reason in (("nn.Conv2d(4, 8, 3, padding=1, padding_mode='reflect')", "padding_mode='reflect'"),
+                         ("nn.ConvTranspose2d(4, 8, 3)", "Conv2d only"), ("nn.Conv1d(4, 8, 3)", "Conv2d only")):
+        x = "torch.randn(2, 4, 16)" if "1d" in body else "torch.randn(2, 4, 9, 9)"
+        src = (f"import torch\nfrom torch import nn\n\n\nclass Model(nn.Module):\n    def __init__(self):\n"
+               f"        super().__init__()\n        self.conv = {body}\n\n    def forward(self, x):\n"
+               f"        return torch.relu(self.conv(x))\n\n\ndef get_inputs():\n    return [{x}]\n\n\n"
+               f"def get_init_inputs():\n    return []\n")
+        path = tmp_path / f"t{len(reason)}.py"
+        path.write_text(src)
+        with pytest.raises(Unsupported, match=reason.replace("(", r"\(")):
+            lower(load_task(path), convs=True)
+
+
 def test_convolutions_are_unsupported_without_a_library_and_on_the_cpu() -> None:
     with pytest.raises(Unsupported, match="convolution"):
         lower(spec("expert_conv_block.py"))
@@ -100,6 +116,19 @@ def test_planner_calls_cudnn_in_cuda_libraries_and_explains_why_pure_cuda_has_no
     assert isinstance(res, Invalid) and "convolution" in res.reason and "cuDNN" in res.reason
 
 
+def test_library_strategies_need_a_space_that_allows_libraries() -> None:
+    for task in ("expert_conv_relu.py", "expert_linear_relu.py"):
+        s = spec(task)
+        w = workload(ctx_for(s))
+        for key in ("T.cudnn_algos", "T.cublas_sgemm", "R.library_epilogue"):
+            assert not implementable(key, w, ctx_for(s, spaces=(Space.PURE_CUDA,)), Space.PURE_CUDA), (task, key)
+        assert implementable("R.library_epilogue", w, ctx_for(s), Space.CUDA_LIBRARIES)
+    conv, lin = workload(ctx_for(spec("expert_conv_relu.py"))), workload(ctx_for(spec("expert_linear_relu.py")))
+    assert implementable("T.cudnn_algos", conv, ctx_for(spec("expert_conv_relu.py")), Space.CUDA_LIBRARIES)
+    assert not implementable("T.cudnn_algos", lin, ctx_for(spec("expert_linear_relu.py")), Space.CUDA_LIBRARIES)
+    assert not implementable("T.cublas_sgemm", conv, ctx_for(spec("expert_conv_relu.py")), Space.CUDA_LIBRARIES)
+
+
 def test_strict_fp32_takes_only_fma_math_and_tf32_policy_allows_default_math() -> None:
     s = spec("expert_conv_relu.py")
     prog = lower(s, convs=True)
@@ -110,6 +139,8 @@ def test_strict_fp32_takes_only_fma_math_and_tf32_policy_allows_default_math() -
     assert "CUDNN_DEFAULT_MATH" in tf32 and "perf[i].mathType == CUDNN_FMA_MATH" not in tf32
     named = cuda_source(s, prog, Variant(conv=ConvParams("winograd_nonfused")), strategy="T.cudnn_algos")
     assert "p.algo = CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED;" in named
+    exact = cuda_source(s, prog, Variant(conv=ConvParams("find_exact")), strategy="T.cudnn_algos")
+    assert "perf[i].algo == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM" in exact and "ALGO_FFT" not in exact
     with pytest.raises(ValueError, match="unknown cuDNN algorithm"):
         cuda_source(s, prog, Variant(conv=ConvParams("fastest_please")), strategy="T.cudnn_algos")
 
@@ -120,17 +151,22 @@ def test_strict_fp32_takes_only_fma_math_and_tf32_policy_allows_default_math() -
 def test_cudnn_candidates_match_the_reference_under_cpu_emulation(task: str, tmp_path: Path) -> None:
     s = spec(task)
     prog = lower(s, convs=True)
-    variants = [Variant(conv=ConvParams(a)) for a in ("find", "heuristic", "implicit_gemm")]
+    variants = [Variant(conv=ConvParams(a)) for a in ("find", "find_exact", "heuristic", "implicit_gemm")]
     srcs = [cuda_source(s, prog, v, strategy="T.cudnn_algos") for v in variants]
-    # The same candidate with the math-type filter removed takes the emulated TF32 algorithm cuDNN lists first:
-    # verification must catch it under the strict policy, as it would on the GPU.
-    leaky = srcs[0].replace("perf[i].mathType == CUDNN_FMA_MATH", "true")
+    # TF32 leaking in: the descriptor left at cuDNN's default math type lets it use TF32 tensor cores for fp32
+    # data (the emulation rounds to TF32 then, as the GPU does); strict verification must catch both the
+    # named algorithm and Find (which then lists a tensor-op algorithm first) without the math-type filter.
+    strict = "cudnnSetConvolutionMathType(p.conv, CUDNN_FMA_MATH)"
+    leaky = [srcs[3].replace(strict, strict.replace("FMA", "DEFAULT")),
+             srcs[0].replace(strict, strict.replace("FMA", "DEFAULT")).replace("perf[i].mathType == CUDNN_FMA_MATH",
+                                                                              "true")]
+    assert all(src not in srcs for src in leaky)
     cands = [Candidate(f"e{i}", CandidateKind.CPP, emulated_cpp(src), Space.CUDA_LIBRARIES, origin="test:emulated")
-             for i, src in enumerate([*srcs, leaky])]
+             for i, src in enumerate([*srcs, *leaky])]
     with Evaluator(s, tmp_path, EvalSettings(device="cpu", timing_trials=5)) as ev:
         outs = ev.evaluate(cands)
-    assert all(o.valid for o in outs[:3]), [o.reason for o in outs]
-    assert outs[3].status is Status.INCORRECT, outs[3].reason
+    assert all(o.valid for o in outs[:4]), [o.reason for o in outs]
+    assert [o.status for o in outs[4:]] == [Status.INCORRECT] * 2, [o.reason for o in outs[4:]]
 
 
 def test_an_algorithm_cudnn_cannot_run_fails_with_a_clear_code(tmp_path: Path) -> None:

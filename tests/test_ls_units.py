@@ -168,6 +168,24 @@ def test_editor_and_cli_show_the_same_lines_of_a_recorded_profile():
         assert len(diags) < len(sampled), fixture  # fewer marks than lines ncu sampled, in every recording
 
 
+def test_a_kernel_timed_in_an_inlined_header_gets_one_mark_on_its_global_line():
+    from hiera_ls.views import cu_elsewhere, elsewhere_diagnostics, kernel_hover
+    from tests.test_profile_fixtures import load, source_of
+
+    src = source_of("wmma_gemm")
+    profile = load("wmma_gemm", "csv").to_json()
+    text = src.read_text()
+    assert line_diagnostics(profile, {src.name}, text.splitlines()) == []  # no line of the .cu is hot
+    away = cu_elsewhere(profile, {src.name})
+    (d,) = elsewhere_diagnostics(away, text)
+    (k,) = find_kernels(text)
+    assert d.range.start.line == k.line and d.severity == types.DiagnosticSeverity.Warning
+    assert d.message.startswith("ncu: ") and "mma.hpp" in d.message
+    assert "**in other files**" in kernel_hover(k.name, profile, None, (), away)
+    # The unit profile above: its header holds 4% of the samples, under the bar a line of the file must clear.
+    assert cu_elsewhere(PROFILE, {"mine.cu"}) == ()
+
+
 def test_lens_summary_names_the_last_direction():
     obj = {"best": {"speedup": 1.4249}, "rounds": [{"direction": "P"}, {"direction": "M"}]}
     assert lens_summary(obj) == "1.42x · memory-bound (M)"

@@ -22,6 +22,7 @@ from engine.profile.hotlines import (
     STALL_WORDS,
     WARN_SHARE,
     HotLine,
+    elsewhere,
     hot_lines,
 )
 from engine.profile.metrics import KernelProfile, LineFinding, Profile
@@ -87,6 +88,17 @@ def test_stall_words_and_directions_on_recorded_profiles():
     assert sgemm[42].direction is None  # mostly `selected`: issuing, not stalled; no direction to name
     assert "issuing instructions, not stalled [selected]" in sgemm[42].message()
     assert set(STALL_WORDS) >= {r for h in sgemm.values() for r in h.finding.stall_samples}
+
+
+def test_a_kernel_whose_time_is_in_an_inlined_header_says_so():
+    # wmma_gemm: the WMMA fragments' loads and MMAs are mma.hpp's lines; the .cu alone looks cold.
+    p = load("wmma_gemm", "csv")
+    (away,) = elsewhere(p, lambda f: Path(f.file).name == "wmma_gemm.cu")
+    assert away.share > 0.9 and away.files[0][0] == "mma.hpp" and away.warning
+    assert "mma.hpp" in away.message() and "hiera profile" in away.message()
+    # Counting the header as the file shown leaves nothing elsewhere; so does a profile of one plain .cu.
+    assert elsewhere(p, lambda f: True) == ()
+    assert elsewhere(load("uncoalesced", "csv"), lambda f: f.file.endswith(".cu")) == ()
 
 
 def test_a_header_line_does_not_crowd_out_the_users_file():

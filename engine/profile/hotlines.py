@@ -118,6 +118,48 @@ class HotLine:
         return head + text + (f" → {self.direction} ({direction_title(self.direction)})" if self.direction else "")
 
 
+@dataclass(frozen=True)
+class Elsewhere:
+    """A kernel's stall samples on lines of files other than the one shown: headers whose device code was
+    inlined into it (WMMA's mma.hpp, cuda_fp16.hpp, a library's templates). ncu attributes inlined code to
+    the header's lines, so a kernel spending its time there shows no hot line in its own file at all."""
+
+    kernel: str
+    share: float  # of the kernel's stall samples, all such files together
+    files: tuple[tuple[str, float, str | None], ...]  # (file name, share, dominant stall), hottest first
+
+    @property
+    def warning(self) -> bool:
+        return self.share >= WARN_SHARE
+
+    def message(self, with_kernel: bool = False) -> str:
+        each = ", ".join(f"{name} {share:.0%}" + (f" (mostly {STALL_WORDS.get(stall, stall)} [{stall}])"
+                                                    if stall else "") for name, share, stall in self.files)
+        head = f"{kernel_base(self.kernel)}: " if with_kernel else ""
+        return (f"{head}{self.share:.0%} of the kernel's stall samples are on lines of other files this kernel "
+                f"inlines: {each}; `hiera profile` lists those lines")
+
+
+def elsewhere(profile: Profile, mine: Callable[[LineFinding], bool]) -> tuple[Elsewhere, ...]:
+    """Per kernel, the samples on lines `mine` rejects, when together they reach SHOW_SHARE of its samples
+    (the same bar a line of the file itself must clear), hottest kernel first."""
+    merged, _, totals = _lines_and_totals(profile)
+    out = []
+    for kernel in sorted(totals):
+        total = totals[kernel]
+        per_file: dict[str, Counter[str]] = {}
+        for f in merged:
+            if f.kernel == kernel and f.samples and not mine(f):
+                per_file.setdefault(f.file.rsplit("/", 1)[-1] or "?", Counter()).update(f.stall_samples)
+        share = sum(sum(c.values()) for c in per_file.values()) / total if total > 0 else 0.0
+        if share < SHOW_SHARE:
+            continue
+        files = sorted(((name, sum(c.values()) / total, max(sorted(c), key=lambda r: c[r]) if c else None)
+                        for name, c in per_file.items()), key=lambda t: -t[1])
+        out.append(Elsewhere(kernel, share, tuple(t for t in files if t[1] >= 0.01)[:3] or tuple(files[:1])))
+    return tuple(sorted(out, key=lambda e: -e.share))
+
+
 def direction_title(letter: str) -> str:
     from engine.agents.base import Direction  # the one naming of the directions; lazily, it is the agents'
 
@@ -133,18 +175,8 @@ def hot_lines(profile: Profile, where: Callable[[LineFinding], bool] | None = No
     where: which lines may be shown (e.g. those of one file, in range of its text); the shares stay of the
     whole kernel, and the caps apply to what `where` keeps.
     """
-    kernels = _by_name(profile.kernels)
-    merged = _merge(profile.lines)
-    kept: Counter[str] = Counter()
-    for f in merged:
-        kept[f.kernel] += f.samples
-    # A line whose kernel the profile does not list by that name: the profile's only kernel, if it has one.
-    only = next(iter(kernels.values())) if len(kernels) == 1 else []
-    read = []
-    for f in merged:
-        if where is None or where(f):
-            ks = kernels.get(f.kernel, only)
-            read.append(_read(f, ks, _samples_total(ks, kept[f.kernel])))
+    merged, kernel_of, totals = _lines_and_totals(profile)
+    read = [_read(f, kernel_of(f.kernel), totals[f.kernel]) for f in merged if where is None or where(f)]
     hottest = sorted((h for h in read if h.share >= SHOW_SHARE), key=lambda h: -h.share)[:MAX_HOT_LINES]
     findings = sorted((h for h in read if h.material), key=_waste_rank)[:MAX_FINDING_LINES]
     chosen = {id(h): h for h in (*hottest, *findings)}.values()
@@ -199,6 +231,24 @@ def _by_name(kernels: Iterable[KernelProfile]) -> dict[str, list[KernelProfile]]
     for k in kernels:
         out.setdefault(k.name, []).append(k)
     return out
+
+
+def _lines_and_totals(profile: Profile) -> tuple[list[LineFinding], Callable[[str], Sequence[KernelProfile]],
+                                                 dict[str, int]]:
+    """The profile's lines merged over launches, each line's kernel profiles by kernel name, and each kernel's
+    stall-sample total (what a line's share is of)."""
+    kernels = _by_name(profile.kernels)
+    merged = _merge(profile.lines)
+    kept: Counter[str] = Counter()
+    for f in merged:
+        kept[f.kernel] += f.samples
+    # A line whose kernel the profile does not list by that name: the profile's only kernel, if it has one.
+    only = next(iter(kernels.values())) if len(kernels) == 1 else []
+
+    def kernel_of(name: str) -> Sequence[KernelProfile]:
+        return kernels.get(name, only)
+
+    return merged, kernel_of, {k: _samples_total(kernel_of(k), n) for k, n in kept.items()}
 
 
 def _samples_total(ks: Sequence[KernelProfile], kept: int) -> int:

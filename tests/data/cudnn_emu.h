@@ -29,6 +29,9 @@ static cudnnStatus_t cudnnSetStream(cudnnHandle_t, cudaStream_t) { return CUDNN_
 static cudnnStatus_t cudnnCreateTensorDescriptor(cudnnTensorDescriptor_t* d) { *d = new HieraEmuTensor(); return CUDNN_STATUS_SUCCESS; }
 static cudnnStatus_t cudnnCreateFilterDescriptor(cudnnFilterDescriptor_t* d) { *d = new HieraEmuFilter(); return CUDNN_STATUS_SUCCESS; }
 static cudnnStatus_t cudnnCreateConvolutionDescriptor(cudnnConvolutionDescriptor_t* d) { *d = new HieraEmuConv(); return CUDNN_STATUS_SUCCESS; }
+static cudnnStatus_t cudnnDestroyTensorDescriptor(cudnnTensorDescriptor_t d) { delete d; return CUDNN_STATUS_SUCCESS; }
+static cudnnStatus_t cudnnDestroyFilterDescriptor(cudnnFilterDescriptor_t d) { delete d; return CUDNN_STATUS_SUCCESS; }
+static cudnnStatus_t cudnnDestroyConvolutionDescriptor(cudnnConvolutionDescriptor_t d) { delete d; return CUDNN_STATUS_SUCCESS; }
 static cudnnStatus_t cudnnSetTensor4dDescriptor(cudnnTensorDescriptor_t d, cudnnTensorFormat_t, cudnnDataType_t,
                                                 int n, int c, int h, int w) { *d = {n, c, h, w}; return CUDNN_STATUS_SUCCESS; }
 static cudnnStatus_t cudnnSetFilter4dDescriptor(cudnnFilterDescriptor_t d, cudnnDataType_t, cudnnTensorFormat_t,
@@ -46,25 +49,30 @@ static cudnnStatus_t cudnnGetConvolution2dForwardOutputDim(cudnnConvolutionDescr
     *ow = (x->w + 2 * c->pw - c->dw * (w->s - 1) - 1) / c->sw + 1;
     return CUDNN_STATUS_SUCCESS;
 }
-static int hiera_emu_perf(int requested, int* got, cudnnConvolutionFwdAlgoPerf_t* perf) {
+// Like cuDNN: with CUDNN_FMA_MATH on the descriptor only FMA results come back; otherwise a TF32 tensor-op
+// algorithm is listed first (the faster one), then the FMA ones.
+static int hiera_emu_perf(cudnnConvolutionDescriptor_t cd, int requested, int* got, cudnnConvolutionFwdAlgoPerf_t* perf) {
+    const bool tensor_op = cd->math != CUDNN_FMA_MATH;
     const cudnnConvolutionFwdAlgo_t algos[3] = {CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
         CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, CUDNN_CONVOLUTION_FWD_ALGO_GEMM};
     const cudnnMathType_t maths[3] = {CUDNN_TENSOR_OP_MATH, CUDNN_FMA_MATH, CUDNN_FMA_MATH};
-    *got = requested < 3 ? requested : 3;
+    const int first = tensor_op ? 0 : 1;
+    *got = requested < 3 - first ? requested : 3 - first;
     for (int i = 0; i < *got; ++i) {
+        const int j = i + first;
         std::memset(&perf[i], 0, sizeof(perf[i]));
-        perf[i].algo = algos[i]; perf[i].status = CUDNN_STATUS_SUCCESS; perf[i].mathType = maths[i];
+        perf[i].algo = algos[j]; perf[i].status = CUDNN_STATUS_SUCCESS; perf[i].mathType = maths[j];
         perf[i].time = 1.0f + i;
     }
     return 0;
 }
 static cudnnStatus_t cudnnFindConvolutionForwardAlgorithm(cudnnHandle_t, cudnnTensorDescriptor_t, cudnnFilterDescriptor_t,
-        cudnnConvolutionDescriptor_t, cudnnTensorDescriptor_t, int requested, int* got, cudnnConvolutionFwdAlgoPerf_t* perf) {
-    hiera_emu_perf(requested, got, perf); return CUDNN_STATUS_SUCCESS;
+        cudnnConvolutionDescriptor_t cd, cudnnTensorDescriptor_t, int requested, int* got, cudnnConvolutionFwdAlgoPerf_t* perf) {
+    hiera_emu_perf(cd, requested, got, perf); return CUDNN_STATUS_SUCCESS;
 }
 static cudnnStatus_t cudnnGetConvolutionForwardAlgorithm_v7(cudnnHandle_t, cudnnTensorDescriptor_t, cudnnFilterDescriptor_t,
-        cudnnConvolutionDescriptor_t, cudnnTensorDescriptor_t, int requested, int* got, cudnnConvolutionFwdAlgoPerf_t* perf) {
-    hiera_emu_perf(requested, got, perf); return CUDNN_STATUS_SUCCESS;
+        cudnnConvolutionDescriptor_t cd, cudnnTensorDescriptor_t, int requested, int* got, cudnnConvolutionFwdAlgoPerf_t* perf) {
+    hiera_emu_perf(cd, requested, got, perf); return CUDNN_STATUS_SUCCESS;
 }
 static cudnnStatus_t cudnnGetConvolutionForwardWorkspaceSize(cudnnHandle_t, cudnnTensorDescriptor_t, cudnnFilterDescriptor_t,
         cudnnConvolutionDescriptor_t, cudnnTensorDescriptor_t, cudnnConvolutionFwdAlgo_t algo, size_t* bytes) {

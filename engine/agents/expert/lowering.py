@@ -672,11 +672,19 @@ class _Lowering:
             nd = 2 if mtype.endswith("2d") else 1
             xs = self.shape_of(x)
             return self.reduce("mean", x, list(range(len(xs) - nd, len(xs))), True)
-        if mtype == "Conv2d" and not cfg.get("transposed") and cfg.get("padding_mode", "zeros") == "zeros":
-            return self.conv2d(x, self.param(mname, "weight"), self.param(mname, "bias"), cfg.get("stride", 1),
-                               cfg.get("padding", 0), cfg.get("dilation", 1), cfg.get("groups", 1), shape, mtype)
         if mtype in ops.CONV_MODULES:
-            raise Unsupported(f"a convolution ({mtype}); the pure-CUDA generators have no convolution")
+            if not self.convs:
+                raise Unsupported(f"a convolution ({mtype}); the pure-CUDA generators have no convolution")
+            if mtype != "Conv2d" or cfg.get("transposed"):
+                raise Unsupported(f"a {mtype}: the cuDNN stage covers Conv2d only")
+            if cfg.get("padding_mode", "zeros") != "zeros":
+                raise Unsupported(f"a Conv2d with padding_mode={cfg.get('padding_mode')!r}: the cuDNN stage pads "
+                                  "with zeros only")
+            weight = self.param(mname, "weight")
+            if weight is None:
+                raise Unsupported(f"the weight of {mname} is not an argument of the contract (tied or computed)")
+            return self.conv2d(x, weight, self.param(mname, "bias"), cfg.get("stride", 1),
+                               cfg.get("padding", 0), cfg.get("dilation", 1), cfg.get("groups", 1), shape, mtype)
         raise Unsupported(f"the module {mtype}")
 
     def whole_buffer(self, v: Value) -> str:

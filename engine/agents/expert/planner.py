@@ -70,10 +70,10 @@ def implementable(key: str, w: Workload, ctx: Context, space: Space) -> bool:
         return bool(prog.gemms) and not prog.convs and all(len(g.batch) <= 1 for g in prog.gemms)
     if fam == "library":
         if key == "T.cudnn_algos":
-            return bool(prog.convs)
+            return bool(prog.convs) and libraries
         if key == "T.cublas_sgemm":
-            return bool(prog.gemms)
-        return bool(prog.gemms or prog.convs)
+            return bool(prog.gemms) and libraries
+        return bool(prog.gemms or prog.convs) and libraries
     return False
 
 
@@ -233,8 +233,8 @@ def _steps(fam: str, focus: str, w: Workload, ctx: Context) -> tuple[str, ...]:
     if fam == "library":
         steps = []
         if prog is not None and prog.convs:
-            steps += ["convolutions through cuDNN (" + ("TF32 allowed" if ctx.precision is Precision.TF32
-                                                        else "FMA math, no TF32") + ")",
+            steps += ["convolutions through cuDNN (" + ("TF32 allowed" if focus == "tf32" else "FMA math, no TF32")
+                      + ")",
                       "vary how the algorithm is chosen: cuDNN's timed fastest, its heuristic, or one by name"
                       if focus == "conv_algos" else "the algorithm cuDNN times fastest for this shape"]
         if prog is None or prog.gemms:

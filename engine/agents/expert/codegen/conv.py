@@ -30,7 +30,15 @@ ALGOS = {
 # hiera_forward's return code when a cuDNN call fails (the evaluator reports "failed with code 6").
 CUDNN_FAILED = 6
 
+# Algorithms that compute the plain sum of products (GEMM family, direct): their fp32 error is that of any
+# fp32 convolution. FFT and Winograd transform the operands first and round differently, which can exceed
+# the strict fp32 tolerance on some shapes; "find_exact" keeps cuDNN's timing but only among these.
+EXACT = ("CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM", "CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM",
+         "CUDNN_CONVOLUTION_FWD_ALGO_GEMM", "CUDNN_CONVOLUTION_FWD_ALGO_DIRECT")
+
 CUDNN_HANDLE = r"""
+#include <mutex>
+
 // One cuDNN handle for the life of the library; set to the caller's stream on every call.
 static cudnnHandle_t hiera_cudnn(cudaStream_t s) {
     static cudnnHandle_t h = nullptr;
@@ -47,12 +55,14 @@ static cudnnHandle_t hiera_cudnn(cudaStream_t s) {
 
 def _choose(params: ConvParams, idx: int, math_ok: str) -> str:
     """C++ that sets p.algo (and the math type cuDNN reported for it), or returns nullptr."""
-    if params.algo in ("find", "heuristic"):
-        call = ("cudnnFindConvolutionForwardAlgorithm(h, p.x, p.w, p.conv, p.y, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, "
-                "&got, perf)") if params.algo == "find" else \
-            ("cudnnGetConvolutionForwardAlgorithm_v7(h, p.x, p.w, p.conv, p.y, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, "
+    if params.algo in ("find", "find_exact", "heuristic"):
+        call = ("cudnnGetConvolutionForwardAlgorithm_v7(h, p.x, p.w, p.conv, p.y, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, "
+                "&got, perf)") if params.algo == "heuristic" else \
+            ("cudnnFindConvolutionForwardAlgorithm(h, p.x, p.w, p.conv, p.y, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, "
              "&got, perf)")
-        why = "timed by cuDNN, fastest first" if params.algo == "find" else "cuDNN's heuristic order"
+        why = "cuDNN's heuristic order" if params.algo == "heuristic" else "timed by cuDNN, fastest first"
+        if params.algo == "find_exact":
+            math_ok = f"({math_ok}) && (" + " || ".join(f"perf[i].algo == {a}" for a in EXACT) + ")"
         return f"""    // Candidates in {why}; the first that ran and uses an allowed math type.
     cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     int got = 0;
@@ -86,6 +96,14 @@ struct HieraConvPlan{idx} {{
     void* ws = nullptr;
     size_t ws_bytes = 0;
 }};
+static void hiera_conv_release{idx}(HieraConvPlan{idx}& p) {{
+    if (p.x) cudnnDestroyTensorDescriptor(p.x);
+    if (p.y) cudnnDestroyTensorDescriptor(p.y);
+    if (p.w) cudnnDestroyFilterDescriptor(p.w);
+    if (p.conv) cudnnDestroyConvolutionDescriptor(p.conv);
+    if (p.ws) cudaFree(p.ws);
+    p = HieraConvPlan{idx}();
+}}
 static HieraConvPlan{idx}* hiera_conv_setup{idx}(cudnnHandle_t h, HieraConvPlan{idx}& p) {{
     HIERA_DNN(cudnnCreateTensorDescriptor(&p.x));
     HIERA_DNN(cudnnCreateTensorDescriptor(&p.y));
@@ -107,13 +125,16 @@ static HieraConvPlan{idx}* hiera_conv_setup{idx}(cudnnHandle_t h, HieraConvPlan{
     if (p.ws_bytes > 0 && cudaMalloc(&p.ws, p.ws_bytes) != cudaSuccess) return nullptr;
     return &p;
 }}
+// Set up on the first call that succeeds: a failed setup (out of memory during cuDNN's timing, say) frees
+// what it made and is tried again on the next call instead of failing every call after it.
 static HieraConvPlan{idx}* hiera_conv_plan{idx}(cudnnHandle_t h) {{
+    static std::mutex lock;
     static HieraConvPlan{idx} p;
     static HieraConvPlan{idx}* ready = nullptr;
-    static bool tried = false;
-    if (!tried) {{
-        tried = true;
+    std::lock_guard<std::mutex> guard(lock);
+    if (ready == nullptr) {{
         ready = hiera_conv_setup{idx}(h, p);
+        if (ready == nullptr) hiera_conv_release{idx}(p);
     }}
     return ready;
 }}

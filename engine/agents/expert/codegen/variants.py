@@ -63,14 +63,16 @@ class ConvParams:
     """Convolutions through cuDNN: how the algorithm is chosen, once per shape, on the first call."""
 
     # find: time every algorithm cuDNN offers and take the fastest (cudnnFindConvolutionForwardAlgorithm);
+    # find_exact: the same among the sum-of-products algorithms only (no FFT or Winograd rounding);
     # heuristic: cuDNN's own first guess, no timing (cudnnGetConvolutionForwardAlgorithm_v7);
     # or one algorithm by name (implicit_gemm, implicit_precomp_gemm, gemm, fft, fft_tiling, winograd,
     # winograd_nonfused), a candidate that fails when cuDNN has no kernel for it at this shape.
     algo: str = "find"
 
     def label(self) -> str:
-        return {"find": "cuDNN fastest measured algorithm", "heuristic": "cuDNN heuristic algorithm"}.get(
-            self.algo, f"cuDNN algorithm {self.algo}")
+        return {"find": "cuDNN fastest measured algorithm", "heuristic": "cuDNN heuristic algorithm",
+                "find_exact": "cuDNN fastest measured GEMM-family algorithm"}.get(self.algo,
+                                                                             f"cuDNN algorithm {self.algo}")
 
 
 @dataclass(frozen=True)
