@@ -57,3 +57,44 @@ def test_a_product_is_never_fused_with_a_stage_that_does_not_read_it(tmp_path: P
             assert epi is None, f"stage {k} ({st.out}) fused with a stage that does not read it"
             pairs += 1
     assert pairs >= 1  # the task does have a product followed by another product's epilogue
+
+
+MLP = '''
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(32, 48)
+        self.fc2 = nn.Linear(48, 48)
+        self.fc3 = nn.Linear(48, 10)
+
+    def forward(self, x):
+        return self.fc3(torch.relu(self.fc2(torch.relu(self.fc1(x)))))
+
+
+def get_inputs():
+    return [torch.randn(16, 32)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+def test_consecutive_products_all_take_their_bias_and_relu_into_cublaslt(tmp_path: Path) -> None:
+    from engine.agents.expert.codegen.cuda_program import cuda_source, fold_bias
+    from engine.agents.expert.codegen.variants import GemmParams, Variant
+
+    path = tmp_path / "mlp.py"
+    path.write_text(MLP)
+    spec = load_task(path)
+    prog = lower(spec)
+    folded = fold_bias(prog)  # each product's epilogue stage is folded away in turn
+    assert [type(st).__name__ for st in folded.stages] == ["GemmStage"] * 3
+    assert [st.activation for st in folded.stages] == ["relu", "relu", ""]
+    assert all(st.bias is not None for st in folded.stages) and folded.stages[-1].out == "out"
+    src = cuda_source(spec, prog, Variant(gemm=GemmParams("cublaslt", 0)), strategy="R.library_epilogue")
+    assert src.count("CUBLASLT_EPILOGUE_RELU_BIAS") >= 2

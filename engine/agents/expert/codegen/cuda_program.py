@@ -93,7 +93,7 @@ def fold_bias(prog: Program) -> Program:
         nxt = stages[i + 1]
         if not isinstance(nxt, FusedStage) or len(nxt.outputs) != 1:
             continue
-        readers = [s2 for s2 in stages if st.out in stage_reads(s2)]
+        readers = [s2 for s2 in stages if s2 is not None and st.out in stage_reads(s2)]  # None: folded away
         if len(readers) != 1 or not isinstance(readers[0], FusedStage):
             continue
         (oname, e), = nxt.outputs
