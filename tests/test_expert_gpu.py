@@ -75,7 +75,7 @@ def test_convolution_gets_valid_cudnn_candidates_with_the_epilogue_fused(tmp_pat
     cands, outs, strategy = _round("expert_conv_relu.py", tmp_path, k=3)
     assert strategy in ("T.cudnn_algos", "R.library_epilogue")
     assert all("cudnnConvolutionForward" in c.source for c in cands)
-    # find, heuristic and implicit_precomp_gemm all exist for a 3x3 fp32 convolution with FMA math
+    # find, find_exact and heuristic: each takes an algorithm cuDNN has for a 3x3 fp32 convolution with FMA math
     assert all(o.valid for o in outs), [o.reason for o in outs]
 
 
