@@ -78,6 +78,7 @@ class LoopState:
     reference_ms: list[float] = field(default_factory=list)
     evaluated: int = 0
     profiling_off: str | None = None
+    valid: dict[str, Best] = field(default_factory=dict)  # every valid outcome of this run, by candidate id
 
 
 def _bottleneck_text(profile: Any | None) -> str | None:
@@ -88,17 +89,31 @@ def _bottleneck_text(profile: Any | None) -> str | None:
     return f"{b.rule} ({b.direction or '?'})"
 
 
+# A pair whose eager timing is outside this band around the run's median eager timing was measured under
+# unusual conditions (another process, a clock change): its ratio is not to be trusted as it stands.
+NOISY_BAND = (2 / 3, 1.5)
+# At most this many re-timings of a best before the run reports (each is one more verify + time).
+MAX_RETIMES = 3
+
+
+def _median(values: list[float]) -> float | None:
+    return sorted(values)[len(values) // 2] if values else None
+
+
+def _off_median(o: Outcome, median: float | None) -> bool:
+    if not (o.valid and o.reference and median):
+        return False
+    ratio = o.reference.median_ms / median
+    return not NOISY_BAND[0] <= ratio <= NOISY_BAND[1]
+
+
 def _flag_noisy_reference(o: Outcome, seen_ms: list[float]) -> Outcome:
     """Flag a candidate whose paired reference timing is far from the run's median reference timing.
 
     Each candidate is timed interleaved with its own reference, so a loaded machine moves both; a reference
     far off the run's typical value still says the pair was measured under unusual conditions.
     """
-    if not (o.valid and o.reference and len(seen_ms) >= 2):
-        return o
-    median = sorted(seen_ms)[len(seen_ms) // 2]
-    ratio = o.reference.median_ms / median if median > 0 else 1.0
-    if 2 / 3 <= ratio <= 1.5:
+    if len(seen_ms) < 2 or not _off_median(o, median := _median(seen_ms)):
         return o
     flag = (f"noisy_reference: its paired reference ran at {o.reference.median_ms:.4g} ms against the run's "
             f"median {median:.4g} ms (machine load?)")
@@ -188,9 +203,45 @@ class Loop:
             try:
                 for r in range(first_round, s.rounds + 1):
                     self._round(state, r, info)
+                self._confirm_best(state)
             except KeyboardInterrupt:
                 status = "stopped"
         return self.finish(state, status)
+
+    def _confirm_best(self, state: LoopState) -> None:
+        """Time the best once more when its own pair's eager timing is far from the run's median eager timing.
+
+        A speedup is the ratio of one interleaved pair; on a loaded machine (2 CPU cores shared with anything
+        else) an eager run slowed 2x makes a 0.9x candidate read 2x. Judged at the end, against the median of
+        every pair of the run (a flag set during the run only knew the pairs before it). A re-timed best that
+        falls behind another valid candidate gives way to it, which is checked the same way.
+        """
+        median = _median(state.reference_ms)
+        retimed: set[str] = set()
+        while state.best is not None and len(retimed) < MAX_RETIMES:
+            best = state.best
+            if best.candidate.id in retimed or not _off_median(best.outcome, median):
+                return
+            retimed.add(best.candidate.id)
+            c = replace(best.candidate, id=f"{best.candidate.id}-retimed", note=f"{best.candidate.note} (re-timed)")
+            (o,) = self.evaluator.evaluate([c])
+            self.store.record_candidate(state.run_id, c, o, best.round, 0)
+            state.evaluated += 1
+            for k, v in (("build", o.build_s), ("verify", o.verify_s), ("time", o.time_s)):
+                state.seconds[k] += v or 0.0
+            pool = dict(state.valid) or {best.candidate.id: best}
+            paired = best.outcome.reference.median_ms if best.outcome.reference else 0.0
+            head = (f"the best so far ({best.candidate.id}, {best.speedup:.2f}x) was timed against an eager run of "
+                    f"{paired:.4g} ms, far from the run's median {median:.4g} ms: timed again, ")
+            if o.valid:
+                pool[best.candidate.id] = replace(best, outcome=o)
+                self.notice(state, head + f"{o.speedup or 0.0:.2f}x ({o.candidate.median_ms if o.candidate else 0:.4g}"
+                                          f" ms vs {o.reference.median_ms if o.reference else 0:.4g} ms)")
+            else:
+                del pool[best.candidate.id]
+                self.notice(state, head + f"and it failed ({o.status.value}: {o.reason[:200]}); it is not kept")
+            state.valid = pool
+            state.best = max(pool.values(), key=lambda b: b.speedup, default=None)
 
     def _context(self, state: LoopState, r: int, info: dict[str, Any]) -> Context:
         best = state.best
@@ -200,7 +251,7 @@ class Loop:
             allowed_spaces=self.allowed, parent=best.candidate if best else None,
             parent_outcome=best.outcome if best else None, parent_profile=state.parent_profile,
             history=tuple(state.history),
-            reference_ms=sorted(state.reference_ms)[len(state.reference_ms) // 2] if state.reference_ms else None,
+            reference_ms=_median(state.reference_ms),
             use_contract=self.settings.use_contract, planning=self.settings.planning,
         )
 
@@ -286,8 +337,11 @@ class Loop:
         self.emit("round_finished", round=r, best_speedup=state.best.speedup if state.best else None)
 
     def _consider(self, state: LoopState, c: Candidate, o: Outcome, r: int, space: Space, d: Direction) -> None:
-        if o.valid and (state.best is None or (o.speedup or 0) > state.best.speedup):
-            state.best = Best(c, o, r, space, d)
+        if not o.valid:
+            return
+        state.valid[c.id] = Best(c, o, r, space, d)
+        if state.best is None or (o.speedup or 0) > state.best.speedup:
+            state.best = state.valid[c.id]
 
     def _record_usage(self, state: LoopState, r: int) -> None:
         for u in self.backend.drain_usage():
@@ -380,7 +434,7 @@ class Loop:
         paths: dict[str, str | None] | None = None
         if best is not None and self.settings.write_results:
             paths = self.write_results(best, state.run_id)
-        ref = sorted(state.reference_ms)[len(state.reference_ms) // 2] if state.reference_ms else None
+        ref = _median(state.reference_ms)
         costs = [u.cost_usd for u in state.usage if u.cost_usd is not None]
         state.seconds["total"] = time.perf_counter() - self.t0
         result = {

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
+from contracts.spaces import Space
 from contracts.task import load_task
+from engine.agents.base import Direction
+from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status, Timing
 from engine.evaluate.pipeline import EvalSettings
 from engine.loop import Loop, LoopSettings
 from engine.store import RunStore
@@ -119,3 +123,59 @@ def test_a_slower_best_stays_in_the_run_folder_unless_asked_for(tmp_path):
     loop.settings = replace(loop.settings, keep_slower=True)
     best = Best(cand, SimpleNamespace(speedup=0.8, device="cpu"), 1, Space.PURE_CUDA, Direction.R)
     assert Path(loop.write_results(best, state.run_id)["py"]).parent == task.parent
+
+
+class _Retimer:
+    """Stands in for the evaluator when the loop re-times its best: hands back prepared outcomes."""
+
+    def __init__(self, outcomes):
+        self.outcomes = list(outcomes)
+        self.seen = []
+
+    def evaluate(self, cands, **_kw):
+        self.seen += [c.id for c in cands]
+        return [replace(self.outcomes.pop(0), candidate_id=c.id) for c in cands]
+
+
+def _pair(cand_ms, ref_ms, status=None):
+    t = lambda ms: Timing.from_samples([ms] * 5, "perf_counter")  # noqa: E731
+    return Outcome("x", status or Status.VALID, "" if status is None else "wrong values", candidate=t(cand_ms),
+                   reference=t(ref_ms))
+
+
+def _seed(loop, state, outcomes):
+    for i, o in enumerate(outcomes):
+        c = Candidate(f"c{i}", CandidateKind.CPP, f"// {i}", Space.PURE_CUDA, note="n")
+        loop._consider(state, c, replace(o, candidate_id=c.id), 1, Space.PURE_CUDA, Direction.P)
+        state.reference_ms.append(o.reference.median_ms)
+
+
+def test_a_best_timed_against_a_slowed_eager_run_is_timed_again_and_gives_way(tmp_path):
+    loop, store, _events, _task = make_loop(tmp_path, Scripted(SOURCES))
+    state = loop.start("scripted")
+    # c0: 2.4x, but its eager ran at 19.2 ms where the run's eager is ~8 ms (the README job's case on a loaded
+    # machine); c1: 1.2x at a normal eager time.
+    _seed(loop, state, [_pair(8.0, 19.2), _pair(6.8, 8.2), _pair(9.0, 8.0), _pair(8.5, 8.1)])
+    loop.evaluator = _Retimer([_pair(8.9, 8.2)])  # timed again: 0.92x
+    loop._confirm_best(state)
+    assert loop.evaluator.seen == ["c0-retimed"]
+    assert state.best.candidate.id == "c1" and abs(state.best.speedup - 8.2 / 6.8) < 1e-9
+    assert abs(state.valid["c0"].speedup - 8.2 / 8.9) < 1e-9
+    (note,) = store.notices(state.run_id)
+    assert "2.40x" in note and "19.2 ms" in note and "0.92x" in note
+    assert any(r["id"] == "c0-retimed" for r in store.candidates(state.run_id))
+
+
+def test_a_best_timed_normally_is_not_timed_again_and_a_failed_retime_drops_it(tmp_path):
+    loop, store, _events, _task = make_loop(tmp_path, Scripted(SOURCES))
+    state = loop.start("scripted")
+    _seed(loop, state, [_pair(4.0, 8.1), _pair(6.0, 8.0), _pair(7.0, 7.9)])
+    loop.evaluator = _Retimer([])
+    loop._confirm_best(state)
+    assert loop.evaluator.seen == [] and state.best.candidate.id == "c0"
+    state2 = loop.start("scripted")
+    _seed(loop, state2, [_pair(4.0, 20.0), _pair(6.0, 8.0), _pair(7.0, 7.9), _pair(7.5, 8.2)])
+    loop.evaluator = _Retimer([_pair(4.0, 8.0, Status.INCORRECT)])
+    loop._confirm_best(state2)
+    assert "c0" not in state2.valid and state2.best.candidate.id == "c1"
+    assert "failed (incorrect" in store.notices(state2.run_id)[0]
