@@ -2,6 +2,7 @@
 # The suite on lent H200s, in calls of at most 10 minutes that resume each other. From the repo root:
 #   bash scripts/h200_bench.sh SUITE_DIR STOP_AFTER_S DEVICES      e.g. docs/bench/h200-suite 300 cuda:0,cuda:1
 #   RERUN=level1/11_transpose_copy bash scripts/h200_bench.sh ...   measures those finished tasks again
+# The bench is stopped at CALL_BUDGET_S (570 s) at the latest so the results are packed within the call.
 # SUITE_DIR holds what earlier calls finished (tasks/*.json, results/); it travels with the checkout. No task
 # starts after STOP_AFTER_S; the finished tasks, the best kernels, the run store (runs.db, for `hiera report`)
 # and bench.json/md/png land in $OUT/suite,
@@ -16,9 +17,16 @@ WORK=/tmp/suite-run; mkdir -p "$WORK/tasks" "$WORK/results"
 [ -d "$SUITE/tasks" ] && cp -rn "$SUITE/tasks/." "$WORK/tasks/"
 [ -d "$SUITE/results" ] && cp -rn "$SUITE/results/." "$WORK/results/"
 echo "== bench ($(date +%T)): $(ls "$WORK/tasks" 2>/dev/null | wc -l) tasks already finished"
-timeout -k 10 $((STOP + 240)) python3 -m engine.cli bench bench --levels level1,level2,level3 --budget 18 \
+# The bench stops in time for the packing below to run inside a call's 10 minutes (a call killed by the
+# limit brings nothing back); a task cut short is simply not finished, and the next call runs it again.
+LIMIT=$((STOP + 240)); [ "$LIMIT" -gt "${CALL_BUDGET_S:-570}" ] && LIMIT=${CALL_BUDGET_S:-570}
+timeout -k 10 "$LIMIT" python3 -m engine.cli bench bench --levels level1,level2,level3 --budget 18 \
   --devices "$DEVICES" --out "$WORK" --stop-after "$STOP" ${RERUN:+--rerun "$RERUN"} > "$WORK/bench.log" 2>&1
 echo "bench exit $?"
+# timeout stops the bench, not the optimize/eval processes and evaluation workers under it: left running,
+# they would share the GPU with the next call's timings on a still-warm machine.
+pkill -f "[-]m engine\.(cli|evaluate|profile)" && sleep 2
+pkill -9 -f "[-]m engine\.(cli|evaluate|profile)" || true
 grep -E "^  level" "$WORK/bench.log" | tail -40
 # The run store (every decision, candidate, outcome and profile; `hiera report` reads it) as one SQLite file.
 python3 -c "import sqlite3,sys; s=sqlite3.connect(sys.argv[1]); d=sqlite3.connect(sys.argv[2]); s.backup(d); d.close()" \
