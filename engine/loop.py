@@ -225,10 +225,7 @@ class Loop:
             retimed.add(best.candidate.id)
             c = replace(best.candidate, id=f"{best.candidate.id}-retimed", note=f"{best.candidate.note} (re-timed)")
             (o,) = self.evaluator.evaluate([c])
-            self.store.record_candidate(state.run_id, c, o, best.round, 0)
-            state.evaluated += 1
-            for k, v in (("build", o.build_s), ("verify", o.verify_s), ("time", o.time_s)):
-                state.seconds[k] += v or 0.0
+            self._account(state, c, o, best.round, 0)
             pool = dict(state.valid) or {best.candidate.id: best}
             paired = best.outcome.reference.median_ms if best.outcome.reference else 0.0
             head = (f"the best so far ({best.candidate.id}, {best.speedup:.2f}x) was timed against an eager run of "
@@ -294,10 +291,7 @@ class Loop:
         def finished(c: Candidate, o: Outcome) -> None:
             i = index_of.get(c.id, 0)
             o = _flag_noisy_reference(o, state.reference_ms)
-            self.store.record_candidate(state.run_id, c, o, r, i)
-            state.evaluated += 1
-            for k, v in (("build", o.build_s), ("verify", o.verify_s), ("time", o.time_s)):
-                state.seconds[k] += v or 0.0
+            self._account(state, c, o, r, i)
             if o.reference:
                 first = not state.reference_ms
                 state.reference_ms.append(o.reference.median_ms)
@@ -335,6 +329,13 @@ class Loop:
         state.rounds_json.append(self._round_json(r, choice.space.value, scores.as_json(), direction.value,
                                                   strategy.name, f"{choice.rationale} | {scores.rationale}", rows))
         self.emit("round_finished", round=r, best_speedup=state.best.speedup if state.best else None)
+
+    def _account(self, state: LoopState, c: Candidate, o: Outcome, r: int, i: int) -> None:
+        """Record an evaluated candidate and add its build, verify and time seconds to the run's."""
+        self.store.record_candidate(state.run_id, c, o, r, i)
+        state.evaluated += 1
+        for k, v in (("build", o.build_s), ("verify", o.verify_s), ("time", o.time_s)):
+            state.seconds[k] += v or 0.0
 
     def _consider(self, state: LoopState, c: Candidate, o: Outcome, r: int, space: Space, d: Direction) -> None:
         if not o.valid:

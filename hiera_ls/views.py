@@ -329,17 +329,8 @@ def elsewhere_diagnostics(found: Sequence[Elsewhere], source: str) -> list[types
     first line when the kernel is not found in the text), so the file does not look cold when it is not."""
     lines = source.splitlines()
     kernels = {k.name: k for k in find_kernels(source)}
-    out = []
-    for e in found:
-        k = kernels.get(kernel_base(e.kernel))
-        n = k.line if k is not None else 0
-        text = lines[n] if 0 <= n < len(lines) else ""
-        indent = len(text) - len(text.lstrip())
-        severity = types.DiagnosticSeverity.Warning if e.warning else types.DiagnosticSeverity.Information
-        out.append(types.Diagnostic(
-            range=types.Range(types.Position(n, indent), types.Position(n, max(len(text.rstrip()), indent + 1))),
-            severity=severity, source=SOURCE, code="ncu", message="ncu: " + e.message(with_kernel=len(found) > 1)))
-    return out
+    return [_ncu_diagnostic(lines, k.line if (k := kernels.get(kernel_base(e.kernel))) else 0, e.warning,
+                            e.message(with_kernel=len(found) > 1)) for e in found]
 
 
 def _many_kernels(hot: Sequence[HotLine]) -> bool:
@@ -348,17 +339,18 @@ def _many_kernels(hot: Sequence[HotLine]) -> bool:
 
 def diagnostics_of(hot: Sequence[HotLine], lines: list[str]) -> list[types.Diagnostic]:
     """One diagnostic per selected line: Warning for a top hotspot or a concrete inefficiency (hotlines.py)."""
-    out = []
     many = _many_kernels(hot)
-    for h in hot:
-        n = h.finding.line - 1
-        text = lines[n] if 0 <= n < len(lines) else ""
-        indent = len(text) - len(text.lstrip())
-        severity = types.DiagnosticSeverity.Warning if h.warning else types.DiagnosticSeverity.Information
-        out.append(types.Diagnostic(
-            range=types.Range(types.Position(n, indent), types.Position(n, max(len(text.rstrip()), indent + 1))),
-            severity=severity, source=SOURCE, code="ncu", message="ncu: " + h.message(with_kernel=many)))
-    return out
+    return [_ncu_diagnostic(lines, h.finding.line - 1, h.warning, h.message(with_kernel=many)) for h in hot]
+
+
+def _ncu_diagnostic(lines: list[str], n: int, warning: bool, message: str) -> types.Diagnostic:
+    """A profiler finding on 0-based line n, spanning the line's text without its indentation."""
+    text = lines[n] if 0 <= n < len(lines) else ""
+    indent = len(text) - len(text.lstrip())
+    severity = types.DiagnosticSeverity.Warning if warning else types.DiagnosticSeverity.Information
+    return types.Diagnostic(
+        range=types.Range(types.Position(n, indent), types.Position(n, max(len(text.rstrip()), indent + 1))),
+        severity=severity, source=SOURCE, code="ncu", message="ncu: " + message)
 
 
 def line_diagnostics(profile: dict[str, Any], names: set[str], lines: list[str]) -> list[types.Diagnostic]:

@@ -324,15 +324,18 @@ def stage_writes(st: Stage) -> tuple[str, ...]:
     return tuple(n for n, _ in st.outputs) if isinstance(st, FusedStage) else (st.out,)
 
 
+def stage_read_names(st: Stage) -> list[str]:
+    """The buffer of every read a stage makes: operands, and each distinct load of its expressions."""
+    if isinstance(st, GemmStage):
+        return [st.a.buffer, st.b.buffer] + ([st.bias.buffer] if st.bias is not None else [])
+    if isinstance(st, ConvStage):
+        return [st.x, st.weight]
+    return [ld.view.buffer for _, e in st.outputs for ld in loads(e)]
+
+
 def stage_reads(st: Stage) -> tuple[str, ...]:
     """The buffers a stage reads (each once, in order)."""
-    if isinstance(st, GemmStage):
-        names = [st.a.buffer, st.b.buffer] + ([st.bias.buffer] if st.bias is not None else [])
-    elif isinstance(st, ConvStage):
-        names = [st.x, st.weight]
-    else:
-        names = [ld.view.buffer for _, e in st.outputs for ld in loads(e)]
-    return tuple(dict.fromkeys(names))
+    return tuple(dict.fromkeys(stage_read_names(st)))
 
 
 @dataclass(frozen=True)

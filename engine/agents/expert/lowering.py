@@ -41,8 +41,8 @@ from engine.agents.expert.ir import (
     children,
     contiguous_strides,
     reductions,
+    stage_read_names,
     stage_writes,
-    walk,
     with_children,
 )
 
@@ -1157,16 +1157,7 @@ def _simplify(prog: Program, spec: TaskSpec) -> Program:
 
 
 def _reads(stages: list[Stage], name: str) -> int:
-    count = 0
-    for st in stages:
-        if isinstance(st, FusedStage):
-            for _, e in st.outputs:
-                count += sum(1 for ld in walk(e) if isinstance(ld, Load) and ld.view.buffer == name)
-        elif isinstance(st, GemmStage):
-            count += (st.a.buffer == name) + (st.b.buffer == name)
-        elif isinstance(st, ConvStage):
-            count += (st.x == name) + (st.weight == name)
-    return count
+    return sum(stage_read_names(st).count(name) for st in stages)
 
 
 def contiguous_view(name: str, shape: tuple[int, ...]) -> View:

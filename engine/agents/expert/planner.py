@@ -68,12 +68,9 @@ def implementable(key: str, w: Workload, ctx: Context, space: Space) -> bool:
         return not prog.gemms or libraries or all(len(g.batch) <= 1 for g in prog.gemms)
     if fam == "tiled":
         return bool(prog.gemms) and not prog.convs and all(len(g.batch) <= 1 for g in prog.gemms)
-    if fam == "library":
-        if key == "T.cudnn_algos":
-            return bool(prog.convs) and libraries
-        if key == "T.cublas_sgemm":
-            return bool(prog.gemms) and libraries
-        return bool(prog.gemms or prog.convs) and libraries
+    if fam == "library":  # a library call to make: cuDNN's for T.cudnn_algos, cuBLAS's for T.cublas_sgemm
+        calls = {"T.cudnn_algos": prog.convs, "T.cublas_sgemm": prog.gemms}.get(key, prog.gemms + prog.convs)
+        return libraries and bool(calls)
     return False
 
 

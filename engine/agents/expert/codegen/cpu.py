@@ -372,6 +372,8 @@ static float* hiera_panel(size_t floats) {
 
 def cpu_source(spec: TaskSpec, prog: Program, params: CpuParams, *, strategy: str, title: str = "") -> str:
     """The candidate .cpp for `prog`. Raises ValueError when the program cannot be expressed here."""
+    if prog.convs:
+        raise ValueError("a convolution: the C++ generators have none (cuDNN is a GPU library)")
     parts = ["// " + (title or f"hiera expert CPU candidate for '{spec.name}'"),
              f"// strategy: {strategy}",
              f"// variant: {params.label()}",
@@ -383,8 +385,6 @@ def cpu_source(spec: TaskSpec, prog: Program, params: CpuParams, *, strategy: st
         parts.append(WORKSPACE)
     if prog.gemms:
         parts.append(PANEL)
-    if prog.convs:
-        raise ValueError("a convolution: the C++ generators have none (cuDNN is a GPU library)")
     body: list[str] = []
     skip: set[int] = set()
     for i, st in enumerate(prog.stages):

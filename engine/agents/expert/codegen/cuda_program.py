@@ -188,7 +188,7 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
     idx_t = index_type(prog)
     kernels: list[str] = []
     launches: list[str] = []
-    lt_setups: list[str] = []  # one-time library setups (cuBLASLt and cuDNN plans)
+    setups: list[str] = []  # one-time library setups (cuBLASLt and cuDNN plans)
     uses_cublas = uses_lt = uses_rows = uses_cudnn = False
     skip: set[int] = set()
     unused: set[str] = set()
@@ -197,7 +197,7 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
             continue
         name = f"hiera_stage{k}"
         if isinstance(st, ConvStage):
-            lt_setups.append(conv_plan(st, k, variant.conv, tf32))
+            setups.append(conv_plan(st, k, variant.conv, tf32))
             launches.append(conv_launch(prog, st, k))
             uses_cudnn = True
             continue
@@ -213,7 +213,7 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
                 launches.append(kc.launch)
             elif gp.impl == "cublaslt" and len(st.batch) <= 1:
                 setup, launch = gemm_gen.lt_plan(prog, st, k, gp, tf32)
-                lt_setups.append(setup)
+                setups.append(setup)
                 launches.append(launch)
                 uses_lt = True
             else:
@@ -244,12 +244,12 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
     if unused:
         prog = Program(tuple(b for b in prog.buffers if b.name not in unused), prog.stages)
     return _assemble(spec, prog, variant, strategy=strategy, title=title, idx_t=idx_t, kernels=kernels,
-                     launches=launches, lt_setups=lt_setups, uses_cublas=uses_cublas, uses_lt=uses_lt,
+                     launches=launches, setups=setups, uses_cublas=uses_cublas, uses_lt=uses_lt,
                      uses_rows=uses_rows, uses_cudnn=uses_cudnn, tf32=tf32)
 
 
 def _assemble(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str, title: str, idx_t: str,
-              kernels: list[str], launches: list[str], lt_setups: list[str], uses_cublas: bool, uses_lt: bool,
+              kernels: list[str], launches: list[str], setups: list[str], uses_cublas: bool, uses_lt: bool,
               uses_rows: bool, uses_cudnn: bool, tf32: bool) -> str:
     parts = []
     summary = stage_summary(prog, variant)
@@ -276,7 +276,7 @@ def _assemble(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str,
         parts.append(gemm_gen.LT_COMMON)
     if uses_cudnn:
         parts.append(CUDNN_HANDLE)
-    parts += lt_setups
+    parts += setups
     if uses_rows:
         parts.append(HELPERS)
     parts += kernels
