@@ -8,10 +8,12 @@ profiling.
 
 from __future__ import annotations
 
+import inspect
 import re
 from pathlib import Path
 
 from contracts.contract import ADOPT_REFERENCE, binding_source, contract_header
+from contracts.libraries import find_cudnn, libraries_called
 from contracts.task import TaskSpec
 
 
@@ -38,7 +40,14 @@ def modelnew_source(spec: TaskSpec, candidate_source: str, *, cuda: bool, note: 
     cuda_kw = "cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo']," if cuda else ""
     cpp_sources = "[_HEADER + _BINDING]" if cuda else "[_HEADER + _KERNEL + _BINDING]"
     cflags = "['-O3', '-DHIERA_WITH_CUDA']" if cuda else "['-O3', '-fopenmp']"
-    ldflags = "[]" if cuda else "['-fopenmp']"
+    libraries = libraries_called(candidate_source) if cuda else []
+    ldflags = repr([f"-l{name}" for name in libraries if name != "cudnn"]) if cuda else "['-fopenmp']"
+    includes = "[]"
+    cudnn_search = ""
+    if "cudnn" in libraries:
+        # cuDNN is not in the toolkit folders load_inline searches: find it where this file is built.
+        includes, ldflags = "_cudnn_build_flags()[0]", f"{ldflags} + _cudnn_build_flags()[1]"
+        cudnn_search = _CUDNN_SEARCH.format(find_cudnn=inspect.getsource(find_cudnn))
     return f'''"""ModelNew for task '{spec.name}', exported by hiera. {note}
 
 Self-contained: the kernel, the contract header and the binding are embedded below and compiled with
@@ -48,7 +57,7 @@ torch.utils.cpp_extension.load_inline on first use. Same constructor and forward
 import torch
 from torch import nn
 from torch.utils.cpp_extension import load_inline
-
+{cudnn_search}
 _HEADER = r"""
 {header}
 """
@@ -72,6 +81,7 @@ def _extension():
             cpp_sources={cpp_sources},
             {cuda_kw}
             extra_cflags={cflags},
+            extra_include_paths={includes},
             extra_ldflags={ldflags},
             verbose=False,
         )
@@ -93,6 +103,25 @@ class ModelNew(nn.Module):
         outs = _extension().forward({", ".join(call_args)})
         {unpack}
         return out
+'''
+
+
+# Embedded in an exported file whose kernel calls cuDNN (find_cudnn is contracts/libraries.py's, verbatim).
+_CUDNN_SEARCH = '''import os
+import sys
+from pathlib import Path
+
+
+{find_cudnn}
+
+def _cudnn_build_flags():
+    """([include folder], linker flags) for cuDNN on this machine; a clear error when it is missing."""
+    found = find_cudnn()
+    if found is None:
+        raise ImportError("this kernel calls cuDNN, and no cudnn.h was found: install the nvidia-cudnn wheel "
+                          "that matches your PyTorch, or set CUDNN_HOME to a cuDNN folder with include/ and lib/")
+    include, libdir, lib = found
+    return [include], ([f"-L{{libdir}}", f"-l{{lib}}", f"-Wl,-rpath,{{libdir}}"] if libdir else ["-lcudnn"])
 '''
 
 

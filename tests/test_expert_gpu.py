@@ -101,3 +101,30 @@ def test_torch_compile_modelnew_is_valid_in_the_worker(tmp_path: Path) -> None:
     for c, o in zip(cands, outs):
         print(c.note, o.status.value, o.speedup, "" if o.valid else o.reason[:500])
     assert any(o.valid for o in outs), [o.reason for o in outs]
+
+
+@pytest.mark.parametrize(("task", "library"), [("expert_conv_relu.py", "cudnn"), ("expert_linear_relu.py", "cublas")])
+def test_exported_library_kernel_builds_where_it_is_imported_and_matches_model(
+        task: str, library: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The file a user gets back builds with load_inline in their process: cuDNN (not in the toolkit's
+    folders) must be found and linked, cuBLAS linked; then ModelNew must match Model."""
+    import importlib.util
+
+    from contracts.export import modelnew_source
+
+    monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(tmp_path / "ext"))
+    cands, outs, _ = _round(task, tmp_path / "run", k=3, spaces=(Space.CUDA_LIBRARIES,))
+    chosen = [c for c, o in zip(cands, outs) if o.valid and library in c.source]
+    assert chosen, [(c.note, o.reason) for c, o in zip(cands, outs)]
+    path = tmp_path / "exported_hiera.py"
+    path.write_text(modelnew_source(load_task(TASKS / task), chosen[0].source, cuda=True))
+    s = importlib.util.spec_from_file_location("exported_hiera", path)
+    mod = importlib.util.module_from_spec(s)
+    s.loader.exec_module(mod)
+    torch.manual_seed(0)
+    ref = mod.Model(*mod.get_init_inputs()).cuda().eval()
+    new = mod.ModelNew(*mod.get_init_inputs()).cuda().eval()
+    new.load_state_dict(ref.state_dict())
+    inputs = [x.cuda() for x in mod.get_inputs()]
+    with torch.no_grad():
+        torch.testing.assert_close(new(*inputs), ref(*inputs), atol=1e-4, rtol=1e-4)

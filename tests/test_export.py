@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import shutil
 
+import pytest
 import torch
 
 from contracts.export import modelnew_source
@@ -30,3 +31,58 @@ def test_exported_cpu_modelnew_builds_with_load_inline_and_matches_the_reference
     x = mod.get_inputs()[0]
     torch.testing.assert_close(new(x), ref(x), atol=1e-5, rtol=1e-5)
     assert set(new.state_dict()) == set(ref.state_dict())
+
+
+def _import(path, name="exported"):
+    s = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(s)
+    s.loader.exec_module(mod)
+    return mod
+
+
+def _load_inline_arguments(tmp_path, source: str, monkeypatch) -> tuple[dict, object]:
+    """What the exported file passes to load_inline for a CUDA kernel `source` (the build itself is faked)."""
+    tmp_path.mkdir(exist_ok=True)
+    task = tmp_path / "scale_bias_relu.py"
+    shutil.copy(TASKS / "scale_bias_relu.py", task)
+    out = tmp_path / "scale_bias_relu_hiera.py"
+    out.write_text(modelnew_source(load_task(task), source, cuda=True))
+    mod = _import(out)
+    seen: dict = {}
+    monkeypatch.setattr(mod, "load_inline", lambda **kw: seen.update(kw) or object())
+    mod._extension()
+    return seen, mod
+
+
+def test_exported_cudnn_kernel_builds_against_the_cudnn_found_where_it_is_loaded(tmp_path, monkeypatch):
+    """cuDNN is not in the toolkit folders load_inline searches: the exported file finds it (here, the wheel
+    layout under CUDNN_HOME with only the versioned library) and names it to the compiler and linker."""
+    root = tmp_path / "cudnn"
+    (root / "include").mkdir(parents=True)
+    (root / "include" / "cudnn.h").write_text("")
+    (root / "lib").mkdir()
+    (root / "lib" / "libcudnn.so.9").write_text("")
+    monkeypatch.setenv("CUDNN_HOME", str(root))
+    kernel = "#include <cudnn.h>\nint f(cudnnHandle_t* h) { return cudnnCreate(h); }\n"
+    kw, _ = _load_inline_arguments(tmp_path, kernel, monkeypatch)
+    assert kw["extra_include_paths"] == [str(root / "include")]
+    assert kw["extra_ldflags"] == [f"-L{root / 'lib'}", "-l:libcudnn.so.9", f"-Wl,-rpath,{root / 'lib'}"]
+
+
+def test_exported_cudnn_kernel_without_cudnn_says_what_to_install(tmp_path, monkeypatch):
+    kernel = "int f(cudnnHandle_t* h) { return cudnnCreate(h); }\n"
+    task = tmp_path / "scale_bias_relu.py"
+    shutil.copy(TASKS / "scale_bias_relu.py", task)
+    out = tmp_path / "scale_bias_relu_hiera.py"
+    out.write_text(modelnew_source(load_task(task), kernel, cuda=True))
+    mod = _import(out)  # importing the file (Model, get_inputs) needs no cuDNN; building the kernel does
+    monkeypatch.setattr(mod, "find_cudnn", lambda: None)
+    with pytest.raises(ImportError, match=r"no cudnn\.h was found.*CUDNN_HOME"):
+        mod._extension()
+
+
+def test_exported_cublas_kernels_link_their_libraries(tmp_path, monkeypatch):
+    kw, _ = _load_inline_arguments(tmp_path, "void f(cublasLtHandle_t* h) { cublasLtCreate(h); }\n", monkeypatch)
+    assert kw["extra_ldflags"] == ["-lcublasLt", "-lcublas"] and kw["extra_include_paths"] == []
+    kw, _ = _load_inline_arguments(tmp_path / "b", "void f(cublasHandle_t h) { cublasSgemm(h); }\n", monkeypatch)
+    assert kw["extra_ldflags"] == ["-lcublas"]

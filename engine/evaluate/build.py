@@ -15,7 +15,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -23,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from contracts.libraries import find_cudnn, libraries_called
 from engine.evaluate.outcome import BuildResult, Candidate, CandidateKind
 
 # Appended to every CUDA candidate: the worker reads launch errors through the candidate's own CUDA
@@ -76,42 +76,21 @@ class BuildConfig:
 
 @lru_cache(maxsize=1)
 def cudnn_flags() -> tuple[str, ...]:
-    """Compiler and linker flags for cuDNN, which the CUDA toolkit does not ship.
-
-    Looked for in CUDNN_HOME (or CUDNN_PATH), then the nvidia-cudnn wheel PyTorch itself depends on
-    (site-packages/nvidia/cudnn), then the system and toolkit include folders. The wheel has only the
-    versioned libcudnn.so.N, so that file is named to the linker, and its folder goes into the rpath.
-    Empty when no cudnn.h is found: the build then fails with the compiler's own "cudnn.h: No such file".
-    """
-    roots = [Path(os.environ[v]) for v in ("CUDNN_HOME", "CUDNN_PATH") if os.environ.get(v)]
-    roots += [Path(p) / "nvidia" / "cudnn" for p in sys.path if p]
-    roots += [Path("/usr"), Path("/usr/local/cuda")]
-    for root in roots:
-        if not (root / "include" / "cudnn.h").exists():
-            continue
-        flags = [f"-I{root / 'include'}"]
-        for libdir in (root / "lib", root / "lib64", root / "lib" / "x86_64-linux-gnu"):
-            libs = sorted(libdir.glob("libcudnn.so*")) if libdir.is_dir() else []
-            if not libs:
-                continue
-            plain = libdir / "libcudnn.so"
-            flags += [f"-L{libdir}", "-lcudnn" if plain in libs else f"-l:{libs[0].name}",
-                      "-Xlinker", f"-rpath={libdir}"]
-            break
-        else:
-            flags.append("-lcudnn")
-        return tuple(flags)
-    return ()
+    """nvcc flags for cuDNN, found by contracts.libraries.find_cudnn (the exported ModelNew runs the same
+    search). Empty when no cudnn.h is found: the build then fails with the compiler's "cudnn.h: No such file"."""
+    found = find_cudnn()
+    if found is None:
+        return ()
+    include, libdir, lib = found
+    if libdir is None:
+        return (f"-I{include}", "-lcudnn")
+    return (f"-I{include}", f"-L{libdir}", f"-l{lib}", "-Xlinker", f"-rpath={libdir}")
 
 
 def _libraries_for(source: str) -> list[str]:
     libs = []
-    if re.search(r"\bcublasLt\w*\s*\(", source):
-        libs.append("-lcublasLt")
-    if re.search(r"\bcublas\w*\s*\(", source):
-        libs.append("-lcublas")
-    if re.search(r"\bcudnn\w*\s*\(", source):
-        libs += list(cudnn_flags()) or ["-lcudnn"]
+    for name in libraries_called(source):
+        libs += (list(cudnn_flags()) or ["-lcudnn"]) if name == "cudnn" else [f"-l{name}"]
     return libs
 
 

@@ -185,11 +185,12 @@ def _extension():
     global _ext
     if _ext is None:
         _ext = load_inline(
-            name="hiera_02_batched_matmul_38937933",
+            name="hiera_02_batched_matmul_98373137",
             cpp_sources=[_HEADER + _BINDING],
             cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo'],
             extra_cflags=['-O3', '-DHIERA_WITH_CUDA'],
-            extra_ldflags=[],
+            extra_include_paths=[],
+            extra_ldflags=['-lcublasLt', '-lcublas'],
             verbose=False,
         )
     return _ext

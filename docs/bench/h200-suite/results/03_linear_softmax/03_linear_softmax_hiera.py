@@ -356,11 +356,12 @@ def _extension():
     global _ext
     if _ext is None:
         _ext = load_inline(
-            name="hiera_03_linear_softmax_91781115",
+            name="hiera_03_linear_softmax_45264148",
             cpp_sources=[_HEADER + _BINDING],
             cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo'],
             extra_cflags=['-O3', '-DHIERA_WITH_CUDA'],
-            extra_ldflags=[],
+            extra_include_paths=[],
+            extra_ldflags=['-lcublasLt', '-lcublas'],
             verbose=False,
         )
     return _ext

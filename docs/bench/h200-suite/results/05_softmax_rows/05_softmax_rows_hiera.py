@@ -259,10 +259,11 @@ def _extension():
     global _ext
     if _ext is None:
         _ext = load_inline(
-            name="hiera_05_softmax_rows_95443980",
+            name="hiera_05_softmax_rows_1589314",
             cpp_sources=[_HEADER + _BINDING],
             cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo'],
             extra_cflags=['-O3', '-DHIERA_WITH_CUDA'],
+            extra_include_paths=[],
             extra_ldflags=[],
             verbose=False,
         )

@@ -295,10 +295,11 @@ def _extension():
     global _ext
     if _ext is None:
         _ext = load_inline(
-            name="hiera_06_layernorm_88292308",
+            name="hiera_06_layernorm_90175263",
             cpp_sources=[_HEADER + _BINDING],
             cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo'],
             extra_cflags=['-O3', '-DHIERA_WITH_CUDA'],
+            extra_include_paths=[],
             extra_ldflags=[],
             verbose=False,
         )

@@ -242,10 +242,11 @@ def _extension():
     global _ext
     if _ext is None:
         _ext = load_inline(
-            name="hiera_07_rmsnorm_71560236",
+            name="hiera_07_rmsnorm_47212056",
             cpp_sources=[_HEADER + _BINDING],
             cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo'],
             extra_cflags=['-O3', '-DHIERA_WITH_CUDA'],
+            extra_include_paths=[],
             extra_ldflags=[],
             verbose=False,
         )

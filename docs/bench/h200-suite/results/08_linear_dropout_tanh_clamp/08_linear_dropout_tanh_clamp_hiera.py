@@ -229,11 +229,12 @@ def _extension():
     global _ext
     if _ext is None:
         _ext = load_inline(
-            name="hiera_08_linear_dropout_tanh_clamp_69064797",
+            name="hiera_08_linear_dropout_tanh_clamp_77298121",
             cpp_sources=[_HEADER + _BINDING],
             cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo'],
             extra_cflags=['-O3', '-DHIERA_WITH_CUDA'],
-            extra_ldflags=[],
+            extra_include_paths=[],
+            extra_ldflags=['-lcublas'],
             verbose=False,
         )
     return _ext

@@ -221,11 +221,12 @@ def _extension():
     global _ext
     if _ext is None:
         _ext = load_inline(
-            name="hiera_09_gemm_scale_swish_3091953",
+            name="hiera_09_gemm_scale_swish_31718640",
             cpp_sources=[_HEADER + _BINDING],
             cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo'],
             extra_cflags=['-O3', '-DHIERA_WITH_CUDA'],
-            extra_ldflags=[],
+            extra_include_paths=[],
+            extra_ldflags=['-lcublas'],
             verbose=False,
         )
     return _ext

@@ -425,11 +425,12 @@ def _extension():
     global _ext
     if _ext is None:
         _ext = load_inline(
-            name="hiera_10_linear_maxout_center_gelu_61674410",
+            name="hiera_10_linear_maxout_center_gelu_24402968",
             cpp_sources=[_HEADER + _BINDING],
             cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo'],
             extra_cflags=['-O3', '-DHIERA_WITH_CUDA'],
-            extra_ldflags=[],
+            extra_include_paths=[],
+            extra_ldflags=['-lcublas'],
             verbose=False,
         )
     return _ext

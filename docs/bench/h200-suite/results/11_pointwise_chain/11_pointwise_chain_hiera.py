@@ -208,10 +208,11 @@ def _extension():
     global _ext
     if _ext is None:
         _ext = load_inline(
-            name="hiera_11_pointwise_chain_67280620",
+            name="hiera_11_pointwise_chain_34982969",
             cpp_sources=[_HEADER + _BINDING],
             cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo'],
             extra_cflags=['-O3', '-DHIERA_WITH_CUDA'],
+            extra_include_paths=[],
             extra_ldflags=[],
             verbose=False,
         )

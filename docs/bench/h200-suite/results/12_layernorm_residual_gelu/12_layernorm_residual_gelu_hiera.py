@@ -333,10 +333,11 @@ def _extension():
     global _ext
     if _ext is None:
         _ext = load_inline(
-            name="hiera_12_layernorm_residual_gelu_16619118",
+            name="hiera_12_layernorm_residual_gelu_72060602",
             cpp_sources=[_HEADER + _BINDING],
             cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo'],
             extra_cflags=['-O3', '-DHIERA_WITH_CUDA'],
+            extra_include_paths=[],
             extra_ldflags=[],
             verbose=False,
         )
