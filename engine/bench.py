@@ -177,13 +177,17 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
     return r
 
 
+# Repeated timings of one kernel spread by about 3% on the H200 (BENCHMARKS.md): closer than this is level.
+SPREAD = 1.03
+
+
 def explain_limit(r: TaskResult) -> str:
     if r.error:
         return f"the optimize run failed: {r.error[:200]}"
     if not r.valid:
         return "no valid candidate"
     best_compile = r.best_compile or 0.0
-    if best_compile <= (r.speedup or 0) * 1.03:
+    if best_compile <= (r.speedup or 0) * SPREAD:
         return (f"level with torch.compile ({r.speedup:.2f}x vs {best_compile:.2f}x: within 3%, about the spread "
                 "of repeated timings of one kernel)")
     if r.roofline_fraction and r.roofline_fraction > 0.7 and best_compile <= (r.speedup or 0) * 1.1:
@@ -221,6 +225,9 @@ def group_summary(results: list[TaskResult]) -> dict[str, dict[str, float | int]
     # 08_sum_dim 1.11x vs 1.10x) where max-autotune gave 0.36x and 0.33x (BENCHMARKS.md). So the better of
     # the two modes is the fairer bar, reported beside the issue's max-autotune figure.
     out["hiera"]["at_or_above_best_compile"] = sum(1 for r in results if r.beats_compile) / n if n else 0.0
+    # fast_1 counts any speedup above 1.0x; a library-bound task that re-issues the same cuBLAS call lands at
+    # 1.00-1.03x, inside the spread of repeated timings of one kernel. This is the share clear of that spread.
+    out["hiera"]["faster_beyond_spread"] = _fast([r.speedup if r.valid else None for r in results], n, SPREAD)
     # The time target is on what a user waits for: hiera's optimize run, not the baselines timed beside it.
     walls = [r.optimize_wall_s or r.wall_s for r in results]
     out["hiera"]["median_wall_s"] = statistics.median(walls) if walls else 0.0
@@ -246,27 +253,38 @@ def markdown(results: list[TaskResult], summ: dict[str, Any], header: str) -> st
     lines = [header, "", "| level | task | valid | hiera x | compile x | max-autotune x | roofline | spaces | "
              "directions | wall s: whole task · hiera's optimize run (build/verify/time/profile/model) |",
              "|" + "---|" * 10]
+    above_bound = []
     for r in sorted(results, key=lambda r: (r.level, r.task)):
         def f(v: float | None) -> str:
             return f"{v:.2f}" if v else "-"
+        roof = f"{r.roofline_fraction:.0%}" if r.roofline_fraction else "-"
+        if r.roofline_fraction and r.roofline_fraction > 1.0:
+            above_bound.append(f"{r.level}/{r.task}")
+            roof += "*"
         secs = r.seconds
         split = "/".join(f"{secs.get(k, 0):.0f}" for k in ("build", "verify", "time", "profile", "model"))
         lines.append(f"| {r.level} | {r.task} | {'yes' if r.valid else 'no'} | {f(r.speedup)} | "
                      f"{f(r.compile.get('default'))} | {f(r.compile.get('max-autotune'))} | "
-                     f"{f'{r.roofline_fraction:.0%}' if r.roofline_fraction else '-'} | {','.join(r.spaces)} | "
+                     f"{roof} | {','.join(r.spaces)} | "
                      f"{''.join(r.directions)} | {r.wall_s:.0f} · {r.optimize_wall_s:.0f} ({split}) |")
+    if above_bound:
+        # The bound counts a convolution's direct-method FLOPs; Winograd and FFT algorithms do fewer.
+        lines += ["", "\\* above 100%: the kernel did less arithmetic than the roofline counts "
+                  f"({', '.join(above_bound)}). The bound takes the direct method's FLOPs (a convolution: "
+                  "2 x outputs x C x R x S); cuDNN's Winograd and FFT algorithms need fewer, so for them it is "
+                  "not a bound."]
     lines += ["", "| group | who | fast_0 | fast_1 | fast_2 | geomean (valid) |", "|---|---|---|---|---|---|"]
     for g, d in summ.items():
         for who in ("hiera", *[f"torch.compile:{m}" for m in COMPILE_MODES]):
             b = d[who]
             geo = f"{b['geomean_speedup']:.2f}" if b["geomean_speedup"] else "-"
             lines.append(f"| {g} | {who} | {b['fast_0']:.0%} | {b['fast_1']:.0%} | {b['fast_2']:.0%} | {geo} |")
-    lines += ["", "| group | hiera at or above max-autotune | at or above the better compile mode | "
-              "median optimize wall s |", "|---|---|---|---|"]
+    lines += ["", "| group | hiera faster than eager by more than the 3% timing spread | hiera at or above "
+              "max-autotune | at or above the better compile mode | median optimize wall s |", "|---|---|---|---|---|"]
     for g, d in summ.items():
         h = d["hiera"]
-        lines.append(f"| {g} | {h['at_or_above_max_autotune']:.0%} | {h.get('at_or_above_best_compile', 0):.0%} | "
-                     f"{h['median_wall_s']:.0f} |")
+        lines.append(f"| {g} | {h.get('faster_beyond_spread', 0):.0%} | {h['at_or_above_max_autotune']:.0%} | "
+                     f"{h.get('at_or_above_best_compile', 0):.0%} | {h['median_wall_s']:.0f} |")
     behind = [r for r in results if r.limit]
     if behind:
         lines += ["", "Tasks that did not beat torch.compile, and what limited them:", ""]

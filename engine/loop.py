@@ -92,6 +92,11 @@ def _bottleneck_text(profile: Any | None) -> str | None:
 # A pair whose eager timing is outside this band around the run's median eager timing was measured under
 # unusual conditions (another process, a clock change): its ratio is not to be trusted as it stands.
 NOISY_BAND = (2 / 3, 1.5)
+# The best is the number the user is shown, so it is timed again at a smaller offset. On the H200, all 190
+# pairs of the suite runs of 2026-11-30 (11 tasks) had their eager within 5% of the run's median; the README
+# job's 60 us kernel drew a pair 17% off and read 7.25x where the same kernel time read 6.1x against typical
+# eager runs.
+BEST_BAND = (1 / 1.1, 1.1)
 # At most this many re-timings of a best before the run reports (each is one more verify + time).
 MAX_RETIMES = 3
 
@@ -100,11 +105,11 @@ def _median(values: list[float]) -> float | None:
     return sorted(values)[len(values) // 2] if values else None
 
 
-def _off_median(o: Outcome, median: float | None) -> bool:
+def _off_median(o: Outcome, median: float | None, band: tuple[float, float] = NOISY_BAND) -> bool:
     if not (o.valid and o.reference and median):
         return False
     ratio = o.reference.median_ms / median
-    return not NOISY_BAND[0] <= ratio <= NOISY_BAND[1]
+    return not band[0] <= ratio <= band[1]
 
 
 def _flag_noisy_reference(o: Outcome, seen_ms: list[float]) -> Outcome:
@@ -209,7 +214,7 @@ class Loop:
         return self.finish(state, status)
 
     def _confirm_best(self, state: LoopState) -> None:
-        """Time the best once more when its own pair's eager timing is far from the run's median eager timing.
+        """Time the best once more when its own pair's eager timing is off the run's median eager timing by >10%.
 
         A speedup is the ratio of one interleaved pair; on a loaded machine (2 CPU cores shared with anything
         else) an eager run slowed 2x makes a 0.9x candidate read 2x. Judged at the end, against the median of
@@ -220,7 +225,7 @@ class Loop:
         retimed: set[str] = set()
         while state.best is not None and len(retimed) < MAX_RETIMES:
             best = state.best
-            if best.candidate.id in retimed or not _off_median(best.outcome, median):
+            if best.candidate.id in retimed or not _off_median(best.outcome, median, BEST_BAND):
                 return
             retimed.add(best.candidate.id)
             c = replace(best.candidate, id=f"{best.candidate.id}-retimed", note=f"{best.candidate.note} (re-timed)")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine import bench
-from engine.bench import TaskResult, find_tasks, group_summary, run_bench
+from engine.bench import TaskResult, find_tasks, group_summary, markdown, run_bench, summary
 
 ROOT = Path(__file__).resolve().parents[1]
 TASK = '''import torch
@@ -63,6 +63,18 @@ def test_summary_counts_invalid_tasks_in_fast_p_and_as_eager_in_the_all_tasks_ge
     c = group_summary(rs)["torch.compile:max-autotune"]
     assert c["fast_0"] == pytest.approx(0.75) and c["fast_1"] == pytest.approx(0.5)
     assert not math.isnan(c["geomean_speedup"])
+
+
+def test_speedups_inside_the_timing_spread_are_counted_apart_and_a_roofline_above_100_is_flagged() -> None:
+    rs = [_result("l1", 1.02, 1.0), _result("l1", 1.5, 1.0), _result("l1", None), _result("l1", 2.0, 1.0)]
+    rs[3].task, rs[3].roofline_fraction = "conv", 1.2
+    s = group_summary(rs)["hiera"]
+    assert s["fast_1"] == pytest.approx(0.75)  # 1.02x counts as faster ...
+    assert s["faster_beyond_spread"] == pytest.approx(0.5)  # ... but not clear of the 3% spread
+    md = markdown(rs, summary(rs), "# t")
+    assert "| 120%* |" in md and "above 100%" in md and "(l1/conv)" in md
+    rs[3].roofline_fraction = 0.9
+    assert "above 100%" not in markdown(rs, summary(rs), "# t")
 
 
 def test_median_wall_of_an_even_count_is_the_mean_of_the_middle_two() -> None:
