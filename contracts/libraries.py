@@ -39,9 +39,13 @@ def find_cudnn():
         if not (root / "include" / "cudnn.h").exists():
             continue
         for libdir in (root / "lib", root / "lib64", root / "lib" / "x86_64-linux-gnu"):
-            libs = sorted(libdir.glob("libcudnn.so*")) if libdir.is_dir() else []
+            libs = list(libdir.glob("libcudnn.so*")) if libdir.is_dir() else []
             if libs:
-                plain = libdir / "libcudnn.so"
-                return str(root / "include"), str(libdir), "cudnn" if plain in libs else ":" + libs[0].name
+                if libdir / "libcudnn.so" in libs:
+                    return str(root / "include"), str(libdir), "cudnn"
+                # The newest of libcudnn.so.8, .so.9, ... (by version number, not by text).
+                newest = max(libs, key=lambda f: [int(v) for v in f.name[len("libcudnn.so."):].split(".")
+                                                  if v.isdigit()])
+                return str(root / "include"), str(libdir), ":" + newest.name
         return str(root / "include"), None, "cudnn"
     return None

@@ -272,7 +272,8 @@ def markdown(results: list[TaskResult], summ: dict[str, Any], header: str) -> st
         lines += ["", "\\* above 100%: the kernel did less arithmetic than the roofline counts "
                   f"({', '.join(above_bound)}). The bound takes the direct method's FLOPs (a convolution: "
                   "2 x outputs x C x R x S); cuDNN's Winograd and FFT algorithms need fewer, so for them it is "
-                  "not a bound."]
+                  "not a bound. On a task without a convolution it would mean the default ceilings (60 TFLOP/s, "
+                  "4.3 TB/s) were beaten."]
     lines += ["", "| group | who | fast_0 | fast_1 | fast_2 | geomean (valid) |", "|---|---|---|---|---|---|"]
     for g, d in summ.items():
         for who in ("hiera", *[f"torch.compile:{m}" for m in COMPILE_MODES]):

@@ -76,7 +76,8 @@ class LoopState:
     seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(
         ("build", "verify", "time", "profile", "model"), 0.0))
     reference_ms: list[float] = field(default_factory=list)
-    evaluated: int = 0
+    evaluated: int = 0  # the rounds' candidates
+    retimed: int = 0  # extra evaluations of a best whose eager pair was off (see Loop._confirm_best)
     profiling_off: str | None = None
     valid: dict[str, Best] = field(default_factory=dict)  # every valid outcome of this run, by candidate id
 
@@ -99,6 +100,7 @@ NOISY_BAND = (2 / 3, 1.5)
 BEST_BAND = (1 / 1.1, 1.1)
 # At most this many re-timings of a best before the run reports (each is one more verify + time).
 MAX_RETIMES = 3
+RETIMED = "-retimed"  # suffix of a re-timing's candidate id in the run store
 
 
 def _median(values: list[float]) -> float | None:
@@ -187,7 +189,9 @@ class Loop:
                                              state.best.speedup if state.best else None, tuple(outcomes)))
             state.rounds_json.append(self._round_json(r, d["space"], d["scores"], d["direction"], d["strategy"],
                                                       d["rationale"], by_round[r]))
-            state.evaluated += len(by_round[r])
+            retimed = sum(1 for row in by_round[r] if row["id"].endswith(RETIMED))
+            state.evaluated += len(by_round[r]) - retimed
+            state.retimed += retimed
         next_round = (max(done) + 1) if done else 1
         return state, next_round
 
@@ -228,13 +232,13 @@ class Loop:
             if best.candidate.id in retimed or not _off_median(best.outcome, median, BEST_BAND):
                 return
             retimed.add(best.candidate.id)
-            c = replace(best.candidate, id=f"{best.candidate.id}-retimed", note=f"{best.candidate.note} (re-timed)")
+            c = replace(best.candidate, id=f"{best.candidate.id}{RETIMED}", note=f"{best.candidate.note} (re-timed)")
             (o,) = self.evaluator.evaluate([c])
-            self._account(state, c, o, best.round, 0)
+            self._account(state, c, o, best.round, 0, retime=True)
             pool = dict(state.valid) or {best.candidate.id: best}
             paired = best.outcome.reference.median_ms if best.outcome.reference else 0.0
             head = (f"the best so far ({best.candidate.id}, {best.speedup:.2f}x) was timed against an eager run of "
-                    f"{paired:.4g} ms, far from the run's median {median:.4g} ms: timed again, ")
+                    f"{paired:.4g} ms, more than 10% off the run's median {median:.4g} ms: timed again, ")
             if o.valid:
                 pool[best.candidate.id] = replace(best, outcome=o)
                 self.notice(state, head + f"{o.speedup or 0.0:.2f}x ({o.candidate.median_ms if o.candidate else 0:.4g}"
@@ -335,10 +339,13 @@ class Loop:
                                                   strategy.name, f"{choice.rationale} | {scores.rationale}", rows))
         self.emit("round_finished", round=r, best_speedup=state.best.speedup if state.best else None)
 
-    def _account(self, state: LoopState, c: Candidate, o: Outcome, r: int, i: int) -> None:
+    def _account(self, state: LoopState, c: Candidate, o: Outcome, r: int, i: int, retime: bool = False) -> None:
         """Record an evaluated candidate and add its build, verify and time seconds to the run's."""
         self.store.record_candidate(state.run_id, c, o, r, i)
-        state.evaluated += 1
+        if retime:
+            state.retimed += 1
+        else:
+            state.evaluated += 1
         for k, v in (("build", o.build_s), ("verify", o.verify_s), ("time", o.time_s)):
             state.seconds[k] += v or 0.0
 
@@ -454,7 +461,7 @@ class Loop:
                 "paired_reference_ms": best.outcome.reference.median_ms if best.outcome.reference else None,
                 "round": best.round, "space": best.space.value, "direction": best.direction.value,
                 "flags": list(best.outcome.flags), "paths": paths},
-            "candidates": state.evaluated, "rounds": state.rounds_json,
+            "candidates": state.evaluated, "retimed": state.retimed, "rounds": state.rounds_json,
             "tokens": {"prompt": sum(u.prompt_tokens for u in state.usage),
                        "completion": sum(u.completion_tokens for u in state.usage)},
             "seconds": {k: round(v, 3) for k, v in state.seconds.items()},

@@ -198,6 +198,19 @@ def test_cudnn_flags_name_the_wheels_versioned_library_and_its_rpath(tmp_path: P
         build_mod.cudnn_flags.cache_clear()
 
 
+def test_find_cudnn_takes_the_newest_versioned_library(tmp_path: Path, monkeypatch) -> None:
+    from contracts.libraries import find_cudnn
+
+    root = tmp_path / "cudnn"
+    (root / "include").mkdir(parents=True)
+    (root / "include" / "cudnn.h").write_text("")
+    (root / "lib").mkdir()
+    for name in ("libcudnn.so.8", "libcudnn.so.10", "libcudnn.so.9"):
+        (root / "lib" / name).write_text("")
+    monkeypatch.setenv("CUDNN_HOME", str(root))
+    assert find_cudnn() == (str(root / "include"), str(root / "lib"), ":libcudnn.so.10")  # not .so.8, not by text
+
+
 @pytest.mark.skipif(nvcc() is None, reason="nvcc not installed")
 def test_cudnn_candidates_compile_and_link_with_nvcc(tmp_path: Path) -> None:
     build_mod.cudnn_flags.cache_clear()

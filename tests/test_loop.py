@@ -177,6 +177,7 @@ def test_a_best_whose_eager_pair_ran_17_percent_slow_is_timed_again(tmp_path):
     loop._confirm_best(state)
     assert loop.evaluator.seen == ["c0-retimed"]
     assert state.best.candidate.id == "c0" and abs(state.best.speedup - 0.0625 / 0.01013) < 1e-9
+    assert (state.retimed, state.evaluated) == (1, 0)  # a re-timing is not one of the rounds' candidates
 
 
 def test_a_best_timed_normally_is_not_timed_again_and_a_failed_retime_drops_it(tmp_path):

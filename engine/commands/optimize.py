@@ -200,8 +200,10 @@ def _print_best(result: dict[str, Any]) -> None:
     secs = result["seconds"]
     cost = f", ${result['cost_usd']:.4f}" if result.get("cost_usd") is not None else ""
     tok = result["tokens"]
-    console.print(f"evaluated {result['candidates']} candidates in {secs['total']:.0f} s (build {secs['build']:.0f}, "
-                  f"verify {secs['verify']:.0f}, time {secs['time']:.0f}, profile {secs['profile']:.0f}, model "
+    again = f" (+{result['retimed']} re-timed)" if result.get("retimed") else ""
+    console.print(f"evaluated {result['candidates']} candidates{again} in {secs['total']:.0f} s "
+                  f"(build {secs['build']:.0f}, verify {secs['verify']:.0f}, time {secs['time']:.0f}, "
+                  f"profile {secs['profile']:.0f}, model "
                   f"{secs['model']:.0f}); tokens {tok['prompt']}+{tok['completion']}{cost}")
     if b is None:
         console.print("[red]no valid candidate[/red]: nothing written; the reasons are listed above")

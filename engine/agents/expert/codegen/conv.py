@@ -54,8 +54,8 @@ static cudnnHandle_t hiera_cudnn(cudaStream_t s) {
 
 
 # cudnnFind times each algorithm once; algorithms within ~10% of each other trade places between processes
-# (05_conv_bn_relu on the H200: implicit GEMM in one run, Winograd in the next). Summing a few Finds picks the
-# one that is fastest on the whole, so the file a user gets back runs the algorithm its measured speed came from.
+# (05_conv_bn_relu on the H200: implicit GEMM in one run, Winograd in the next). Summing a few Finds favours the
+# one that is fastest on the whole; the exported file still runs its own Finds, so the pick can still differ.
 FIND_RUNS = 3
 
 
@@ -82,7 +82,7 @@ def _choose(params: ConvParams, idx: int, math_ok: str) -> str:
     // (algorithm, math type) that ran every time with an allowed math type, the least total time wins.
     const int kinds = CUDNN_CONVOLUTION_FWD_ALGO_COUNT * 4;  // algorithm x math type (4 math types)
     float total[kinds] = {{}};
-    int runs[kinds] = {{}};
+    int runs[kinds] = {{}};  // in how many Finds the pair ran (once per Find, should one list it twice)
     for (int run = 0; run < {FIND_RUNS}; ++run) {{
         cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
         int got = 0;
@@ -90,8 +90,9 @@ def _choose(params: ConvParams, idx: int, math_ok: str) -> str:
         for (int i = 0; i < got; ++i)
             if (perf[i].status == CUDNN_STATUS_SUCCESS && ({math_ok})) {{
                 const int kind = (int)perf[i].algo * 4 + (int)perf[i].mathType % 4;
+                if (runs[kind] > run) continue;
                 total[kind] += perf[i].time;
-                runs[kind] += 1;
+                runs[kind] = run + 1;
             }}
     }}
     int pick = -1;
