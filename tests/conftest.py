@@ -12,6 +12,16 @@ CANDIDATES = DATA / "candidates"
 CHEATS = DATA / "cheats"
 
 
+def fake_cudnn(root: Path, *libraries: str) -> Path:
+    """A cuDNN folder laid out like the nvidia-cudnn wheel (include/cudnn.h, lib/<libraries>), files empty."""
+    (root / "include").mkdir(parents=True)
+    (root / "include" / "cudnn.h").write_text("")
+    (root / "lib").mkdir()
+    for name in libraries or ("libcudnn.so.9",):
+        (root / "lib" / name).write_text("")
+    return root
+
+
 def _cuda_reason() -> str | None:
     try:
         import torch

@@ -29,6 +29,7 @@ from engine.agents.expert.rules import workload
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate import build as build_mod
 from engine.evaluate.outcome import Precision, Status
+from tests.conftest import fake_cudnn
 from tests.cuda_emu import emulated_cpp
 from tests.nvcc_kit import nvcc
 
@@ -181,11 +182,7 @@ def test_an_algorithm_cudnn_cannot_run_fails_with_a_clear_code(tmp_path: Path) -
 # --- building -------------------------------------------------------------------------------------------------
 
 def test_cudnn_flags_name_the_wheels_versioned_library_and_its_rpath(tmp_path: Path, monkeypatch) -> None:
-    root = tmp_path / "cudnn"
-    (root / "include").mkdir(parents=True)
-    (root / "include" / "cudnn.h").write_text("")
-    (root / "lib").mkdir()
-    (root / "lib" / "libcudnn.so.9").write_text("")
+    root = fake_cudnn(tmp_path / "cudnn")
     monkeypatch.setenv("CUDNN_HOME", str(root))
     build_mod.cudnn_flags.cache_clear()
     try:
@@ -201,12 +198,7 @@ def test_cudnn_flags_name_the_wheels_versioned_library_and_its_rpath(tmp_path: P
 def test_find_cudnn_takes_the_newest_versioned_library(tmp_path: Path, monkeypatch) -> None:
     from contracts.libraries import find_cudnn
 
-    root = tmp_path / "cudnn"
-    (root / "include").mkdir(parents=True)
-    (root / "include" / "cudnn.h").write_text("")
-    (root / "lib").mkdir()
-    for name in ("libcudnn.so.8", "libcudnn.so.10", "libcudnn.so.9"):
-        (root / "lib" / name).write_text("")
+    root = fake_cudnn(tmp_path / "cudnn", "libcudnn.so.8", "libcudnn.so.10", "libcudnn.so.9")
     monkeypatch.setenv("CUDNN_HOME", str(root))
     assert find_cudnn() == (str(root / "include"), str(root / "lib"), ":libcudnn.so.10")  # not .so.8, not by text
 

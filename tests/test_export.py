@@ -10,7 +10,7 @@ import torch
 
 from contracts.export import modelnew_source
 from contracts.task import load_task
-from tests.conftest import CANDIDATES, TASKS
+from tests.conftest import CANDIDATES, TASKS, fake_cudnn
 
 
 def test_exported_cpu_modelnew_builds_with_load_inline_and_matches_the_reference(tmp_path, monkeypatch):
@@ -57,11 +57,7 @@ def _load_inline_arguments(tmp_path, source: str, monkeypatch) -> tuple[dict, ob
 def test_exported_cudnn_kernel_builds_against_the_cudnn_found_where_it_is_loaded(tmp_path, monkeypatch):
     """cuDNN is not in the toolkit folders load_inline searches: the exported file finds it (here, the wheel
     layout under CUDNN_HOME with only the versioned library) and names it to the compiler and linker."""
-    root = tmp_path / "cudnn"
-    (root / "include").mkdir(parents=True)
-    (root / "include" / "cudnn.h").write_text("")
-    (root / "lib").mkdir()
-    (root / "lib" / "libcudnn.so.9").write_text("")
+    root = fake_cudnn(tmp_path / "cudnn")
     monkeypatch.setenv("CUDNN_HOME", str(root))
     kernel = "#include <cudnn.h>\nint f(cudnnHandle_t* h) { return cudnnCreate(h); }\n"
     kw, _ = _load_inline_arguments(tmp_path, kernel, monkeypatch)
