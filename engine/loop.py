@@ -93,11 +93,12 @@ def _bottleneck_text(profile: Any | None) -> str | None:
 # A pair whose eager timing is outside this band around the run's median eager timing was measured under
 # unusual conditions (another process, a clock change): its ratio is not to be trusted as it stands.
 NOISY_BAND = (2 / 3, 1.5)
-# The best is the number the user is shown, so it is timed again at a smaller offset. On the H200, all 190
-# pairs of the suite runs of 2026-11-30 (11 tasks) had their eager within 5% of the run's median; the README
-# job's 60 us kernel drew a pair 17% off and read 7.25x where the same kernel time read 6.1x against typical
-# eager runs.
-BEST_BAND = (1 / 1.1, 1.1)
+# On a GPU the best is the number the user is shown, so it is timed again at a smaller offset. On the H200,
+# all 190 pairs of the suite runs of 2026-11-30 (11 tasks) had their eager within 5% of the run's median; the
+# README job's 60 us kernel drew a pair 17% off and read 7.25x where the same kernel time read 6.1x against
+# typical eager runs. On a CPU (2 shared cores here: eager medians of one task from 7.6 to 15.4 ms) 10% is
+# everyday noise, so a re-timing there would be one more noisy pair: the CPU keeps NOISY_BAND.
+BEST_BAND_GPU = (1 / 1.1, 1.1)
 # At most this many re-timings of a best before the run reports (each is one more verify + time).
 MAX_RETIMES = 3
 RETIMED = "-retimed"  # suffix of a re-timing's candidate id in the run store
@@ -218,7 +219,8 @@ class Loop:
         return self.finish(state, status)
 
     def _confirm_best(self, state: LoopState) -> None:
-        """Time the best once more when its own pair's eager timing is off the run's median eager timing by >10%.
+        """Time the best once more when its own pair's eager timing is off the run's median eager timing
+        (by more than 10% on a GPU; outside 2/3-1.5x on a CPU).
 
         A speedup is the ratio of one interleaved pair; on a loaded machine (2 CPU cores shared with anything
         else) an eager run slowed 2x makes a 0.9x candidate read 2x. Judged at the end, against the median of
@@ -226,10 +228,11 @@ class Loop:
         falls behind another valid candidate gives way to it, which is checked the same way.
         """
         median = _median(state.reference_ms)
+        band = BEST_BAND_GPU if self.settings.eval.device.startswith("cuda") else NOISY_BAND
         retimed: set[str] = set()
         while state.best is not None and len(retimed) < MAX_RETIMES:
             best = state.best
-            if best.candidate.id in retimed or not _off_median(best.outcome, median, BEST_BAND):
+            if best.candidate.id in retimed or not _off_median(best.outcome, median, band):
                 return
             retimed.add(best.candidate.id)
             c = replace(best.candidate, id=f"{best.candidate.id}{RETIMED}", note=f"{best.candidate.note} (re-timed)")
@@ -238,7 +241,7 @@ class Loop:
             pool = dict(state.valid) or {best.candidate.id: best}
             paired = best.outcome.reference.median_ms if best.outcome.reference else 0.0
             head = (f"the best so far ({best.candidate.id}, {best.speedup:.2f}x) was timed against an eager run of "
-                    f"{paired:.4g} ms, more than 10% off the run's median {median:.4g} ms: timed again, ")
+                    f"{paired:.4g} ms, off the run's median {median:.4g} ms: timed again, ")
             if o.valid:
                 pool[best.candidate.id] = replace(best, outcome=o)
                 self.notice(state, head + f"{o.speedup or 0.0:.2f}x ({o.candidate.median_ms if o.candidate else 0:.4g}"
