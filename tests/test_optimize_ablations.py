@@ -33,6 +33,7 @@ def test_without_contract_candidates_are_whole_modelnew_files(tmp_path):
     from engine.store import RunStore
 
     r = optimize(tmp_path, "--no-contract", "--candidates", "1")
-    [cand] = RunStore.for_workspace(tmp_path).candidates(r["run_id"])
+    cand, *again = RunStore.for_workspace(tmp_path).candidates(r["run_id"])
+    assert [a["id"] for a in again] == [cand["id"] + "-retimed"] * (cand["status"] == "valid")  # best re-timed
     assert cand["kind"] == "modelnew", cand
     assert cand["status"] == "valid", cand["reason"]
