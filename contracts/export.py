@@ -43,11 +43,12 @@ def modelnew_source(spec: TaskSpec, candidate_source: str, *, cuda: bool, note: 
     libraries = libraries_called(candidate_source) if cuda else []
     ldflags = repr([f"-l{name}" for name in libraries if name != "cudnn"]) if cuda else "['-fopenmp']"
     includes = "[]"
-    cudnn_search = ""
+    cudnn_search = find_flags = ""
     if "cudnn" in libraries:
         # cuDNN is not in the toolkit folders load_inline searches: find it where this file is built.
-        includes, ldflags = "_cudnn_build_flags()[0]", f"{ldflags} + _cudnn_build_flags()[1]"
+        includes, ldflags = "cudnn_includes", f"{ldflags} + cudnn_ldflags"
         cudnn_search = _CUDNN_SEARCH.format(find_cudnn=inspect.getsource(find_cudnn))
+        find_flags = "\n        cudnn_includes, cudnn_ldflags = _cudnn_build_flags()"
     return f'''"""ModelNew for task '{spec.name}', exported by hiera. {note}
 
 Self-contained: the kernel, the contract header and the binding are embedded below and compiled with
@@ -75,7 +76,7 @@ _ext = None
 
 def _extension():
     global _ext
-    if _ext is None:
+    if _ext is None:{find_flags}
         _ext = load_inline(
             name="hiera_{spec.name}_{abs(hash(candidate_source)) % 10**8}",
             cpp_sources={cpp_sources},

@@ -77,7 +77,7 @@ class LoopState:
         ("build", "verify", "time", "profile", "model"), 0.0))
     reference_ms: list[float] = field(default_factory=list)
     evaluated: int = 0  # the rounds' candidates
-    retimed: int = 0  # extra evaluations of a best whose eager pair was off (see Loop._confirm_best)
+    retimed: int = 0  # extra evaluations of the best before the run reports it (see Loop._confirm_best)
     profiling_off: str | None = None
     valid: dict[str, Best] = field(default_factory=dict)  # every valid outcome of this run, by candidate id
 

@@ -153,24 +153,26 @@ class HieraServer(LanguageServer):
                     out.append(d)
             return out
         if path.suffix == ".cu":
-            return (views.diagnostics_of(self.hot_lines_for(path, text), text.splitlines())
-                    + views.elsewhere_diagnostics(self.elsewhere_for(path, text), text))
+            hot, away = self.cu_findings(path, text)
+            return views.diagnostics_of(hot, text.splitlines()) + views.elsewhere_diagnostics(away, text)
         return []
 
-    def hot_lines_for(self, path: Path, text: str) -> tuple[HotLine, ...]:
-        """The profiled lines of a .cu worth showing (engine/profile/hotlines.py): the diagnostics, the kernel
-        hover's list and the Profile kernel message all use this one selection."""
-        found = self._line_profile(path, text)
-        return views.cu_hot_lines(found[0], found[1], len(text.splitlines())) if found else ()
+    def cu_findings(self, path: Path, text: str, found: tuple[dict[str, Any], Any] | None = None
+                    ) -> tuple[tuple[HotLine, ...], tuple[Elsewhere, ...]]:
+        """What a .cu's profile says about its lines (engine/profile/hotlines.py): the lines worth showing, and
+        the kernels whose samples sit on other files' lines (inlined headers such as mma.hpp). The diagnostics,
+        the kernel hover and the Profile kernel message all use this one selection. `found`: the file's
+        profile when the caller has looked it up already (index.profile_for_cu reads the run store)."""
+        line_profile = self._line_profile(path, text, found)
+        if line_profile is None:
+            return (), ()
+        profile, names = line_profile
+        return views.cu_hot_lines(profile, names, len(text.splitlines())), views.cu_elsewhere(profile, names)
 
-    def elsewhere_for(self, path: Path, text: str) -> tuple[Elsewhere, ...]:
-        """Kernels of this .cu whose samples sit on other files' lines (inlined headers such as mma.hpp)."""
-        found = self._line_profile(path, text)
-        return views.cu_elsewhere(found[0], found[1]) if found else ()
-
-    def _line_profile(self, path: Path, text: str) -> tuple[dict[str, Any], set[str]] | None:
+    def _line_profile(self, path: Path, text: str, found: tuple[dict[str, Any], Any] | None = None
+                      ) -> tuple[dict[str, Any], set[str]] | None:
         """The profile whose per-line data belongs to this text, and the names it may call the file by."""
-        found = self.index.profile_for_cu(path)
+        found = found or self.index.profile_for_cu(path)
         if found is None:
             return None
         profile, origin = found

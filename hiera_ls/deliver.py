@@ -152,7 +152,7 @@ async def _deliver_profile(ls: HieraServer, job: Job) -> None:
                                          **({"data": data} if data is not None and not run_id else {})}
         ls.save_state(job.root)
         names = [k.name for k in find_kernels(text)]
-        flagged = len(ls.hot_lines_for(job.path, text))  # what the diagnostics will show, not every sampled line
+        flagged = len(ls.cu_findings(job.path, text)[0])  # what the diagnostics will show, not every sampled line
         b = (data or {}).get("bottleneck") or {}
         bottleneck = f", bottleneck: {b['rule']}" + (f" ({b['direction']})" if b.get("direction") else "") \
             if b.get("rule") else ""

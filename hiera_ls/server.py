@@ -216,8 +216,9 @@ async def hover(ls: HieraServer, params: types.HoverParams) -> types.Hover | Non
     found = ls.index.profile_for_cu(p)
     origin = found[1] if found else None
     src = f"run {origin.run_id}, candidate {origin.candidate_id}" if origin else None
+    hot, away = ls.cu_findings(p, source, found) if found else ((), ())
     return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, views.kernel_hover(
-        kernel.name, found[0] if found else None, src, ls.hot_lines_for(p, source), ls.elsewhere_for(p, source))))
+        kernel.name, found[0] if found else None, src, hot, away)))
 
 
 # --- commands: async, each returns at once (the work is a Job) -------------------------------------------

@@ -673,8 +673,7 @@ class _Lowering:
             xs = self.shape_of(x)
             return self.reduce("mean", x, list(range(len(xs) - nd, len(xs))), True)
         if mtype in ops.CONV_MODULES:
-            if not self.convs:
-                raise Unsupported(f"a convolution ({mtype}); the pure-CUDA generators have no convolution")
+            self.require_convs(mtype)
             if mtype != "Conv2d" or cfg.get("transposed"):
                 raise Unsupported(f"a {mtype}: the cuDNN stage covers Conv2d only")
             if cfg.get("padding_mode", "zeros") != "zeros":
@@ -696,10 +695,13 @@ class _Lowering:
             return e.view.buffer
         return self.materialize(e).view.buffer
 
-    def conv2d(self, x: Value, weight: Value, bias: Value | None, stride: Any, padding: Any, dilation: Any,
-               groups: Any, shape: Any, what: str = "conv2d") -> Value:
+    def require_convs(self, what: str) -> None:
         if not self.convs:
             raise Unsupported(f"a convolution ({what}); the pure-CUDA generators have no convolution")
+
+    def conv2d(self, x: Value, weight: Value, bias: Value | None, stride: Any, padding: Any, dilation: Any,
+               groups: Any, shape: Any, what: str = "conv2d") -> Value:
+        self.require_convs(what)
 
         def pair(v: Any) -> tuple[int, int]:
             v = list(v) if isinstance(v, (list, tuple)) else [v, v]
