@@ -43,7 +43,14 @@ class EvalSettings:
     correctness_trials: int = 5
     timing_trials: int = 100
     seed: int = 1234
-    request_timeout_s: float = 600.0
+    # Per-candidate limit on verifying and timing it (a hang or a far too slow kernel ends as `timeout`).
+    # None: derived from the reference's own time (a candidate far slower than the reference times out in
+    # seconds, not minutes), capped at 600 s.
+    request_timeout_s: float | None = None
+    build_timeout_s: float = 120.0  # one candidate's compile; past it the candidate is `build_failed`
+    # Candidate code (its compiler, its runner) runs in a bubblewrap sandbox. False only on an explicit
+    # opt-out (--no-sandbox), never silently.
+    sandbox: bool = True
 
 
 class Evaluator:
@@ -58,7 +65,7 @@ class Evaluator:
         self.layout = contract_layout(task)
         self.cache_dir = cache_dir or workdir / "build-cache"
         self.worker = Worker(str(task.path), settings.device, settings.precision.value,
-                             WorkerLimits(per_request_s=settings.request_timeout_s))
+                             WorkerLimits(per_request_s=settings.request_timeout_s or 600.0))
         self.device_info: dict[str, object] = {}
 
     def __enter__(self) -> Evaluator:
@@ -152,7 +159,7 @@ class Evaluator:
         )
         t0 = time.perf_counter()
         try:
-            reply = self.worker.evaluate(req, self.settings.request_timeout_s)
+            reply = self.worker.evaluate(req, self.settings.request_timeout_s or 600.0)
         except WorkerDied as e:
             reply = EvalReply(cand.id, Status.RUNTIME_ERROR, str(e), fatal=True)
         if reply.fatal and reply.status is Status.RUNTIME_ERROR and "restarted" not in reply.reason:
