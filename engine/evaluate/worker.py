@@ -61,7 +61,10 @@ class Worker:
                                                os.environ.get("PYTHONPATH", "")]))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "engine.evaluate.child", address, self.task_path, self.device,
-             self.precision], stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno(), env=env)
+             self.precision], stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno(), env=env,
+            # Its own session: a Ctrl-C at the terminal reaches the CLI (which stops the run and closes
+            # the worker), not the worker mid-candidate.
+            start_new_session=True)
         try:
             parent = _accept(listener, self.proc, self.limits.start_s)
         finally:
