@@ -9,6 +9,7 @@ import pytest
 
 from contracts.spaces import Space
 from engine.evaluate import Status
+from engine.evaluate.checker import MIN_TRIALS
 from tests.conftest import CANDIDATES, TASKS
 from tests.evalkit import candidate, evaluate_one, evaluator
 
@@ -23,7 +24,8 @@ def ev(tmp_path_factory):
 def test_correct_cpp_candidate_is_valid_with_paired_timings(ev):
     o = evaluate_one(ev, CANDIDATES / "scale_bias_relu.cpp")
     assert o.status is Status.VALID, o.reason
-    assert o.candidate.trials >= 100 and o.reference.trials >= 100
+    # Trials adapt to the call's time (checker.TIMING_TARGET_MS), at least MIN_TRIALS, the same on both sides.
+    assert o.candidate.trials == o.reference.trials >= MIN_TRIALS
     assert o.speedup == pytest.approx(o.reference.median_ms / o.candidate.median_ms)
     assert o.candidate.min_ms <= o.candidate.median_ms <= o.candidate.max_ms
 
@@ -55,13 +57,14 @@ def test_space_violation_names_the_line_and_is_never_built(ev):
     assert o.build_s is None
 
 
-def test_segfault_kills_only_the_worker_and_the_next_candidate_evaluates(ev):
+def test_segfault_ends_only_its_runner_and_the_next_candidate_evaluates(ev):
+    restarts = ev.worker.restarts
     o = evaluate_one(ev, CANDIDATES / "segfault.cpp")
     assert o.status is Status.RUNTIME_ERROR
     assert "SIGSEGV" in o.reason
     again = evaluate_one(ev, CANDIDATES / "scale_bias_relu.cpp")
     assert again.status is Status.VALID, again.reason
-    assert ev.worker.restarts >= 1
+    assert ev.worker.restarts == restarts  # the checker itself never ran the candidate, so it lives on
 
 
 def test_hang_times_out_and_the_worker_recovers(tmp_path):

@@ -5,7 +5,10 @@ instead of about a minute for a `torch/extension.h` build (measured: BENCHMARKS.
 found the way torch.utils.cpp_extension finds it (CUDA_HOME, then nvcc on PATH), and the cache key covers
 the source, the header, the flags and the compiler's version, so a stale library is never reused.
 
-Builds run as compiler subprocesses from a thread pool; nothing built here is loaded in this process.
+Builds run as compiler subprocesses from a thread pool; nothing built here is loaded in this process. A
+candidate's source is hostile code too (an `#include "/home/you/.ssh/id_rsa"` puts that file into the
+compiler's error message, which an LLM backend reads back): the compiler runs in the sandbox (sandbox.py),
+seeing the toolchain, the contract's header, the libraries' headers the space allows and its own folder.
 """
 
 from __future__ import annotations
@@ -71,7 +74,8 @@ class BuildConfig:
     cache_dir: Path
     cuda_arch: str | None = None  # e.g. "90" (from the worker's device); None = the nvcc default
     jobs: int = max(os.cpu_count() or 1, 1)
-    timeout_s: float = 300.0
+    timeout_s: float = 120.0
+    sandboxed: bool = True
 
 
 @lru_cache(maxsize=1)
@@ -94,8 +98,9 @@ def _libraries_for(source: str) -> list[str]:
     return libs
 
 
-def compile_command(kind: CandidateKind, src: Path, out: Path, cfg: BuildConfig, source: str) -> list[str]:
-    include = f"-I{cfg.contract_dir}"
+def compile_command(kind: CandidateKind, src: Path, out: Path, cfg: BuildConfig, source: str,
+                    contract_dir: Path | None = None) -> list[str]:
+    include = f"-I{contract_dir or cfg.contract_dir}"
     if kind is CandidateKind.CUDA:
         arch = [f"-gencode=arch=compute_{cfg.cuda_arch},code=sm_{cfg.cuda_arch}"] if cfg.cuda_arch else []
         return [find_nvcc(), "-O3", "-std=c++17", "-lineinfo", "--expt-relaxed-constexpr", *arch,
@@ -142,14 +147,19 @@ def build_one(cand: Candidate, cfg: BuildConfig) -> BuildResult:
     src.write_text(cand.source + (_CUDA_SHIM if cand.kind is CandidateKind.CUDA else ""))
     tmp = d / f"candidate.{os.getpid()}.{id(cand)}.so"
     try:
-        cmd = compile_command(cand.kind, src, tmp, cfg, cand.source)
+        if cfg.sandboxed:
+            cmd = _sandboxed_command(cand, src, tmp, cfg)
+        else:
+            cmd = compile_command(cand.kind, src, tmp, cfg, cand.source)
     except ToolchainMissing as e:
         return BuildResult(False, None, time.perf_counter() - t0, False, str(e))
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=cfg.timeout_s)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=cfg.timeout_s, stdin=subprocess.DEVNULL,
+                              env=None if not cfg.sandboxed else {"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
     except subprocess.TimeoutExpired:
         return BuildResult(False, None, time.perf_counter() - t0, False,
-                           f"the compiler ran over {cfg.timeout_s:.0f} s", " ".join(cmd))
+                           f"the compiler ran over the build time limit of {cfg.timeout_s:.0f} s (--build-timeout): "
+                           "simplify the source (less unrolling or template depth)", " ".join(cmd))
     log = (proc.stdout + proc.stderr).strip()
     (d / "build.log").write_text(log)
     seconds = time.perf_counter() - t0
@@ -159,6 +169,32 @@ def build_one(cand: Candidate, cfg: BuildConfig) -> BuildResult:
                            " ".join(cmd))
     os.replace(tmp, lib)  # atomic: a concurrent build of the same source never sees half a file
     return BuildResult(True, str(lib), seconds, False, log, " ".join(cmd))
+
+
+def _sandboxed_command(cand: Candidate, src: Path, out: Path, cfg: BuildConfig) -> list[str]:
+    """The compiler inside the sandbox: its folder is the scratch (/sandbox), the contract header is
+    bound at /contract, and each library folder a flag names is bound read-only where it is."""
+    from engine.evaluate import sandbox
+
+    inside_src, inside_out = f"{sandbox.SCRATCH}/{src.name}", f"{sandbox.SCRATCH}/{out.name}"
+    cmd = compile_command(cand.kind, Path(inside_src), Path(inside_out), cfg, cand.source, Path("/contract"))
+    binds = [sandbox.Bind(str(cfg.contract_dir), "/contract")]
+    for arg in cmd:
+        for prefix in ("-I", "-L", "-rpath="):
+            if arg.startswith(prefix) and arg[len(prefix):].startswith("/") and arg != "-I/contract":
+                path = arg[len(prefix):]
+                if os.path.isdir(path) and not path.startswith("/usr/"):
+                    binds.append(sandbox.Bind(path, path))
+    compiler = os.path.realpath(cmd[0])
+    home = str(Path(compiler).parent.parent)
+    if not home.startswith("/usr/"):
+        binds.append(sandbox.Bind(home, home))
+    env = {"PATH": f"{Path(cmd[0]).parent}:{Path(compiler).parent}:/usr/local/bin:/usr/bin:/bin"}
+    policy = sandbox.Policy(scratch=src.parent, binds=tuple(binds), env=env, tmp_bytes=4 << 30)
+    # Limits from the shell before the compiler starts: no core files, no file over 4 GB, bounded CPU time.
+    limited = ["/bin/sh", "-c", f'ulimit -c 0; ulimit -f {8 << 20}; ulimit -t {int(cfg.timeout_s) + 30}; exec "$@"',
+               "sh", *cmd]
+    return sandbox.command(policy, limited)
 
 
 def build_many(cands: Sequence[Candidate], cfg: BuildConfig) -> dict[str, BuildResult]:

@@ -1,7 +1,9 @@
-"""The evaluation worker's entry point: `python -m engine.evaluate.child ADDRESS TASK DEVICE PRECISION`.
+"""The evaluation worker's entry point:
+`python -m engine.evaluate.child ADDRESS TASK DEVICE PRECISION WORKDIR SANDBOX`.
 
 Started only by worker.Worker. It connects back over an authenticated Unix socket, loads the task on its
-device and answers EvalRequests one at a time until told to stop.
+device (the trusted checker: it never loads candidate code, each candidate runs in a sandboxed runner of its
+own) and answers EvalRequests one at a time until told to stop.
 """
 
 from __future__ import annotations
@@ -22,11 +24,11 @@ def _die_with_parent() -> None:
         pass
 
 
-def _child(conn: Connection, task_path: str, device: str, precision: str) -> None:
-    from engine.evaluate.session import Session
+def _child(conn: Connection, task_path: str, device: str, precision: str, workdir: str, sandboxed: bool) -> None:
+    from engine.evaluate.checker import Checker
 
     try:
-        session = Session(task_path, device, precision)
+        session = Checker(task_path, device, precision, workdir, sandboxed)
         conn.send(("ready", session.device_info()))
     except BaseException as e:
         conn.send(("failed", f"{type(e).__name__}: {e}"))
@@ -37,6 +39,7 @@ def _child(conn: Connection, task_path: str, device: str, precision: str) -> Non
         except EOFError:
             return
         if req is None:
+            session.close()
             return
         reply = session.evaluate(req)
         conn.send(("reply", reply))
@@ -47,11 +50,11 @@ def _child(conn: Connection, task_path: str, device: str, precision: str) -> Non
 
 
 def main() -> None:
-    address, task_path, device, precision = sys.argv[1:5]
+    address, task_path, device, precision, workdir, sandboxed = sys.argv[1:7]
     _die_with_parent()
     key = bytes.fromhex(os.environ.pop("HIERA_WORKER_KEY"))
     conn = Client(address, family="AF_UNIX", authkey=key)
-    _child(conn, task_path, device, precision)
+    _child(conn, task_path, device, precision, workdir, sandboxed == "1")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ from contracts.spaces import Space, check_source
 from contracts.task import TaskSpec
 from engine.evaluate.build import BuildConfig, build_many
 from engine.evaluate.outcome import BuildResult, Candidate, CandidateKind, Outcome, Precision, Status
-from engine.evaluate.session import EvalReply, EvalRequest
+from engine.evaluate.requests import EvalReply, EvalRequest
+from engine.evaluate.sandbox import probe
 from engine.evaluate.worker import Worker, WorkerDied, WorkerLimits
 
 
@@ -64,8 +65,14 @@ class Evaluator:
         self.paths = write_contract(task, self.contract_dir)
         self.layout = contract_layout(task)
         self.cache_dir = cache_dir or workdir / "build-cache"
+        if settings.sandbox:
+            # Said once, before anything runs: without the sandbox no candidate is evaluated unless the user
+            # opted out (SandboxUnavailable's message says how).
+            probe(settings.device.startswith("cuda"), str(workdir / "sandbox-probe"))
+        # The checker enforces each candidate's own limits; this one only ends a checker that stopped answering.
         self.worker = Worker(str(task.path), settings.device, settings.precision.value,
-                             WorkerLimits(per_request_s=settings.request_timeout_s or 600.0))
+                             WorkerLimits(per_request_s=(settings.request_timeout_s or 600.0) + 120.0),
+                             workdir=str(workdir / "eval"), sandboxed=settings.sandbox)
         self.device_info: dict[str, object] = {}
 
     def __enter__(self) -> Evaluator:
@@ -85,12 +92,15 @@ class Evaluator:
     @property
     def build_config(self) -> BuildConfig:
         arch = self.device_info.get("capability") if self.device_info else None
-        return BuildConfig(self.contract_dir, self.cache_dir, cuda_arch=arch)  # type: ignore[arg-type]
+        return BuildConfig(self.contract_dir, self.cache_dir, cuda_arch=arch,  # type: ignore[arg-type]
+                           timeout_s=self.settings.build_timeout_s, sandboxed=self.settings.sandbox)
+
+    def space_of(self, cand: Candidate) -> Space:
+        space = cand.space or self.settings.space
+        return space if self.settings.space.allows(space) else self.settings.space
 
     def _precheck(self, cand: Candidate) -> Outcome | None:
-        space = cand.space or self.settings.space
-        if not self.settings.space.allows(space):
-            space = self.settings.space
+        space = self.space_of(cand)
         python = cand.kind is CandidateKind.MODELNEW
         violations = check_source(cand.source, space, python=python)
         if violations:
@@ -155,11 +165,11 @@ class Evaluator:
             candidate_id=cand.id, kind=cand.kind.value, artifact=str(artifact),
             contract=self.layout if cand.kind is not CandidateKind.MODELNEW else None,
             correctness_trials=self.settings.correctness_trials, timing_trials=self.settings.timing_trials,
-            seed=self.settings.seed,
+            seed=self.settings.seed, space=self.space_of(cand).value, timeout_s=self.settings.request_timeout_s,
         )
         t0 = time.perf_counter()
         try:
-            reply = self.worker.evaluate(req, self.settings.request_timeout_s or 600.0)
+            reply = self.worker.evaluate(req)
         except WorkerDied as e:
             reply = EvalReply(cand.id, Status.RUNTIME_ERROR, str(e), fatal=True)
         if reply.fatal and reply.status is Status.RUNTIME_ERROR and "restarted" not in reply.reason:

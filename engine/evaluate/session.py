@@ -11,7 +11,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -20,46 +19,11 @@ import torch
 
 from engine.evaluate import timing, verify
 from engine.evaluate.native import NativeForward
-from engine.evaluate.outcome import ErrorStats, Precision, Status, Timing
+from engine.evaluate.outcome import Precision, Status, Timing
+from engine.evaluate.requests import EvalReply, EvalRequest, Rejected
 from engine.evaluate.tamper import TamperGuard, restore_precision
 
 _perf_counter = time.perf_counter
-
-
-@dataclass(frozen=True)
-class EvalRequest:
-    candidate_id: str
-    kind: str  # CandidateKind value
-    artifact: str  # .so for native candidates, .py for ModelNew
-    contract: dict[str, Any] | None  # contract layout (native candidates)
-    correctness_trials: int = 5
-    timing_trials: int = 100
-    seed: int = 1234
-    timing: bool = True
-    excessive_speedup: float = 10.0
-    # Extra callables timed against the same reference in the same way ("compile:default", ...).
-    label: str = ""
-
-
-@dataclass
-class EvalReply:
-    candidate_id: str
-    status: Status
-    reason: str
-    flags: list[str] = field(default_factory=list)
-    candidate: Timing | None = None
-    reference: Timing | None = None
-    error: ErrorStats | None = None
-    verify_s: float = 0.0
-    time_s: float = 0.0
-    load_s: float = 0.0
-    fatal: bool = False  # the device is unusable (CUDA fault): the worker must be restarted
-
-
-class Rejected(Exception):
-    def __init__(self, status: Status, reason: str, error: ErrorStats | None = None):
-        super().__init__(reason)
-        self.status, self.reason, self.error = status, reason, error
 
 
 def import_file(path: Path, name: str) -> ModuleType:

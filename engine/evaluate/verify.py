@@ -97,8 +97,19 @@ def check_unchanged(before: dict[str, torch.Tensor], after: dict[str, torch.Tens
     return None
 
 
+def output_scale(ref: torch.Tensor) -> float:
+    """The typical magnitude of an output: the root mean square of its elements (float64)."""
+    r = ref.detach().to(torch.float64)
+    return float(r.square().mean().sqrt()) if r.numel() else 0.0
+
+
 def compare(out: torch.Tensor, ref: torch.Tensor, tol: float, label: str) -> Finding | None:
-    """allclose(atol=rtol=tol) with the worst element reported; NaN/Inf never pass.
+    """|out - ref| <= atol + rtol * |ref| elementwise, with the worst element reported; NaN/Inf never pass.
+
+    rtol = tol. atol = tol * min(1, scale), scale the output's root mean square: an absolute tolerance of
+    1e-4 says nothing about an output whose every element is below 1e-4 (a softmax over 16384 columns in
+    bf16 passed it), so the absolute term shrinks with the output's own scale. It never grows past tol:
+    whatever passes here passes KernelBench's atol = rtol = tol check too.
 
     Computed in float64 on the tensors' own device (a GPU-sized output would take seconds to copy to the
     host); only the few scalars of the report cross over.
@@ -111,7 +122,8 @@ def compare(out: torch.Tensor, ref: torch.Tensor, tol: float, label: str) -> Fin
     finite = _isfinite(o)
     diff = (o - r).abs()
     diff = torch.where(finite, diff, torch.full_like(diff, float("inf")))
-    bound = tol + tol * r.abs()
+    atol = tol * min(1.0, max(output_scale(r), 1e-6))
+    bound = atol + tol * r.abs()
     bad = diff > bound
     n_bad = int(bad.sum())
     if n_bad == 0:
@@ -130,7 +142,8 @@ def compare(out: torch.Tensor, ref: torch.Tensor, tol: float, label: str) -> Fin
     what = "NaN/Inf" if not all_finite else "mismatch"
     return Finding(
         Status.INCORRECT,
-        f"{what}: {n_bad} of {o.numel()} elements outside atol=rtol={tol:g}; worst at {where}: expected "
+        f"{what}: {n_bad} of {o.numel()} elements outside rtol={tol:g}, atol={atol:.3g} (scaled to the output's "
+        f"size); worst at {where}: expected "
         f"{stats.expected:.6g}, got {stats.got:.6g} (abs err {stats.max_abs:.3g}, rel {stats.max_rel:.3g})",
         stats,
     )

@@ -38,8 +38,11 @@ class WorkerDied(RuntimeError):
 class Worker:
     """One evaluation process bound to one device; restarted after any crash or timeout."""
 
-    def __init__(self, task_path: str, device: str, precision: str, limits: WorkerLimits | None = None):
+    def __init__(self, task_path: str, device: str, precision: str, limits: WorkerLimits | None = None,
+                 workdir: str | None = None, sandboxed: bool = True):
         self.task_path, self.device, self.precision = task_path, device, precision
+        self.workdir = workdir or tempfile.mkdtemp(prefix="hiera-eval-")
+        self.sandboxed = sandboxed
         self.limits = limits or WorkerLimits()
         self.proc: subprocess.Popen[bytes] | None = None
         self.conn: Connection | None = None
@@ -61,7 +64,8 @@ class Worker:
                                                os.environ.get("PYTHONPATH", "")]))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "engine.evaluate.child", address, self.task_path, self.device,
-             self.precision], stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno(), env=env,
+             self.precision, self.workdir, "1" if self.sandboxed else "0"],
+            stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno(), env=env,
             # Its own session: a Ctrl-C at the terminal reaches the CLI (which stops the run and closes
             # the worker), not the worker mid-candidate.
             start_new_session=True)

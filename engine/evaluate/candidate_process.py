@@ -1,0 +1,287 @@
+"""The checker's handle on one candidate's runner: start it in the sandbox, talk to it, end it.
+
+One fresh runner per candidate, so nothing a candidate does to its process (a patched torch, a cache, a
+thread) reaches the next one. The runner is the sandbox's PID 1: when it ends, or when the checker kills
+the sandbox, every process the candidate started ends too. Its stdout and stderr go to a log file of its
+own, never to hiera's streams; the checker reads the log's tail to explain a crash.
+
+Every reply is matched to its request by id and checked for shape; a runner that breaks the protocol, goes
+silent past a deadline or dies is ended, and that is the candidate's outcome.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.evaluate import sandbox, wire
+
+_HERE = Path(__file__).resolve().parent
+RUNNER_FILES = ("runner.py", "wire.py", "cudadrv.py")  # all of hiera a runner's sandbox holds
+
+# Libraries whose presence in a runner's memory means the candidate left its space (read from outside,
+# in /proc/PID/maps, after the calls).
+LIBRARY_MARKERS = ("libcublas", "libcublasLt", "libcudnn", "libcufft", "libcurand", "libcusparse", "libcusolver",
+                   "libnvblas", "libcutensor")
+TORCH_MARKERS = ("libtorch", "libc10")
+
+
+class RunnerFailed(Exception):
+    """The runner ended, broke the protocol or timed out; `kind` is timeout | crashed | protocol."""
+
+    def __init__(self, kind: str, reason: str):
+        super().__init__(reason)
+        self.kind, self.reason = kind, reason
+
+
+@dataclass(frozen=True)
+class RunnerSpec:
+    kind: str  # cuda | cpp | modelnew
+    device: str
+    space: str
+    artifact: Path  # the built .so or the ModelNew .py, on the host
+    sandboxed: bool
+    workdir: Path  # per-candidate scratch folders are made under it
+    exchange_dir: Path | None  # CPU exchange folder (None on CUDA)
+    threads: int = 0
+    limits: dict[str, int] = field(default_factory=dict)
+    extra_ro: tuple[str, ...] = ()  # more read-only folders (cuDNN's from the wheel, ...)
+
+
+def _exit_text(code: int | None, sandboxed: bool = False) -> str:
+    if code is None:
+        return "no exit status"
+    if sandboxed and 128 < code < 160:
+        code = 128 - code  # bwrap exits with 128 + the signal that ended its child
+    if code < 0:
+        try:
+            return f"killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
+
+
+def _library_dirs() -> list[str]:
+    """Where CUDA's libraries live: the toolkit's lib64 and the nvidia-* wheels' lib folders."""
+    import site
+
+    dirs = sandbox.hide_library_dirs()
+    for sp in site.getsitepackages():
+        nv = Path(sp) / "nvidia"
+        if nv.is_dir():
+            dirs += [str(p) for p in sorted(nv.glob("*/lib")) if p.is_dir()]
+    return dirs
+
+
+class CandidateProcess:
+    def __init__(self, spec: RunnerSpec, candidate_id: str):
+        self.spec = spec
+        self.scratch = spec.workdir / f"{candidate_id}-{secrets.token_hex(4)}"
+        self.scratch.mkdir(parents=True)
+        self.log_path = self.scratch.parent / (self.scratch.name + ".log")
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.sock: socket.socket | None = None
+        self.pid: int | None = None  # the runner's own pid, as the host sees it
+        self._next_id = 0
+
+    # --- start ----------------------------------------------------------------------------------------
+
+    def _argv_and_policy(self) -> tuple[list[str], sandbox.Policy | None, dict[str, str], str]:
+        s = self.spec
+        native = s.kind != "modelnew"
+        suffix = ".py" if not native else ".so"
+        local = self.scratch / f"candidate{suffix}"
+        local.write_bytes(s.artifact.read_bytes())
+        python = os.path.realpath(sys.executable) if native else sys.executable
+        flags = ["-I", "-S"] if native else ["-I"]
+        env: dict[str, str] = {}
+        if s.threads:
+            env["OMP_NUM_THREADS"] = str(s.threads)
+            # Between two calls the checker writes the next inputs; OpenMP threads that went to sleep meanwhile
+            # would cost the timed call their wake-up, which the reference (timed back to back) never pays.
+            env["OMP_WAIT_POLICY"] = "ACTIVE"
+        libdirs = _library_dirs()
+        if native and s.space != "pure_cuda":
+            env["LD_LIBRARY_PATH"] = os.pathsep.join(filter(None, [*libdirs, os.environ.get("LD_LIBRARY_PATH")]))
+        if not native:
+            for var, sub in (("TORCH_EXTENSIONS_DIR", "torch_extensions"), ("TRITON_CACHE_DIR", "triton"),
+                             ("TORCHINDUCTOR_CACHE_DIR", "inductor"), ("XDG_CACHE_HOME", "cache")):
+                env[var] = f"{sandbox.SCRATCH if s.sandboxed else self.scratch}/{sub}"
+            from engine.evaluate.build import ToolchainMissing, find_nvcc
+
+            with contextlib.suppress(ToolchainMissing):
+                env["CUDA_HOME"] = str(Path(os.path.realpath(find_nvcc())).parent.parent)
+        if not s.sandboxed:
+            env["HIERA_EXCHANGE"] = str(s.exchange_dir or "")
+            runner = str(_HERE / "runner.py")
+            return [python, *flags, runner], None, env, str(local)
+        env["HIERA_EXCHANGE"] = sandbox.EXCHANGE
+        binds = [sandbox.Bind(str(_HERE / f), f"{sandbox.HIERA_DIR}/{f}") for f in RUNNER_FILES]
+        binds += [sandbox.Bind(d, d) for d in sandbox.python_dirs(with_site=not native) if not d.startswith("/usr/")]
+        if s.exchange_dir is not None:
+            binds.append(sandbox.Bind(str(s.exchange_dir), sandbox.EXCHANGE, writable=True))
+        if not native or s.space != "pure_cuda":
+            binds += [sandbox.Bind(d, d) for d in libdirs if not d.startswith("/usr/")]
+        binds += [sandbox.Bind(d, d) for d in s.extra_ro if os.path.exists(d)]
+        if not native and "CUDA_HOME" in env and not env["CUDA_HOME"].startswith("/usr/"):
+            binds.append(sandbox.Bind(env["CUDA_HOME"], env["CUDA_HOME"]))
+        masks = tuple(sandbox.hide_library_dirs()) if native and s.space == "pure_cuda" else ()
+        policy = sandbox.Policy(scratch=self.scratch, binds=tuple(binds), masks=masks,
+                                gpu=s.device.startswith("cuda"), env=env)
+        return [python, *flags, f"{sandbox.HIERA_DIR}/runner.py"], policy, env, \
+            f"{sandbox.SCRATCH}/candidate{suffix}"
+
+    def start(self, setup: wire.Setup, timeout_s: float) -> None:
+        argv, policy, env, artifact = self._argv_and_policy()
+        setup = wire.Setup(**{**setup.__dict__, "artifact": artifact})
+        parent, child = socket.socketpair()
+        info_r, info_w = os.pipe()
+        try:
+            full = [*argv, str(child.fileno()), json.dumps(self.spec.limits)]
+            if policy is not None:
+                cmd = sandbox.command(policy, full, info_fd=info_w)
+                cmd.insert(cmd.index("--") , "--as-pid-1")
+                proc_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+            else:
+                cmd = full
+                proc_env = sandbox.base_env(env)
+                proc_env["HOME"] = str(self.scratch)
+            with open(self.log_path, "wb") as log:
+                self.proc = subprocess.Popen(cmd, pass_fds=(child.fileno(), info_w), stdin=subprocess.DEVNULL,
+                                             stdout=log, stderr=log, env=proc_env, start_new_session=True,
+                                             cwd=str(self.scratch))
+        finally:
+            child.close()
+            os.close(info_w)
+        self.sock = parent
+        self.pid = self._read_info(info_r, policy is not None, timeout_s)
+        self._call({"op": "setup", "setup": setup.to_json()}, timeout_s, what="start")
+
+    def _read_info(self, fd: int, sandboxed: bool, timeout_s: float) -> int | None:
+        assert self.proc is not None
+        if not sandboxed:
+            os.close(fd)
+            return self.proc.pid
+        import select
+
+        data = b""
+        deadline = time.monotonic() + timeout_s
+        try:
+            while time.monotonic() < deadline:
+                ready, _, _ = select.select([fd], [], [], 0.1)
+                if ready:
+                    chunk = os.read(fd, 4096)
+                    if not chunk:
+                        break
+                    data += chunk
+                    if b"}" in data:
+                        break
+                elif self.proc.poll() is not None:
+                    break
+        finally:
+            os.close(fd)
+        try:
+            return int(json.loads(data.decode()).get("child-pid"))
+        except (ValueError, TypeError, AttributeError):
+            self.stop()
+            raise RunnerFailed("crashed", "the sandbox did not start: " + self.log_tail()) from None
+
+    # --- requests -------------------------------------------------------------------------------------
+
+    def _call(self, msg: dict[str, Any], timeout_s: float, what: str) -> dict[str, Any]:
+        if self.sock is None:
+            raise RunnerFailed("crashed", "the runner is not running")
+        self._next_id += 1
+        rid = self._next_id
+        msg = {**msg, "id": rid}
+        try:
+            wire.send(self.sock, msg)
+            reply = wire.recv(self.sock, timeout_s)
+        except wire.WireTimeout:
+            self.stop()
+            raise RunnerFailed("timeout", f"no answer within {timeout_s:.3g} s ({what}); the candidate's "
+                                          "processes were ended") from None
+        except (wire.WireError, OSError) as e:
+            code = self._wait_exit(5.0)
+            tail = self.log_tail()
+            self.stop()
+            raise RunnerFailed("crashed", f"the candidate's process ended during {what} "
+                                          f"({_exit_text(code, self.spec.sandboxed)})"
+                                          + (f"; its last output: {tail}" if tail else "")) from e
+        if reply.get("id") != rid or not isinstance(reply.get("ok"), bool):
+            self.stop()
+            raise RunnerFailed("protocol", f"the runner answered {what} out of turn or malformed (a reply must "
+                                           "carry the request's id): the candidate tampered with its runner")
+        return reply
+
+    def request(self, op: str, timeout_s: float, **fields: Any) -> dict[str, Any]:
+        return self._call({"op": op, **fields}, timeout_s, what=op)
+
+    def _wait_exit(self, seconds: float) -> int | None:
+        if self.proc is None:
+            return None
+        try:
+            return self.proc.wait(seconds)
+        except subprocess.TimeoutExpired:
+            return None
+
+    # --- what the host sees ---------------------------------------------------------------------------
+
+    def loaded_libraries(self) -> list[str]:
+        """Shared libraries mapped into the runner, read from /proc by the checker (the runner can't forge it)."""
+        if self.pid is None:
+            return []
+        try:
+            text = Path(f"/proc/{self.pid}/maps").read_text()
+        except OSError:
+            return []
+        libs = {line.split()[-1] for line in text.splitlines() if ".so" in line and "/" in line}
+        return sorted(libs)
+
+    def log_tail(self, limit: int = 1500) -> str:
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                size = f.tell()
+                f.seek(max(0, size - limit))
+                return f.read().decode(errors="replace").strip()
+        except OSError:
+            return ""
+
+    # --- end ------------------------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        if self.sock is not None:
+            with contextlib.suppress(OSError, wire.WireError):
+                wire.send(self.sock, {"op": "exit", "id": -1})
+            self.sock.close()
+            self.sock = None
+        if self.proc is not None:
+            if self.proc.poll() is None and self._wait_exit(0.5) is None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    self.proc.kill()
+                self._wait_exit(10.0)
+            # Unsandboxed, a candidate's own children may have left the group; in the sandbox the PID
+            # namespace ends them all with its PID 1.
+            self.proc = None
+
+    def cleanup(self) -> None:
+        import shutil
+
+        self.stop()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        shutil.rmtree(self.scratch.parent / (self.scratch.name + ".sys"), ignore_errors=True)
+        with contextlib.suppress(OSError):
+            self.log_path.unlink()

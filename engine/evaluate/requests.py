@@ -1,0 +1,51 @@
+"""What the evaluation worker is asked and what it answers: one candidate per request.
+
+These cross from the CLI or server process to the checker process (pickled over its authenticated
+socket); both are trusted sides. What crosses to a candidate's runner is in wire.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.evaluate.outcome import ErrorStats, Status, Timing
+
+
+@dataclass(frozen=True)
+class EvalRequest:
+    candidate_id: str
+    kind: str  # CandidateKind value
+    artifact: str  # .so for native candidates, .py for ModelNew
+    contract: dict[str, Any] | None  # contract layout (native candidates)
+    correctness_trials: int = 5
+    timing_trials: int = 100
+    seed: int = 1234
+    timing: bool = True
+    excessive_speedup: float = 10.0
+    # Extra callables timed against the same reference in the same way ("compile:default", ...).
+    label: str = ""
+    space: str = "libraries_pytorch"  # the largest space the candidate may use, enforced while it runs
+    timeout_s: float | None = None  # the whole evaluation of this candidate; None: 600 s
+    load_timeout_s: float = 600.0  # importing a ModelNew that builds itself, or its first (compiling) call
+
+
+@dataclass
+class EvalReply:
+    candidate_id: str
+    status: Status
+    reason: str
+    flags: list[str] = field(default_factory=list)
+    candidate: Timing | None = None
+    reference: Timing | None = None
+    error: ErrorStats | None = None
+    verify_s: float = 0.0
+    time_s: float = 0.0
+    load_s: float = 0.0
+    fatal: bool = False  # the device is unusable (CUDA fault): the worker must be restarted
+
+
+class Rejected(Exception):
+    def __init__(self, status: Status, reason: str, error: ErrorStats | None = None):
+        super().__init__(reason)
+        self.status, self.reason, self.error = status, reason, error

@@ -1,0 +1,208 @@
+"""The sandbox every process that compiles or runs candidate code starts in: bubblewrap, configured here.
+
+What it gives (README, "How candidates are judged"):
+- no network: a network namespace of its own with nothing but a loopback that is down;
+- a file system read-only except one per-candidate scratch folder (`/sandbox`), built up from the system's
+  own folders (/usr, /lib...), the Python installation and what the step needs (the toolchain for a build,
+  the device nodes for a GPU run); the user's home, the workspace, /etc (but for the dynamic loader's
+  files and a made-up passwd), hiera's own sources and every other folder are not there at all;
+- an environment rebuilt from an allowlist (no keys, tokens or HIERA_* variables reach it);
+- its own user, PID, IPC, UTS and cgroup namespaces, a new session (no terminal to write into), all
+  capabilities dropped, and death with its parent: when the checker ends a candidate, every process the
+  candidate started ends with it, and nothing inside can see, signal or trace a process outside;
+- resource limits the runner sets on itself before any candidate code loads (file size, CPU time, core
+  dumps; address space on the CPU path) and the compiler gets from `ulimit`.
+
+What it does not give: a limit on GPU memory (a candidate can allocate the card's memory; the checker's
+own allocations are made first and a failure is that candidate's outcome), nor a system-call filter
+(seccomp). Without bubblewrap hiera refuses to evaluate unless the user opts out (`--no-sandbox`).
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import os
+import shutil
+import site
+import subprocess
+import sys
+import sysconfig
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ENV_BWRAP = "HIERA_BWRAP"
+SCRATCH = "/sandbox"  # the per-candidate read-write folder, as the sandbox sees it (also cwd and HOME)
+HIERA_DIR = "/hiera"  # runner.py and wire.py, bound read-only
+EXCHANGE = "/xchg"  # CPU exchange buffers (shared memory files)
+
+# Variables passed through when set: device selection, threading and the NCCL/NVSHMEM safety settings of
+# multi-GPU hosts. Everything else is dropped; paths the sandbox needs are set explicitly.
+PASS_ENV = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
+            "LD_LIBRARY_PATH", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "TZ", "TORCH_SYMM_MEM_DISABLE_MULTICAST")
+PASS_ENV_PREFIXES = ("NCCL_", "NVSHMEM_")
+
+# Folders of the base system, bound read-only where they exist (merged-/usr systems have symlinks instead).
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# Files of /etc that programs need to start (the loader's cache, compiler alternatives); nothing else of /etc.
+ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "os-release")
+
+
+class SandboxUnavailable(RuntimeError):
+    """The sandbox cannot be set up here; the message says why and what to do."""
+
+
+_INSTALL_HINT = ("install bubblewrap (Debian/Ubuntu: `apt install bubblewrap`; scripts/setup.sh does it where it "
+                 f"can) or point {ENV_BWRAP} at a bwrap binary; to run candidates without a sandbox, with your "
+                 "own user's rights over your files and network, pass --no-sandbox (editor: hiera.sandbox = false)")
+
+
+def find_bwrap() -> str:
+    explicit = os.environ.get(ENV_BWRAP)
+    if explicit:
+        if not os.access(explicit, os.X_OK):
+            raise SandboxUnavailable(f"{ENV_BWRAP}={explicit} is not an executable file; {_INSTALL_HINT}")
+        return explicit
+    found = shutil.which("bwrap")
+    if found:
+        return found
+    raise SandboxUnavailable("bubblewrap (bwrap) was not found, so candidate code cannot be sandboxed: "
+                             + _INSTALL_HINT)
+
+
+@dataclass(frozen=True)
+class Bind:
+    source: str
+    dest: str
+    writable: bool = False
+    device: bool = False
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What one sandboxed process may see and use."""
+
+    scratch: Path  # host folder bound read-write at /sandbox
+    binds: tuple[Bind, ...] = ()
+    masks: tuple[str, ...] = ()  # paths hidden under an empty tmpfs (e.g. library folders in pure CUDA)
+    gpu: bool = False
+    env: Mapping[str, str] = field(default_factory=dict)  # added to the base environment
+    tmp_bytes: int = 1 << 30  # size of the sandbox's /tmp (in memory)
+
+
+def _existing(paths: Sequence[str | Path]) -> list[str]:
+    seen: list[str] = []
+    for p in paths:
+        s = str(p)
+        if s and os.path.exists(s) and s not in seen:
+            seen.append(s)
+    return seen
+
+
+def python_dirs(with_site: bool) -> list[str]:
+    """The interpreter's own folders; with_site adds its site-packages (torch and the rest)."""
+    dirs = [sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable)),
+            sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"], sysconfig.get_paths()["include"]]
+    if with_site:
+        dirs += [sys.prefix, *site.getsitepackages()]
+        user = site.getusersitepackages()
+        if isinstance(user, str):
+            dirs.append(user)
+    return _existing(dirs)
+
+
+def gpu_device_nodes() -> list[str]:
+    return sorted(glob.glob("/dev/nvidia*")) + sorted(glob.glob("/dev/dri/*"))
+
+
+def base_env(extra: Mapping[str, str]) -> dict[str, str]:
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": "/tmp", "LANG": "C.UTF-8",
+           "USER": "sandbox", "LOGNAME": "sandbox", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
+    for k, v in os.environ.items():
+        if k in PASS_ENV or k.startswith(PASS_ENV_PREFIXES):
+            env[k] = v
+    env.update(extra)
+    return env
+
+
+def _etc_dir(scratch_parent: Path) -> Path:
+    """A made-up /etc/passwd and /etc/group: programs that look up their user (getpass, Inductor's cache
+    folder) find one, and the real user database is not readable."""
+    d = scratch_parent / "etc"
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "passwd").write_text("sandbox:x:65534:65534:hiera sandbox:/sandbox:/bin/sh\n")
+    (d / "group").write_text("sandbox:x:65534:\n")
+    (d / "hosts").write_text("127.0.0.1 localhost\n")
+    return d
+
+
+def command(policy: Policy, argv: Sequence[str], info_fd: int | None = None) -> list[str]:
+    """The bwrap command line that runs `argv` under `policy`."""
+    args = [find_bwrap(), "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+            "--uid", "65534", "--gid", "65534", "--hostname", "sandbox", "--tmpfs", "/"]
+    for d in SYSTEM_DIRS:
+        if os.path.islink(d):
+            args += ["--symlink", os.readlink(d), d]
+        elif os.path.isdir(d):
+            args += ["--ro-bind", d, d]
+    etc = _etc_dir(policy.scratch.parent / (policy.scratch.name + ".sys"))
+    args += ["--dir", "/etc"]
+    for name in ETC_FILES:
+        p = Path("/etc") / name
+        if p.exists():
+            args += ["--ro-bind", str(p), str(p)]
+    for name in ("passwd", "group", "hosts"):
+        args += ["--ro-bind", str(etc / name), f"/etc/{name}"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--ro-bind", "/sys", "/sys",
+             "--size", str(policy.tmp_bytes), "--tmpfs", "/tmp", "--tmpfs", "/dev/shm",
+             "--bind", str(policy.scratch), SCRATCH, "--chdir", SCRATCH]
+    if policy.gpu:
+        for node in gpu_device_nodes():
+            args += ["--dev-bind", node, node]
+    for b in policy.binds:
+        flag = "--dev-bind" if b.device else ("--bind" if b.writable else "--ro-bind")
+        args += [flag, b.source, b.dest]
+    for m in policy.masks:
+        if os.path.isdir(m):
+            args += ["--tmpfs", m]
+    args += ["--clearenv"]
+    for k, v in base_env(policy.env).items():
+        args += ["--setenv", k, v]
+    if info_fd is not None:
+        args += ["--info-fd", str(info_fd)]
+    return [*args, "--", *argv]
+
+
+@functools.lru_cache(maxsize=4)
+def probe(gpu: bool, workdir: str) -> None:
+    """Start one trivial sandboxed process; raises SandboxUnavailable with bwrap's own words if it fails."""
+    scratch = Path(workdir) / "probe"
+    scratch.mkdir(parents=True, exist_ok=True)
+    try:
+        cmd = command(Policy(scratch=scratch, gpu=gpu), ["/bin/sh", "-c", "exit 0"])
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise SandboxUnavailable(f"bubblewrap could not be started ({e}); {_INSTALL_HINT}") from e
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+        shutil.rmtree(scratch.parent / "probe.sys", ignore_errors=True)
+    if proc.returncode != 0:
+        said = (proc.stderr or proc.stdout).strip().splitlines()
+        why = said[-1] if said else f"exit {proc.returncode}"
+        raise SandboxUnavailable(
+            f"bubblewrap is installed but cannot create its namespaces here ({why}); "
+            "unprivileged user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, or "
+            f"AppArmor's restriction on them); {_INSTALL_HINT}")
+
+
+def hide_library_dirs() -> list[str]:
+    """Folders of CUDA's libraries (cuBLAS, cuDNN, ...) to mask in the pure CUDA space: a candidate there
+    cannot dlopen what it may not use, whatever its source looks like."""
+    homes = {os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"}
+    dirs: list[str] = []
+    for home in filter(None, homes):
+        real = os.path.realpath(home)
+        dirs += [os.path.join(real, "lib64"), os.path.join(real, "lib"),
+                 *glob.glob(os.path.join(real, "targets", "*", "lib"))]
+    return _existing(dirs)

@@ -1,0 +1,155 @@
+"""What crosses between the trusted checker and a sandboxed candidate runner: framing, message shapes, buffers.
+
+This file is the only code the two sides share. It imports nothing but the standard library, because the
+runner of a contract (.so) candidate runs in a sandbox that holds no torch and no hiera package: the
+sandbox binds this file and `runner.py` beside it, nothing else of hiera.
+
+Framing: a 4-byte big-endian length, then that many bytes of UTF-8 JSON (one object). The checker reads
+the runner's side with a size cap and a deadline, and treats anything malformed as the candidate's doing:
+a runner runs candidate code, so every byte it sends is untrusted. Nothing the runner says decides a
+verdict by itself: outputs are read from the shared buffers and compared by the checker, and the times it
+reports are checked against the checker's own clock.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import socket
+import struct
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+MAX_MESSAGE = 1 << 20  # a reply is a few hundred bytes; a megabyte is room for error text and nothing else
+_HEADER = struct.Struct(">I")
+
+# Element sizes of the dtypes a contract can carry (names as torch spells them, without "torch.").
+DTYPE_BYTES = {"float32": 4, "float64": 8, "float16": 2, "bfloat16": 2, "int64": 8, "int32": 4, "int16": 2,
+               "int8": 1, "uint8": 1, "bool": 1}
+
+# What the expert backend's generated candidates return from hiera_forward (the contract itself says only:
+# non-zero fails).
+GENERATED_CODES = {
+    2: "a tensor's shape differs from the one the code was specialized for",
+    3: "a device memory allocation (workspace) failed",
+    4: "a kernel launch failed",
+    5: "a cuBLAS/cuBLASLt call failed",
+    6: "a cuDNN call failed (no kernel for this algorithm at this shape, or an unsupported setting)",
+}
+
+
+class WireError(Exception):
+    """The other side broke the protocol (malformed, oversized, out of order) or went away."""
+
+
+class WireTimeout(WireError):
+    pass
+
+
+@dataclass(frozen=True)
+class Buffer:
+    """One shared tensor: where it lives and how to read it. Contiguous, row-major."""
+
+    name: str  # "input 0", "parameter weight", "output 0"
+    role: str  # input | state | output
+    shape: tuple[int, ...]
+    dtype: str  # a DTYPE_BYTES key
+    nbytes: int
+    # CPU: a file name inside the exchange folder (mapped shared). CUDA: the IPC handle of its own
+    # allocation, hex (one allocation per buffer, so a handle exposes nothing but that buffer).
+    handle: str
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Buffer:
+        return Buffer(str(d["name"]), str(d["role"]), tuple(int(x) for x in d["shape"]), str(d["dtype"]),
+                      int(d["nbytes"]), str(d["handle"]))
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The first message to a runner: everything it needs before the candidate is loaded."""
+
+    kind: str  # cuda | cpp | modelnew
+    device: str  # "cpu" or "cuda:N"
+    artifact: str  # path inside the sandbox: the .so or the ModelNew .py
+    buffers: list[Buffer]
+    contract: dict[str, Any] | None  # the contract layout (native candidates)
+    init_args: list[Any] = field(default_factory=list)  # get_init_inputs(), JSON values (ModelNew)
+    state_names: list[str] = field(default_factory=list)  # parameter/buffer names, in buffer order
+    threads: int = 0  # torch/OpenMP threads (CPU); 0 = leave as is
+    flush_bytes: int = 0  # size of the cache-flush buffer the runner allocates for timed calls
+    precision: str = "fp32"
+    space: str = "libraries_pytorch"  # the space the candidate must stay inside (audited at run time)
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["buffers"] = [asdict(b) for b in self.buffers]
+        return d
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Setup:
+        return Setup(str(d["kind"]), str(d["device"]), str(d["artifact"]),
+                     [Buffer.from_json(b) for b in d["buffers"]], d.get("contract"), list(d.get("init_args", [])),
+                     [str(s) for s in d.get("state_names", [])], int(d.get("threads", 0)),
+                     int(d.get("flush_bytes", 0)), str(d.get("precision", "fp32")),
+                     str(d.get("space", "libraries_pytorch")))
+
+
+# Requests (checker -> runner), each a dict with "op" and "id":
+#   ping                                  answered before any candidate code is loaded (round-trip calibration)
+#   load                                  dlopen / import the candidate
+#   call  seed, scalars, timed, flush     one call on the current buffer contents; outputs into the output
+#                                         buffers; a device-wide synchronize before the reply
+#   warmup  scalars, min_calls, min_ms    untimed calls until both minimums are met
+#   exit
+# Replies (runner -> checker): {"id": same, "ok": bool, ...}; ok=False carries "error" (a kind) and "detail".
+ERROR_KINDS = ("load", "call", "output", "space", "setup", "protocol")
+
+
+def send(sock: socket.socket, msg: dict[str, Any]) -> None:
+    data = json.dumps(msg, allow_nan=True).encode()
+    if len(data) > MAX_MESSAGE:
+        raise WireError(f"message of {len(data)} bytes is over the {MAX_MESSAGE}-byte limit")
+    sock.sendall(_HEADER.pack(len(data)) + data)
+
+
+def _recv_exact(sock: socket.socket, n: int, deadline: float | None) -> bytes:
+    chunks: list[bytes] = []
+    got = 0
+    while got < n:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise WireTimeout("no complete message before the deadline")
+            ready, _, _ = select.select([sock], [], [], left)
+            if not ready:
+                raise WireTimeout("no complete message before the deadline")
+        chunk = sock.recv(min(n - got, 1 << 16))
+        if not chunk:
+            raise WireError("the other side closed the connection")
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def recv(sock: socket.socket, timeout_s: float | None = None) -> dict[str, Any]:
+    """One message, or WireError/WireTimeout. Oversized or non-object messages are protocol errors."""
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    (n,) = _HEADER.unpack(_recv_exact(sock, _HEADER.size, deadline))
+    if n > MAX_MESSAGE:
+        raise WireError(f"a message of {n} bytes announced (limit {MAX_MESSAGE})")
+    try:
+        msg = json.loads(_recv_exact(sock, n, deadline).decode())
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise WireError(f"a message that is not JSON ({e})") from e
+    if not isinstance(msg, dict):
+        raise WireError(f"a message that is not a JSON object ({type(msg).__name__})")
+    return msg
+
+
+def socket_from_fd(fd: int) -> socket.socket:
+    s = socket.socket(fileno=fd)
+    os.set_inheritable(s.fileno(), False)
+    return s
