@@ -1,5 +1,6 @@
 # Source this on the lent GPU machine (no network there): the carried wheels and this checkout on the path.
-# The wheels: `bash scripts/fetch_wheels.sh` here first, then name `.whl` in the call's carry.
+# The wheels: `bash scripts/fetch_wheels.sh` here first, then name `.whl` in the call's carry; bubblewrap:
+# `bash scripts/fetch_bwrap.sh`, and `.tools` in the carry.
 # Usage (from the repo root):  . scripts/device_env.sh
 if [ -d .whl ]; then
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
@@ -9,5 +10,9 @@ else
   export PYTHONPATH=$PWD
 fi
 export PYTHONUNBUFFERED=1
+# The sandbox for candidate code: the machine's own bwrap, else the one scripts/fetch_bwrap.sh put in .tools.
+if ! command -v bwrap >/dev/null 2>&1 && [ -x .tools/bwrap ]; then
+  export HIERA_BWRAP=$PWD/.tools/bwrap
+fi
 NCU_DIR=$(ls -d /opt/nvidia/nsight-compute/* 2>/dev/null | tail -1)
 [ -n "$NCU_DIR" ] && export PATH="$PATH:$NCU_DIR"

@@ -31,4 +31,17 @@ if ! .venv/bin/python -c "import torch" 2>/dev/null; then
 fi
 
 .venv/bin/python -m pip install -q -e ".[dev]"
+
+# Candidate kernels run in a bubblewrap sandbox (README, "How candidates are judged"). Install it where this
+# script can (root with apt); otherwise say so: hiera refuses to evaluate without it unless --no-sandbox.
+if ! command -v bwrap >/dev/null 2>&1 && [ -z "${HIERA_BWRAP:-}" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing bubblewrap (the sandbox for candidate code)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends bubblewrap >/dev/null 2>&1 || \
+      { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        --no-install-recommends bubblewrap >/dev/null 2>&1; } || true
+  fi
+  command -v bwrap >/dev/null 2>&1 || echo "setup: bubblewrap (bwrap) is not installed: install it (sudo apt install" \
+    "bubblewrap) or set HIERA_BWRAP; without it hiera evaluates candidates only with --no-sandbox"
+fi
 echo "setup: done ($(.venv/bin/python -c 'import torch; print("torch", torch.__version__, "cuda" if torch.cuda.is_available() else "cpu")'))"

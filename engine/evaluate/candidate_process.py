@@ -141,7 +141,7 @@ class CandidateProcess:
         return [python, *flags, f"{sandbox.HIERA_DIR}/runner.py"], policy, env, \
             f"{sandbox.SCRATCH}/candidate{suffix}"
 
-    def start(self, setup: wire.Setup, timeout_s: float) -> None:
+    def start(self, setup: wire.Setup, timeout_s: float, fds: list[int] | None = None) -> None:
         argv, policy, env, artifact = self._argv_and_policy()
         setup = wire.Setup(**{**setup.__dict__, "artifact": artifact})
         parent, child = socket.socketpair()
@@ -165,7 +165,16 @@ class CandidateProcess:
             os.close(info_w)
         self.sock = parent
         self.pid = self._read_info(info_r, policy is not None, timeout_s)
-        self._call({"op": "setup", "setup": setup.to_json()}, timeout_s, what="start")
+        try:
+            wire.send_fds(parent, fds or [])
+        except OSError as e:
+            self.stop()
+            raise RunnerFailed("crashed", f"the runner did not start ({e}): {self.log_tail()}") from e
+        reply = self._call({"op": "setup", "setup": setup.to_json()}, timeout_s, what="start")
+        if not reply["ok"]:
+            self.stop()
+            raise RunnerFailed("crashed", "the candidate's runner could not set up its buffers and device (hiera's "
+                                          f"own code, before the candidate loaded): {str(reply.get('detail'))[:2500]}")
 
     def _read_info(self, fd: int, sandboxed: bool, timeout_s: float) -> int | None:
         assert self.proc is not None

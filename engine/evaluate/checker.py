@@ -51,6 +51,7 @@ TRANSFORMS: tuple[tuple[str, Callable[[torch.Tensor], torch.Tensor]], ...] = (
 )
 
 SAMPLE_RATE = 0.25  # the share of timed calls whose outputs are checked
+CALIBRATION_CALLS = 10
 TIMING_TARGET_MS = {"cuda": 600.0, "cpu": 1500.0}  # wall time to spend on each side's timed calls
 MIN_TRIALS = 20
 
@@ -95,7 +96,9 @@ class Checker:
         if self.device.type == "cuda":
             p = torch.cuda.get_device_properties(self.device)
             info.update(name=p.name, capability=f"{p.major}{p.minor}", sms=p.multi_processor_count,
-                        l2_bytes=getattr(p, "L2_cache_size", None), memory_bytes=p.total_memory)
+                        l2_bytes=getattr(p, "L2_cache_size", None), memory_bytes=p.total_memory,
+                        max_threads_per_sm=getattr(p, "max_threads_per_multi_processor", None),
+                        smem_per_block_optin=getattr(p, "shared_memory_per_block_optin", None))
         else:
             import platform
 
@@ -241,13 +244,13 @@ class Checker:
             proc.cleanup()
             proc = None
             self._quiet(False)
-            ref_ms, ref_walls = self._time_reference(req, len(cand_ms))
+            ref_ms = self._time_reference(req, len(cand_ms))
             reply.time_s = _perf_counter() - t2
             method = timing.METHOD_CUDA if self.device.type == "cuda" else timing.METHOD_CPU
             reply.reference = Timing.from_samples(ref_ms, method)
             reply.candidate = Timing.from_samples(cand_ms, method)
             reply.flags += list(self.flusher.notes) + notes
-            self._cross_check(cand_ms, walls, ref_ms, ref_walls, req)
+            reply.extra["timing_gap"] = self._cross_check(cand_ms, walls)
             speedup = (reply.reference.median_ms / reply.candidate.median_ms if reply.candidate.median_ms > 0
                        else float("inf"))
             if speedup > req.excessive_speedup:
@@ -295,19 +298,26 @@ class Checker:
                            state_names=list(ref.state_dict()), threads=spec.threads,
                            flush_bytes=self.flusher.buf.numel(), precision=self.precision.value, space=req.space)
         try:
-            proc.start(setup, timeout_s=min(120.0, self._left(deadline)))
-            # The round trip before any candidate code is in the runner: what an honest reply costs.
-            self.rtt_s = statistics.median(self._ping(proc) for _ in range(5))
+            proc.start(setup, timeout_s=min(120.0, self._left(deadline)), fds=ex.fds)
+            # What an honest timed call costs beyond its own time, measured before any candidate code is in
+            # the runner: the same procedure (flush, events, synchronize, output checks, reply) without the
+            # candidate. The timed calls are held to it (_cross_check).
+            self._cal_gaps = [self._calibration_gap(proc, ref) for _ in range(CALIBRATION_CALLS)]
             self._ask(proc, "load", req.load_timeout_s, deadline, "loading the candidate")
         except BaseException:
             proc.cleanup()
             raise
         return proc
 
-    def _ping(self, proc: CandidateProcess) -> float:
+    def _calibration_gap(self, proc: CandidateProcess, ref: torch.nn.Module) -> float:
         t0 = _perf_counter()
-        proc.request("ping", 30.0)
-        return _perf_counter() - t0
+        rep = proc.request("calibrate", 60.0, scalars={})
+        wall = (_perf_counter() - t0) * 1e3
+        ms = rep.get("ms")
+        if not rep["ok"] or not isinstance(ms, (int, float)):
+            raise RunnerFailed("crashed", f"the runner could not time a call before the candidate loaded: "
+                                          f"{str(rep.get('detail'))[:1500]}")
+        return wall - float(ms)
 
     def _limits(self) -> dict[str, int]:
         limits = {"file_bytes": 8 << 30, "cpu_s": 3600}
@@ -395,12 +405,14 @@ class Checker:
         self._write(ex, pool[0], ref)
         if req.kind == "modelnew":
             self._ask(proc, "construct", req.load_timeout_s, deadline, "timing", seed=seed)
+        # Warm-up (module loads, autotuning, allocator growth) by the checker's clock: at least 3 calls and
+        # 30 ms; the time per call it sees sets how many timed calls to make.
         t0 = _perf_counter()
-        rep = self._ask(proc, "warmup", 10 * self._call_limit_s() + 30.0, deadline, "warm-up", scalars=scalars,
-                        min_calls=3, min_ms=30.0)
-        calls = rep.get("calls")
-        if not isinstance(calls, int) or calls < 1:
-            raise Rejected(Status.SUSPECT, "the runner answered the warm-up malformed")
+        calls = 0
+        while calls < 3 or ((_perf_counter() - t0) * 1e3 < 30.0 and calls < 1000):
+            self._ask(proc, "call", self._call_limit_s(), deadline, "warm-up", scalars=scalars, timed=False,
+                      flush=False)
+            calls += 1
         est_ms = (_perf_counter() - t0) * 1e3 / calls
         trials = self._trials_for(est_ms, req)
         self._trials = trials
@@ -430,7 +442,7 @@ class Checker:
         notes = [str(n)[:300] for n in (rep.get("notes") or [])][:4]
         return cand_ms, walls, notes
 
-    def _time_reference(self, req: EvalRequest, trials: int) -> tuple[list[float], list[float]]:
+    def _time_reference(self, req: EvalRequest, trials: int) -> list[float]:
         """The reference timed here, the candidate's runner already gone: nothing but hiera's code is on
         the device, and the procedure is the runner's (flush enqueued, events, device-wide sync)."""
         seed = req.seed + 50_000
@@ -444,48 +456,34 @@ class Checker:
 
         timing.warm_up(run, self.device)
         ms: list[float] = []
-        walls: list[float] = []
         for i in range(trials):
             fresh, _ = self._fresh(pool[i % len(pool)])
             for b, s in zip(bufs, fresh):
                 if isinstance(b, torch.Tensor):
                     b.copy_(s)
-            t0 = _perf_counter()
             m, _ = timing.time_call(run, self.device, before=self.flusher.flush)
-            walls.append((_perf_counter() - t0) * 1e3)
             ms.append(m)
-        return ms, walls
+        return ms
 
-    def _cross_check(self, cand_ms: list[float], walls: list[float], ref_ms: list[float], ref_walls: list[float],
-                     req: EvalRequest) -> None:
-        """The runner's times against the checker's clock. Honest: wall - reported is the same small
-        overhead on every call (round trip, flush, synchronize). A patched timer, an early reply, or work left
-        on a stream the timer does not see leaves a gap far above it."""
-        gap = statistics.median(w - c for w, c in zip(walls, cand_ms))
-        own = statistics.median(w - m for w, m in zip(ref_walls, ref_ms))  # flush + sync, here
-        expected = own + self.rtt_s * 1e3
+    def _cross_check(self, cand_ms: list[float], walls: list[float]) -> dict[str, float]:
+        """The runner's times against the checker's clock. For every timed call the checker sees the wall time
+        from request to reply; minus the reported time, that is the call's overhead, which an honest candidate
+        shares with the calibration calls made before it loaded (same procedure, no candidate). A patched timer,
+        an early reply or work left running on a stream the timer does not see shows as extra overhead."""
+        gaps = sorted(w - c for w, c in zip(walls, cand_ms))
+        cal = sorted(self._cal_gaps)
+        gap, base = statistics.median(gaps), statistics.median(cal)
+        spread = cal[(3 * len(cal)) // 4] - cal[len(cal) // 4]
         cand = statistics.median(cand_ms)
         gpu = self.device.type == "cuda"
-        allowed = 2 * expected + (0.3 if gpu else 2.0) + (0.1 if gpu else 0.5) * cand
-        if req.kind == "modelnew":
-            allowed += 4 * self._copy_ms()  # the runner snapshots, compares and copies a ModelNew's outputs
-        if gap > allowed:
+        slack = max(0.05 if gpu else 0.5, (0.1 if gpu else 0.5) * cand, 4 * spread)
+        if gap - base > slack:
             raise Rejected(Status.SUSPECT,
-                           f"the runner reported {cand:.4g} ms per call, but each call took {gap + cand:.4g} ms by the "
-                           f"checker's clock, {gap:.3g} ms more than reported where the round trip and cache flush "
-                           f"explain {expected:.3g} ms: the reported times cannot be trusted (patched timer, work left "
-                           "running on another stream, or an early reply)")
-
-    def _copy_ms(self) -> float:
-        if self._exchange is None:
-            return 0.0
-        outs = self._exchange.of_role("output")
-        tmp = [o.clone() for o in outs]
-        t0 = _perf_counter()
-        for a, b in zip(tmp, outs):
-            a.copy_(b)
-        timing.sync(self.device)
-        return (_perf_counter() - t0) * 1e3
+                           f"the runner reported {cand:.4g} ms per call, but by the checker's clock each call took "
+                           f"{gap - base:.3g} ms longer than the same procedure without the candidate (allowed "
+                           f"{slack:.3g} ms): the reported times cannot be trusted (patched timer, work left running "
+                           "on another stream, or an early reply)")
+        return {"gap_ms": round(gap, 4), "calibrated_gap_ms": round(base, 4), "slack_ms": round(slack, 4)}
 
     def _check_libraries(self, proc: CandidateProcess, req: EvalRequest) -> None:
         if req.kind == "modelnew":

@@ -34,6 +34,28 @@ class _IpcHandle(ctypes.Structure):
     _fields_ = [("reserved", ctypes.c_char * IPC_HANDLE_BYTES)]
 
 
+# The virtual memory management API's structures (cuda.h: CUmemLocation, CUmemAllocationProp, CUmemAccessDesc).
+class _Location(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("id", ctypes.c_int)]
+
+
+class _AllocFlags(ctypes.Structure):
+    _fields_ = [("compressionType", ctypes.c_ubyte), ("gpuDirectRDMACapable", ctypes.c_ubyte),
+                ("usage", ctypes.c_ushort), ("reserved", ctypes.c_ubyte * 4)]
+
+
+class _AllocProp(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("requestedHandleTypes", ctypes.c_int), ("location", _Location),
+                ("win32HandleMetaData", ctypes.c_void_p), ("allocFlags", _AllocFlags)]
+
+
+class _AccessDesc(ctypes.Structure):
+    _fields_ = [("location", _Location), ("flags", ctypes.c_int)]
+
+
+_PINNED, _POSIX_FD, _ON_DEVICE, _READ_WRITE = 1, 1, 1, 3
+
+
 def _load() -> Any:
     for name in ("libcuda.so.1", ctypes.util.find_library("cuda") or "libcuda.so"):
         try:
@@ -104,9 +126,66 @@ class Driver:
             ctypes.byref(ptr), h, ctypes.c_uint(CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS)))
         return ptr.value
 
+    # Shared by file descriptor (cuMemCreate + cuMemExportToShareableHandle), the way to share device memory
+    # with a process in another PID namespace: a legacy IPC handle names the exporting process by its PID,
+    # which a sandboxed runner cannot see.
+
+    def _prop(self) -> _AllocProp:
+        return _AllocProp(_PINNED, _POSIX_FD, _Location(_ON_DEVICE, self.dev), None, _AllocFlags())
+
+    def granularity(self) -> int:
+        g = ctypes.c_size_t()
+        prop = self._prop()
+        self._check("cuMemGetAllocationGranularity",
+                    self.lib.cuMemGetAllocationGranularity(ctypes.byref(g), ctypes.byref(prop), 0))
+        return g.value
+
+    def _map(self, handle: ctypes.c_ulonglong, size: int) -> int:
+        ptr = ctypes.c_uint64()
+        self._check("cuMemAddressReserve", self.lib.cuMemAddressReserve(
+            ctypes.byref(ptr), ctypes.c_size_t(size), ctypes.c_size_t(0), ctypes.c_uint64(0), ctypes.c_ulonglong(0)))
+        self._check("cuMemMap", self.lib.cuMemMap(ctypes.c_uint64(ptr.value), ctypes.c_size_t(size), ctypes.c_size_t(0),
+                                                  handle, ctypes.c_ulonglong(0)))
+        access = _AccessDesc(_Location(_ON_DEVICE, self.dev), _READ_WRITE)
+        self._check("cuMemSetAccess", self.lib.cuMemSetAccess(ctypes.c_uint64(ptr.value), ctypes.c_size_t(size),
+                                                              ctypes.byref(access), ctypes.c_size_t(1)))
+        return ptr.value
+
+    def shareable_alloc(self, nbytes: int) -> tuple[int, int, int, int]:
+        """(pointer, mapped size, file descriptor, allocation handle) of a new exportable allocation."""
+        g = self.granularity()
+        size = (max(nbytes, 1) + g - 1) // g * g
+        handle = ctypes.c_ulonglong()
+        prop = self._prop()
+        self._check("cuMemCreate", self.lib.cuMemCreate(ctypes.byref(handle), ctypes.c_size_t(size),
+                                                        ctypes.byref(prop), ctypes.c_ulonglong(0)))
+        ptr = self._map(handle, size)
+        fd = ctypes.c_int()
+        self._check("cuMemExportToShareableHandle", self.lib.cuMemExportToShareableHandle(
+            ctypes.byref(fd), handle, _POSIX_FD, ctypes.c_ulonglong(0)))
+        return ptr, size, fd.value, handle.value
+
+    def shareable_open(self, fd: int, size: int) -> int:
+        handle = ctypes.c_ulonglong()
+        self._check("cuMemImportFromShareableHandle", self.lib.cuMemImportFromShareableHandle(
+            ctypes.byref(handle), ctypes.c_void_p(fd), _POSIX_FD))
+        return self._map(handle, size)
+
+    def shareable_free(self, ptr: int, size: int, handle: int) -> None:
+        self._check("cuMemUnmap", self.lib.cuMemUnmap(ctypes.c_uint64(ptr), ctypes.c_size_t(size)))
+        self._check("cuMemAddressFree", self.lib.cuMemAddressFree(ctypes.c_uint64(ptr), ctypes.c_size_t(size)))
+        self._check("cuMemRelease", self.lib.cuMemRelease(ctypes.c_ulonglong(handle)))
+
     def memset_async(self, ptr: int, value: int, nbytes: int, stream: int = 0) -> None:
         self._check("cuMemsetD8Async", self.lib.cuMemsetD8Async(ctypes.c_uint64(ptr), ctypes.c_ubyte(value),
                                                                  ctypes.c_size_t(nbytes), ctypes.c_void_p(stream)))
+
+    def copy_async(self, dst: int, src: int, nbytes: int, stream: int = 0) -> None:
+        self._check("cuMemcpyDtoDAsync", self._fn("cuMemcpyDtoDAsync")(
+            ctypes.c_uint64(dst), ctypes.c_uint64(src), ctypes.c_size_t(nbytes), ctypes.c_void_p(stream)))
+
+    def copy_to_host(self, host: Any, src: int, nbytes: int) -> None:
+        self._check("cuMemcpyDtoH", self._fn("cuMemcpyDtoH")(host, ctypes.c_uint64(src), ctypes.c_size_t(nbytes)))
 
     # --- sync, events, L2 -------------------------------------------------------------------------------
 

@@ -3,8 +3,8 @@
 The checker writes inputs and weights into them before each call and reads outputs after it; it keeps its
 own copies of everything it compares against, so whatever a runner does to these buffers can only make its
 own candidate fail. CPU: one shared-memory file each, in a folder only this runner sees (bound at /xchg).
-CUDA: one device allocation each, shared by IPC handle; each is its own `cuMemAlloc`, so a handle opens
-that buffer and no neighbour (see cudadrv.py).
+CUDA: one device allocation each (cuMemCreate), shared as a file descriptor passed over the runner's socket;
+each is its own allocation, so what a runner maps is that buffer and no neighbour (see cudadrv.py).
 """
 
 from __future__ import annotations
@@ -55,7 +55,8 @@ class Exchange:
         self.specs = list(specs)
         self.tensors: dict[str, torch.Tensor] = {}
         self.descriptors: list[wire.Buffer] = []
-        self._ptrs: list[int] = []
+        self._allocs: list[tuple[int, int, int]] = []  # (pointer, size, allocation handle)
+        self.fds: list[int] = []  # CUDA: one exported file descriptor per buffer, sent to each runner
         self.folder: Path | None = None
         self.drv: cudadrv.Driver | None = None
         if device.type == "cuda":
@@ -74,9 +75,10 @@ class Exchange:
     def _add(self, i: int, s: Spec) -> None:
         nbytes = int(torch.Size(s.shape).numel()) * torch.empty((), dtype=s.dtype).element_size()
         if self.drv is not None:
-            ptr = self.drv.alloc(nbytes)
-            self._ptrs.append(ptr)
-            handle = self.drv.ipc_handle(ptr)
+            ptr, size, fd, alloc = self.drv.shareable_alloc(nbytes)
+            self._allocs.append((ptr, size, alloc))
+            handle = f"fd:{len(self.fds)}:{size}"
+            self.fds.append(fd)
             raw = torch.as_tensor(_DeviceArray(ptr, nbytes), device=self.device)
         else:
             assert self.folder is not None
@@ -110,10 +112,14 @@ class Exchange:
         if self.drv is not None:
             self.tensors.clear()
             torch.cuda.synchronize(self.device)
-            for p in self._ptrs:
+            for ptr, size, alloc in self._allocs:
                 with contextlib.suppress(cudadrv.CudaError):
-                    self.drv.free(p)
-            self._ptrs.clear()
+                    self.drv.shareable_free(ptr, size, alloc)
+            for fd in self.fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            self._allocs.clear()
+            self.fds.clear()
         if self.folder is not None:
             self.tensors.clear()
             shutil.rmtree(self.folder, ignore_errors=True)

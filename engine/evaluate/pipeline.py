@@ -177,7 +177,7 @@ class Evaluator:
         return Outcome(
             cand.id, reply.status, reply.reason, tuple(reply.flags), reply.candidate, reply.reference,
             reply.error, build_s=b.seconds, verify_s=reply.verify_s or (time.perf_counter() - t0),
-            time_s=reply.time_s, extra={"build_cached": b.cached, "load_s": reply.load_s},
+            time_s=reply.time_s, extra={"build_cached": b.cached, "load_s": reply.load_s, **reply.extra},
         )
 
 

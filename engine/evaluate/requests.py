@@ -43,6 +43,7 @@ class EvalReply:
     time_s: float = 0.0
     load_s: float = 0.0
     fatal: bool = False  # the device is unusable (CUDA fault): the worker must be restarted
+    extra: dict[str, Any] = field(default_factory=dict)  # measurements worth keeping (the timing cross-check)
 
 
 class Rejected(Exception):

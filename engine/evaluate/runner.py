@@ -92,10 +92,17 @@ class CpuBuffers:
 
 
 class CudaBuffers:
-    """Exchange buffers as CUDA IPC allocations of the checker, opened in this process's context."""
+    """Exchange buffers as the checker's device allocations, mapped into this process's context."""
 
-    def __init__(self, buffers: list[wire.Buffer], drv: cudadrv.Driver):
-        self.ptrs = {b.name: drv.ipc_open(b.handle) for b in buffers}
+    def __init__(self, buffers: list[wire.Buffer], drv: cudadrv.Driver, fds: list[int]):
+        self.ptrs: dict[str, int] = {}
+        for b in buffers:
+            kind, _, rest = b.handle.partition(":")
+            if kind == "fd":
+                index, size = (int(x) for x in rest.split(":"))
+                self.ptrs[b.name] = drv.shareable_open(fds[index], size)
+            else:
+                self.ptrs[b.name] = drv.ipc_open(rest)
 
 
 # --- backends ---------------------------------------------------------------------------------------------
@@ -103,15 +110,21 @@ class CudaBuffers:
 class NativeBackend:
     """A contract candidate: hiera_forward(tensors..., scalars..., outputs..., stream) through ctypes."""
 
-    def __init__(self, setup: wire.Setup):
+    def __init__(self, setup: wire.Setup, fds: list[int]):
         self.setup = setup
         self.gpu = setup.device.startswith("cuda")
         self.drv: cudadrv.Driver | None = None
         if self.gpu:
             self.drv = cudadrv.Driver(int(setup.device.split(":")[1]) if ":" in setup.device else 0)
-            self.buffers: Any = CudaBuffers(setup.buffers, self.drv)
+            self.buffers: Any = CudaBuffers(setup.buffers, self.drv, fds)
             self.flush_ptr = self.drv.alloc(setup.flush_bytes) if setup.flush_bytes else 0
             self.start, self.end = self.drv.event(), self.drv.event()
+            self.snap_ptr = self.drv.alloc(sum(b.nbytes for b in setup.buffers if b.role == "output"))
+            self.host_a = ctypes.create_string_buffer(self._CHUNK)
+            self.host_b = ctypes.create_string_buffer(self._CHUNK)
+            import random
+
+            self._rng = random.Random()
         else:
             self.buffers = CpuBuffers(setup.buffers, os.environ.get("HIERA_EXCHANGE", "/xchg"))
             self.flush_buf = ctypes.create_string_buffer(max(setup.flush_bytes, 1))
@@ -163,9 +176,11 @@ class NativeBackend:
         values.append(None)  # the legacy default stream, as the contract documents
         return values
 
-    def call(self, scalars: dict[str, Any], timed: bool, flush: bool) -> float | None:
+    def call(self, scalars: dict[str, Any], timed: bool, flush: bool, stub: bool = False) -> float | None:
+        """One call; `stub` runs the same procedure without the candidate (the checker's calibration)."""
         args = self._args(scalars)
         ms = None
+        rc = 0
         if self.gpu:
             assert self.drv is not None
             self.drv.synchronize()
@@ -175,21 +190,26 @@ class NativeBackend:
                 self.drv.memset_async(self.flush_ptr, 0, self.setup.flush_bytes)
             if timed:
                 self.drv.record(self.start)
-            rc = self.fn(*args)
+            if not stub:
+                rc = self.fn(*args)
             if timed:
                 self.drv.record(self.end)
-            self._launch_error()
+            self._snapshot()
+            if not stub:
+                self._launch_error()
             try:
                 self.drv.synchronize()
             except cudadrv.CudaError as e:
                 raise Refused("call", f"CUDA error while the candidate ran: {e}", fatal=True) from e
+            self._check_settled()
             if timed:
                 ms = self.drv.elapsed_ms(self.start, self.end)
         else:
             if flush:
                 ctypes.memset(self.flush_buf, 1, len(self.flush_buf))
             t0 = _perf_counter()
-            rc = self.fn(*args)
+            if not stub:
+                rc = self.fn(*args)
             if timed:
                 ms = (_perf_counter() - t0) * 1e3
         if rc != 0:
@@ -197,6 +217,33 @@ class NativeBackend:
             raise Refused("call", f"hiera_forward returned {rc} (non-zero means failure" +
                           (f"; from hiera's generated code, {rc} means: {what})" if what else ")"))
         return ms
+
+    # The outputs must be complete when hiera_forward returns: work on a stream of its own that the caller's
+    # stream does not wait for would finish outside the timed interval. A copy of each output is taken on the
+    # caller's stream right after the call and compared with the output once the device is idle.
+    _CHUNKS, _CHUNK = 16, 1 << 16
+
+    def _snapshot(self) -> None:
+        assert self.drv is not None
+        off = 0
+        for b in self.by_role.get("output", []):
+            self.drv.copy_async(self.snap_ptr + off, self.buffers.ptrs[b.name], b.nbytes)
+            off += b.nbytes
+
+    def _check_settled(self) -> None:
+        assert self.drv is not None
+        off = 0
+        for i, b in enumerate(self.by_role.get("output", [])):
+            n = min(self._CHUNK, b.nbytes)
+            starts = {0, max(b.nbytes - n, 0)} | {self._rng.randrange(0, max(b.nbytes - n, 0) + 1)
+                                                  for _ in range(self._CHUNKS - 2)}
+            for start in sorted(starts):
+                self.drv.copy_to_host(self.host_a, self.snap_ptr + off + start, n)
+                self.drv.copy_to_host(self.host_b, self.buffers.ptrs[b.name] + start, n)
+                if ctypes.string_at(self.host_a, n) != ctypes.string_at(self.host_b, n):
+                    raise Refused("output", f"output {i} was still being written after hiera_forward returned "
+                                            "(work on an unsynchronized stream)", suspect=True)
+            off += b.nbytes
 
     def _launch_error(self) -> None:
         if self.peek is not None:
@@ -228,7 +275,7 @@ class ModelNewBackend:
         "is_same_size", "_reshape_alias", "split_with_sizes", "lift_fresh_copy",
     })
 
-    def __init__(self, setup: wire.Setup):
+    def __init__(self, setup: wire.Setup, fds: list[int]):
         import torch
 
         self.torch = torch
@@ -249,7 +296,7 @@ class ModelNewBackend:
             torch.cuda.init()
             torch.empty(1, device=self.device)  # the primary context, made by torch first
             self.drv = cudadrv.Driver(self.device.index or 0)
-            ptrs = CudaBuffers(setup.buffers, self.drv).ptrs
+            ptrs = CudaBuffers(setup.buffers, self.drv, fds).ptrs
             self.tensors = {b.name: self._from_pointer(ptrs[b.name], b, dtypes[b.dtype]) for b in setup.buffers}
             self.flush = torch.empty(max(setup.flush_bytes, 1), dtype=torch.uint8, device=self.device)
         else:
@@ -294,6 +341,7 @@ class ModelNewBackend:
     def load(self) -> None:
         import importlib.util
 
+        self.attempts = Attempts()
         try:
             spec = importlib.util.spec_from_file_location("hiera_candidate", self.setup.artifact)
             assert spec is not None and spec.loader is not None
@@ -318,7 +366,9 @@ class ModelNewBackend:
         except BaseException as e:
             raise Refused("call", f"ModelNew(*get_init_inputs()) raised {type(e).__name__}: {str(e)[:1500]}") from e
 
-    def call(self, scalars: dict[str, Any], timed: bool, flush: bool) -> float | None:
+    def call(self, scalars: dict[str, Any], timed: bool, flush: bool, stub: bool = False) -> float | None:
+        """One call; `stub` runs the same procedure with a stand-in for the forward that returns copies of
+        the output buffers (the checker's calibration, before the candidate loads)."""
         torch = self.torch
         gpu = self.device.type == "cuda"
         audit = self._audit() if self.setup.space != "libraries_pytorch" else None
@@ -337,7 +387,9 @@ class ModelNewBackend:
                     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
                     start.record()
                 t0 = _perf_counter()
-                if audit is not None:
+                if stub:
+                    out = [o.clone() for o in self.outputs]
+                elif audit is not None:
                     with audit:
                         out = self.model(*self.inputs)
                 else:
@@ -365,10 +417,14 @@ class ModelNewBackend:
             names = ", ".join(sorted(audit.violations)[:8])
             raise Refused("space", f"the forward dispatched ATen compute operators ({names}), which the "
                                    f"{self.setup.space} space does not allow")
-        self._check_tamper("the candidate")
+        if not stub:
+            self._check_tamper("the candidate")
         return ms
 
     def _check_tamper(self, who: str) -> None:
+        if self.attempts.seen:
+            raise Refused("output", f"{who} tried what the sandbox forbids: " + "; ".join(self.attempts.seen),
+                          suspect=True)
         changed = self._tampered()
         names = ("torch.backends.cuda.matmul.allow_tf32", "torch.backends.cudnn.allow_tf32",
                  "torch.get_float32_matmul_precision()",
@@ -457,18 +513,64 @@ class ModelNewBackend:
         return Audit()
 
 
+# --- attempts the sandbox stops, reported -----------------------------------------------------------------
+
+class Attempts:
+    """A Python audit hook, installed before the candidate loads (and, by Python's design, impossible to remove):
+    it notes what the sandbox is there to stop — a network connection, a write outside the candidate's own
+    folders, a signal to a process group — so the outcome says the candidate tried, instead of only failing
+    with a confusing error. Containment does not depend on it: native code bypasses it, the sandbox does not."""
+
+    WRITABLE = ("/sandbox", "/tmp", "/dev/shm", "/dev/null", "/proc/self", "/xchg")
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        # Unsandboxed (--no-sandbox) the scratch folder is the working directory and the exchange folder
+        # a host path.
+        self.writable = (*self.WRITABLE, os.getcwd(), os.environ.get("HIERA_EXCHANGE") or "/xchg")
+        sys.addaudithook(self._hook)
+
+    def _note(self, what: str) -> None:
+        if len(self.seen) < 8 and what not in self.seen:
+            self.seen.append(what)
+
+    def _hook(self, event: str, args: tuple[Any, ...]) -> None:
+        try:
+            if event in ("socket.connect", "socket.sendto", "socket.sendmsg"):
+                address = args[1] if len(args) > 1 else None
+                if not isinstance(address, (str, bytes)):  # a Unix socket path is local; anything else is not
+                    self._note(f"opened a network connection to {address!r}")
+            elif event == "open" and len(args) >= 2:
+                path, mode = args[0], args[1]
+                flags = args[2] if len(args) > 2 else 0
+                writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or \
+                    (isinstance(flags, int) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
+                if writing and isinstance(path, (str, bytes)):
+                    p = os.path.abspath(os.fsdecode(path))
+                    if not p.startswith(self.writable):
+                        self._note(f"wrote to {p} (a candidate may write only in its scratch folder)")
+            elif event == "os.kill" and len(args) >= 1 and isinstance(args[0], int) and args[0] <= 0:
+                self._note(f"sent signal {args[1] if len(args) > 1 else '?'} to process group {args[0]}")
+            elif event == "os.killpg":
+                self._note("sent a signal to a process group")
+        except Exception:  # an audit hook must never raise into the code it watches
+            pass
+
+
 # --- the request loop -------------------------------------------------------------------------------------
 
 def serve(sock: Any) -> None:
+    fds = wire.recv_fds(sock)
     setup_msg = wire.recv(sock)
     try:
         setup = wire.Setup.from_json(setup_msg["setup"])
-        backend: Any = ModelNewBackend(setup) if setup.kind == "modelnew" else NativeBackend(setup)
+        backend: Any = ModelNewBackend(setup, fds) if setup.kind == "modelnew" else NativeBackend(setup, fds)
     except BaseException as e:
         wire.send(sock, {"id": setup_msg.get("id"), "ok": False, "error": "setup",
-                         "detail": f"{type(e).__name__}: {e}"[:2000]})
+                         "detail": f"{type(e).__name__}: {e}"[:2000] + "\n" + traceback.format_exc(limit=4)[-1500:]})
         return
     wire.send(sock, {"id": setup_msg.get("id"), "ok": True})
+    calibrated_once_loaded = False
     while True:
         req = wire.recv(sock)
         rid, op = req.get("id"), req.get("op")
@@ -481,19 +583,17 @@ def serve(sock: Any) -> None:
                 pass
             elif op == "load":
                 t0 = _perf_counter()
+                calibrated_once_loaded = True
                 backend.load()
                 reply["seconds"] = _perf_counter() - t0
             elif op == "construct":
                 backend.construct(int(req["seed"]))
             elif op == "call":
                 reply["ms"] = backend.call(req.get("scalars", {}), bool(req.get("timed")), bool(req.get("flush")))
-            elif op == "warmup":
-                calls, t0 = 0, _perf_counter()
-                while calls < int(req["min_calls"]) or ((_perf_counter() - t0) * 1e3 < float(req["min_ms"])
-                                                        and calls < 1000):
-                    backend.call(req.get("scalars", {}), False, False)
-                    calls += 1
-                reply["calls"] = calls
+            elif op == "calibrate":
+                if calibrated_once_loaded:
+                    raise Refused("protocol", "calibration is only answered before the candidate loads")
+                reply["ms"] = backend.call(req.get("scalars", {}), True, True, stub=True)
             else:
                 reply = {"id": rid, "ok": False, "error": "protocol", "detail": f"unknown request {op!r}"}
         except Refused as r:

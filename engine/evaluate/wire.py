@@ -57,8 +57,9 @@ class Buffer:
     shape: tuple[int, ...]
     dtype: str  # a DTYPE_BYTES key
     nbytes: int
-    # CPU: a file name inside the exchange folder (mapped shared). CUDA: the IPC handle of its own
-    # allocation, hex (one allocation per buffer, so a handle exposes nothing but that buffer).
+    # CPU: a file name inside the exchange folder (mapped shared). CUDA: "fd:I:SIZE", the I-th file
+    # descriptor sent before the setup (an exported allocation of SIZE bytes, mapped whole), or "ipc:HEX",
+    # a legacy IPC handle. Either way one allocation per buffer, so it exposes nothing but that buffer.
     handle: str
 
     @staticmethod
@@ -100,9 +101,10 @@ class Setup:
 # Requests (checker -> runner), each a dict with "op" and "id":
 #   ping                                  answered before any candidate code is loaded (round-trip calibration)
 #   load                                  dlopen / import the candidate
+#   construct  seed                       ModelNew: a new instance, the checker's weights loaded into it
 #   call  seed, scalars, timed, flush     one call on the current buffer contents; outputs into the output
 #                                         buffers; a device-wide synchronize before the reply
-#   warmup  scalars, min_calls, min_ms    untimed calls until both minimums are met
+#   calibrate                             a timed call's procedure without the candidate (before load only)
 #   exit
 # Replies (runner -> checker): {"id": same, "ok": bool, ...}; ok=False carries "error" (a kind) and "detail".
 ERROR_KINDS = ("load", "call", "output", "space", "setup", "protocol")
@@ -147,6 +149,23 @@ def recv(sock: socket.socket, timeout_s: float | None = None) -> dict[str, Any]:
     if not isinstance(msg, dict):
         raise WireError(f"a message that is not a JSON object ({type(msg).__name__})")
     return msg
+
+
+MAX_FDS = 512
+
+
+def send_fds(sock: socket.socket, fds: list[int]) -> None:
+    """The CUDA exchange buffers' file descriptors, before the setup message (SCM_RIGHTS)."""
+    if len(fds) > MAX_FDS:
+        raise WireError(f"{len(fds)} buffers to share; at most {MAX_FDS}")
+    socket.send_fds(sock, [b"F"], fds)
+
+
+def recv_fds(sock: socket.socket) -> list[int]:
+    msg, fds, _, _ = socket.recv_fds(sock, 1, MAX_FDS)
+    if msg != b"F":
+        raise WireError("expected the buffers' file descriptors first")
+    return list(fds)
 
 
 def socket_from_fd(fd: int) -> socket.socket:
