@@ -45,8 +45,10 @@ from engine.evaluate.build import ToolchainMissing, cudnn_flags, find_nvcc  # no
 from engine.evaluate.outcome import Precision  # noqa: E402
 
 # What an H200 reports; the rules read these when they size grids.
-H200_INFO = {"name": "NVIDIA H200", "sm_count": 132, "capability": [9, 0], "max_threads_per_sm": 2048,
-             "shared_memory_per_block_optin": 232448, "l2_bytes": 62914560}
+# What the evaluator's worker reports for an H200 (engine/evaluate/session.py device_info); the generators
+# size grids and row splits by these.
+H200_INFO = {"name": "NVIDIA H200", "capability": "90", "sms": 132, "l2_bytes": 52428800,
+             "memory_bytes": 150754820096}
 
 # The probe, with every tensor created on the meta device: shapes, dtypes and the fx graph, no memory.
 _META_PROBE = ("import sys, torch; torch.set_default_device('meta'); "

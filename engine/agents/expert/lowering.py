@@ -424,6 +424,13 @@ class _Lowering:
                 return out
             return Squeezed(out, drop_shape) if isinstance(out, Expr) and reductions(out) else \
                 self.view_op(out, drop_shape, lambda w: w.reshape(drop_shape))
+        if (n - 1) in dims_t and not self.viewable(x, (prod(x.shape[d] for d in range(n) if d not in dims_t), count)):
+            # The reduced dims do not merge into one row without a copy (a broadcast operand, say): reduce
+            # the last dim first (one row kernel over the expression as it is), then the rest of the dims
+            # of that much smaller result, instead of writing the whole expression to memory.
+            inner = self.reduce(base, x, [n - 1], True)
+            out_v = self.reduce(base, inner, [d for d in dims_t if d != n - 1], keepdim)
+            return self.binary("div", out_v, float(count)) if op == "mean" else out_v
         # Other dims: move them last, merge them, reduce in a stage of its own, view the result.
         kept = [d for d in range(n) if d not in dims_t]
         perm = kept + list(dims_t)
@@ -440,6 +447,27 @@ class _Lowering:
         self.add_stage([(name, red)])
         final = keep_shape if keepdim else drop_shape
         return Load(final, View.contiguous(name, final))
+
+    def viewable(self, v: Value, shape: tuple[int, ...]) -> bool:
+        """Whether v reshaped to `shape` is a rewrite of its loads (no copy)."""
+        e = self.expr(v)
+        if prod(e.shape) != prod(shape):
+            return False
+        try:
+            rewrite_views(e, e.shape, shape, lambda w: w.reshape(shape))
+        except _CannotRewrite:
+            return False
+        return True
+
+    def norm(self, x: Value, p: Any, dims: Any, keepdim: bool) -> Value:
+        """torch.norm / linalg.vector_norm: the 2-norm (and 'fro'), the 1-norm and the max-norm over dims."""
+        if p in (None, "fro", 2, 2.0):
+            return self.unary("sqrt", self.reduce("sum", self.binary("mul", x, x), dims, keepdim))
+        if p in (1, 1.0):
+            return self.reduce("sum", self.unary("abs", x), dims, keepdim)
+        if p in ("inf", float("inf")):
+            return self.reduce("max", self.unary("abs", x), dims, keepdim)
+        raise Unsupported(f"a norm with p={p!r}")
 
     def inline_reduce(self, op: str, x: Expr) -> Expr:
         parts = []
@@ -904,6 +932,13 @@ class _Lowering:
             _, _, var = self.moments(xe, float(corr))
             out = Unary(var.shape, "sqrt", var) if name == "std" else var
             return out if keep else Squeezed(out, xe.shape[:-1])
+        if name in ("norm", "linalg_vector_norm", "frobenius_norm"):
+            default_p = 2 if name != "norm" else "fro"
+            p = args[1] if len(args) > 1 else kw.get("p", kw.get("ord", default_p))
+            dims = args[2] if len(args) > 2 else kw.get("dim")
+            if kw.get("dtype") not in (None, "torch.float32"):
+                raise Unsupported(f"{name} with a dtype")
+            return self.norm(x, p, dims, bool(args[3] if len(args) > 3 else kw.get("keepdim", False)))
         if name == "logsumexp":
             return self.logsumexp(x, args[1] if len(args) > 1 else kw.get("dim"),
                                   bool(args[2] if len(args) > 2 else kw.get("keepdim", False)))
