@@ -544,6 +544,43 @@ class _Lowering:
             return self.view_op(y, lead + tuple(normalized), lambda w: w.reshape(lead + tuple(normalized)))
         return y
 
+    def group_norm(self, v: Value, groups: int, weight: Value, bias: Value, eps: float) -> Value:
+        """GroupNorm (InstanceNorm is the case of one channel per group) over (N, C, *spatial).
+
+        Two stages, two reads of x: a row kernel over (N, G, C/G * spatial) writes each group's mean and
+        1/std (online statistics when the row is streamed), then one pointwise pass over the domain
+        (N, G, C/G, spatial) normalizes and applies the per-channel affine map; that domain's contiguous
+        order is the output's, and in it the group statistics and the channel parameters are plain
+        broadcast views.
+        """
+        x = self.expr(v)
+        if len(x.shape) < 2 or x.shape[1] % groups:
+            raise Unsupported(f"group norm of a {x.shape} tensor into {groups} groups")
+        n, c = x.shape[0], x.shape[1]
+        cg, rest = c // groups, prod(x.shape[2:])
+        if row_domain(x) is not None:
+            x = self.materialize(x)
+        rows = self.expr(self.view_op(x, (n, groups, cg * rest), lambda w: w.reshape((n, groups, cg * rest))))
+        if row_domain(rows) is not None:
+            rows = self.materialize(rows)
+        mean, _, var = self.moments(rows)
+        rstd = Unary(var.shape, "rsqrt", Binary(var.shape, "add", var, Const((), float(eps))))
+        m_name, r_name = self.temp((n, groups, 1)), self.temp((n, groups, 1))
+        self.add_stage([(m_name, mean), (r_name, rstd)])
+        spatial = (rest,) if rest > 1 else ()  # no trailing 1: the last dim is what the kernel vectorizes
+        dom = (n, groups, cg, *spatial)
+        x4 = self.expr(self.view_op(x, dom, lambda w: w.reshape(dom)))
+        stat = (n, groups, 1, *(1,) * len(spatial))
+        y: Expr = Binary(dom, "mul", Binary(dom, "sub", x4, Load(stat, View.contiguous(m_name, stat))),
+                         Load(stat, View.contiguous(r_name, stat)))
+        chan = (groups, cg, *(1,) * len(spatial))
+        for op, p in (("mul", weight), ("add", bias)):
+            if p is not None:
+                y = Binary(dom, op, y, self.expr(self.view_op(p, chan, lambda w: w.reshape(chan))))
+        out = self.temp(x.shape)
+        self.add_stage([(out, y)])
+        return Load(x.shape, View.contiguous(out, x.shape))
+
     def batch_norm_eval(self, v: Value, mean: Value, var: Value, weight: Value, bias: Value, eps: float) -> Value:
         x = self.expr(v)
         if len(x.shape) < 2:
@@ -692,6 +729,14 @@ class _Lowering:
             return self.batch_norm_eval(x, self.param_or_buffer(mname, "running_mean"),
                                         self.param_or_buffer(mname, "running_var"), self.param(mname, "weight"),
                                         self.param(mname, "bias"), cfg.get("eps", 1e-5))
+        if mtype == "GroupNorm":
+            return self.group_norm(x, int(cfg["num_groups"]), self.param(mname, "weight"), self.param(mname, "bias"),
+                                   cfg.get("eps", 1e-5))
+        if mtype.startswith("InstanceNorm"):
+            if cfg.get("track_running_stats"):
+                raise Unsupported(f"{mtype} with running statistics")
+            return self.group_norm(x, self.shape_of(x)[1], self.param(mname, "weight"), self.param(mname, "bias"),
+                                   cfg.get("eps", 1e-5))
         if mtype in ("AdaptiveAvgPool2d", "AdaptiveAvgPool1d"):
             size = cfg.get("output_size")
             sizes = size if isinstance(size, list) else [size]
@@ -963,6 +1008,15 @@ class _Lowering:
                 raise Unsupported("batch_norm without running statistics")
             return self.batch_norm_eval(x, vals["running_mean"], vals["running_var"], vals.get("weight"),
                                         vals.get("bias"), vals.get("eps", 1e-5))
+        if name in ("group_norm", "instance_norm"):
+            get = lambda i, key, default: args[i] if len(args) > i else kw.get(key, default)  # noqa: E731
+            if name == "group_norm":
+                return self.group_norm(x, int(get(1, "num_groups", 1)), get(2, "weight", None), get(3, "bias", None),
+                                       get(4, "eps", 1e-5))
+            if get(5, "use_input_stats", True) is False:
+                raise Unsupported("instance_norm with running statistics")
+            return self.group_norm(x, self.shape_of(x)[1], get(3, "weight", None), get(4, "bias", None),
+                                   get(7, "eps", 1e-5))
         if name == "normalize":
             p = float(args[1] if len(args) > 1 else kw.get("p", 2.0))
             dim = int(args[2] if len(args) > 2 else kw.get("dim", 1))
