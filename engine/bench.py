@@ -55,6 +55,10 @@ class TaskResult:
     code_version: str = ""  # code_version() of the tree that measured it ("" for results older than the field)
     error: str | None = None
     limit: str | None = None  # what limited the task when it did not beat torch.compile
+    # Each evaluated candidate's speedup in the order the loop evaluated them (None: not valid); the
+    # re-timings of the best are left out. Budget curves (fast_1 / geomean at B candidates) are cut from it.
+    trajectory: list[float | None] = field(default_factory=list)
+    best_space: str | None = None  # the space of the best candidate (first round's space: spaces[0])
 
     @property
     def best_compile(self) -> float | None:
@@ -151,12 +155,14 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
         r.reference_ms = res.get("reference_ms")
         r.seconds = res.get("seconds", {})
         r.spaces = [x["space"] for x in res["rounds"]]
+        r.trajectory = trajectory(res["rounds"])
         r.directions = [x["direction"] for x in res["rounds"]]
         r.strategies = [x["strategy"] for x in res["rounds"]]
         if res.get("best"):
             r.valid = True
             r.speedup = res["best"]["speedup"]
             r.best_ms = res["best"]["candidate_ms"]
+            r.best_space = res["best"].get("space")
     if args.get("compile", True):
         # Both modes in one `hiera eval` (one worker): each is still verified and timed against eager alone.
         paths = write_baselines(task, out / "baselines")
@@ -196,7 +202,57 @@ def explain_limit(r: TaskResult) -> str:
             f"({best_compile:.2f}x)")
 
 
+def trajectory(rounds: list[dict[str, Any]]) -> list[float | None]:
+    """The speedup of every candidate the loop evaluated, in order (None when not valid), from the optimize
+    run's rounds; the re-timings of the best (ids ending in "-retimed") are measurements, not candidates."""
+    out: list[float | None] = []
+    for rnd in rounds:
+        for o in rnd.get("outcomes", []):
+            if str(o.get("candidate_id") or "").endswith("-retimed"):
+                continue
+            out.append(o.get("speedup") if o.get("status") == "valid" else None)
+    return out
+
+
 # --- summary ----------------------------------------------------------------------------------------------
+
+# Budgets the curve is cut at (the paper's Figure 3: quality after 1, 6, 12 and 18 candidates).
+BUDGETS = (1, 6, 12, 18)
+PHASES = ("build", "verify", "time", "profile", "model")
+
+
+def best_within(r: TaskResult, budget: int) -> float | None:
+    """The best speedup among the first `budget` candidates of the task's trajectory (None: none valid).
+
+    Cut from the in-loop measurements, so every budget of one task comes from the same run; the final
+    figure (`speedup`) is the best's fresh re-timing, which the full-budget point can differ from."""
+    valid = [s for s in r.trajectory[:budget] if s is not None]
+    return max(valid) if valid else None
+
+
+def budget_curve(results: list[TaskResult], budgets: tuple[int, ...] = BUDGETS) -> list[dict[str, Any]]:
+    """fast_0, fast_1 and the all-tasks geomean (a task with nothing valid counts as eager, 1.0x) after the
+    first B candidates of each task, for each budget B; tasks whose run had fewer candidates count all."""
+    n = len(results)
+    out = []
+    for b in budgets:
+        best = [best_within(r, b) for r in results]
+        kept = [x if x is not None else 1.0 for x in best]
+        out.append({"budget": b, "tasks": n, "fast_0": sum(x is not None for x in best) / n if n else 0.0,
+                    "fast_1": _fast(best, n, 1.0), "faster_beyond_spread": _fast(best, n, SPREAD),
+                    "geomean_all_tasks": math.exp(sum(math.log(max(x, 1e-9)) for x in kept) / n) if n else None})
+    return out
+
+
+def time_split(results: list[TaskResult]) -> dict[str, float]:
+    """Seconds of the optimize runs spent per phase, summed over the tasks (and the share of their wall)."""
+    total = {k: sum(r.seconds.get(k, 0.0) for r in results) for k in PHASES}
+    wall = sum(r.optimize_wall_s for r in results)
+    total["other"] = max(0.0, wall - sum(total.values()))
+    total["wall"] = wall
+    return total
+
+
 
 def _fast(speedups: list[float | None], n: int, p: float) -> float:
     return sum(1 for s in speedups if s is not None and s > p) / n if n else 0.0
@@ -231,6 +287,12 @@ def group_summary(results: list[TaskResult]) -> dict[str, dict[str, float | int]
     # The time target is on what a user waits for: hiera's optimize run, not the baselines timed beside it.
     walls = [r.optimize_wall_s or r.wall_s for r in results]
     out["hiera"]["median_wall_s"] = statistics.median(walls) if walls else 0.0
+    # Planning quality: the share of tasks whose first round was already in the space of the final best.
+    placed = [r for r in results if r.valid and r.best_space and r.spaces]
+    out["hiera"]["first_round_in_best_space"] = (sum(r.spaces[0] == r.best_space for r in placed) / len(placed)
+                                                 if placed else None)
+    out["hiera"]["budget_curve"] = budget_curve(results)
+    out["hiera"]["time_split_s"] = time_split(results)
     return out
 
 
@@ -287,6 +349,25 @@ def markdown(results: list[TaskResult], summ: dict[str, Any], header: str) -> st
         h = d["hiera"]
         lines.append(f"| {g} | {h.get('faster_beyond_spread', 0):.0%} | {h['at_or_above_max_autotune']:.0%} | "
                      f"{h.get('at_or_above_best_compile', 0):.0%} | {h['median_wall_s']:.0f} |")
+    lines += ["", "Budget curve, cut from the same runs (each task's best among its first B candidates, in-loop "
+              "timings; a task with nothing valid by then counts as eager):", "",
+              "| group | B | fast_0 | fast_1 | faster beyond spread | geomean (all tasks) |",
+              "|---|---|---|---|---|---|"]
+    for g, d in summ.items():
+        for pt in d["hiera"].get("budget_curve", []):
+            geo = f"{pt['geomean_all_tasks']:.2f}" if pt["geomean_all_tasks"] else "-"
+            lines.append(f"| {g} | {pt['budget']} | {pt['fast_0']:.0%} | {pt['fast_1']:.0%} | "
+                         f"{pt['faster_beyond_spread']:.0%} | {geo} |")
+    lines += ["", "Where the optimize runs' time went (seconds summed over the group's tasks; other = the rest of the "
+              "wall: the loop, loading, worker start):", "",
+              "| group | first round in the best's space | " + " | ".join(PHASES) + " | other | wall |",
+              "|---|---|" + "---|" * (len(PHASES) + 2)]
+    for g, d in summ.items():
+        h = d["hiera"]
+        ts = h.get("time_split_s") or {}
+        first = h.get("first_round_in_best_space")
+        lines.append(f"| {g} | {f'{first:.0%}' if first is not None else '-'} | "
+                     + " | ".join(f"{ts.get(k, 0):.0f}" for k in (*PHASES, "other", "wall")) + " |")
     behind = [r for r in results if r.limit]
     if behind:
         lines += ["", "Tasks that did not beat torch.compile, and what limited them:", ""]

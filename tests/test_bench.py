@@ -188,3 +188,28 @@ def test_a_resumed_bench_says_when_it_holds_results_of_other_code(tmp_path: Path
     said = p.stdout + p.stderr
     assert "measured by other code (000000000000: 1" in said
     assert "measured by different code versions" not in said  # one task only: nothing mixed in the report
+
+
+def test_budget_curve_is_cut_from_each_tasks_trajectory_and_the_time_split_sums_the_phases() -> None:
+    rounds = [{"outcomes": [{"candidate_id": "a", "status": "incorrect", "speedup": None},
+                            {"candidate_id": "b", "status": "valid", "speedup": 0.9}]},
+              {"outcomes": [{"candidate_id": "c", "status": "valid", "speedup": 1.8},
+                            {"candidate_id": "c-retimed", "status": "valid", "speedup": 1.7}]}]
+    assert bench.trajectory(rounds) == [None, 0.9, 1.8]  # the re-timing is not a candidate
+    late = TaskResult(task="late", path="l.py", level="l1", valid=True, speedup=1.7, trajectory=[None, 0.9, 1.8],
+                      spaces=["pure_cuda", "libraries_pytorch"], best_space="libraries_pytorch",
+                      seconds={"build": 4.0, "verify": 2.0, "time": 1.0, "profile": 3.0, "model": 0.0},
+                      optimize_wall_s=12.0)
+    early = TaskResult(task="early", path="e.py", level="l1", valid=True, speedup=3.0, trajectory=[3.0] * 18,
+                       spaces=["pure_cuda"], best_space="pure_cuda", seconds={"build": 1.0}, optimize_wall_s=2.0)
+    never = TaskResult(task="never", path="n.py", level="l1", trajectory=[None] * 18)
+    curve = {pt["budget"]: pt for pt in bench.budget_curve([late, early, never], (1, 2, 3, 18))}
+    assert curve[1]["fast_0"] == pytest.approx(1 / 3) and curve[1]["fast_1"] == pytest.approx(1 / 3)
+    assert curve[2]["fast_0"] == pytest.approx(2 / 3) and curve[2]["fast_1"] == pytest.approx(1 / 3)
+    assert curve[3]["fast_1"] == pytest.approx(2 / 3)
+    assert curve[18]["geomean_all_tasks"] == pytest.approx((1.8 * 3.0 * 1.0) ** (1 / 3))
+    s = group_summary([late, early, never])["hiera"]
+    assert s["first_round_in_best_space"] == pytest.approx(0.5)
+    assert s["time_split_s"]["build"] == pytest.approx(5.0) and s["time_split_s"]["other"] == pytest.approx(3.0)
+    md = markdown([late, early, never], summary([late, early, never]), "# t")
+    assert "| overall | 18 | 67% | 67% |" in md and "first round in the best's space" in md

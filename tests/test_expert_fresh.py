@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from contracts.contract import write_contract
 from contracts.spaces import Space
 from contracts.task import load_task
-from engine.agents.base import Context, Invalid
+from engine.agents.base import Context, Invalid, RoundRecord
 from engine.agents.expert import ExpertBackend, planner
 from engine.evaluate.outcome import Precision
 
@@ -58,3 +59,23 @@ def test_the_backend_says_used_up_instead_of_replaying_a_spent_strategy(tmp_path
     blind = planner.plan(ctx, Space.PURE_CUDA, scores)
     assert all(isinstance(c, Invalid) for c in be.oa.generate(ctx, Space.PURE_CUDA, blind, 6))
     assert be.spa.plan(ctx, Space.PURE_CUDA, scores).name == "exhausted"
+
+
+def test_a_space_whose_generators_have_nothing_new_is_passed_over_before_a_round_is_spent(tmp_path: Path) -> None:
+    """On the GPU a pointwise chain's kernels are the same in pure CUDA and CUDA libraries: once round 1 has
+    played every generated kernel, the dry run says so and round 2 goes to the PyTorch-level candidates
+    instead of spending its slots on duplicates."""
+    spec = load_task(TASKS / "expert_chain.py")
+    be = ExpertBackend()
+    ctx = Context(spec, tmp_path, "cuda:0", {"sms": 132, "capability": "90"}, Precision.FP32, 1, 3, tuple(Space),
+                  None, None, None)
+    first = be.ssda.select_space(ctx)
+    assert first.space is Space.PURE_CUDA
+    scores = be.ssda.score_directions(ctx, first.space)
+    st = be.spa.plan(ctx, first.space, scores)
+    while not all(isinstance(c, Invalid) for c in be.oa.generate(ctx, first.space, st, 50)):
+        st = be.spa.plan(ctx, first.space, scores)
+    history = (RoundRecord(1, Space.PURE_CUDA, scores.best(), st.name, 2.0, ()),)
+    later = replace(ctx, round=2, history=history)
+    second = be.ssda.select_space(later)
+    assert second.space is Space.LIBRARIES_PYTORCH and "nothing new to generate" in second.rationale

@@ -59,7 +59,15 @@ class _SSDA:
         self.b = backend
 
     def select_space(self, ctx: Context) -> SpaceChoice:
-        return self.b._timed("ssda", lambda: rules.select_space(ctx))
+        return self.b._timed("ssda", lambda: rules.select_space(ctx, fresh=lambda space: self._fresh(ctx, space)))
+
+    def _fresh(self, ctx: Context, space: Space) -> bool:
+        """A dry run of the planner and generators: whether a round in `space` would write anything not
+        played in an earlier round (nothing is recorded), so no round is spent finding out it would not."""
+        memory = self.b._memory
+        scores = rules.score_directions(ctx, space)
+        st = planner.plan(ctx, space, scores, fresh=lambda s: oa.has_new(ctx, space, s, memory))
+        return oa.has_new(ctx, space, st, memory)
 
     def score_directions(self, ctx: Context, space: Space) -> DirectionScores:
         return self.b._timed("ssda", lambda: rules.score_directions(ctx, space))

@@ -27,14 +27,15 @@ from engine.agents.expert.codegen.variants import (
     TransposeParams,
     Variant,
 )
+from engine.agents.expert.device import device_limits
 from engine.agents.expert.rules import workload
 from engine.evaluate.outcome import Candidate, CandidateKind, Precision
 
 F, R, G, TP = FlatParams, RowParams, GemmParams, TransposeParams
 
 FLAT: dict[str, list[FlatParams]] = {
-    "fusion": [F(256, 4, 1), F(512, 4, 1), F(256, 4, 2), F(128, 4, 4), F(1024, 4, 1), F(256, 4, 1, 132 * 8)],
-    "block": [F(128, 4, 1), F(512, 4, 1), F(1024, 4, 1), F(256, 4, 1, 132 * 4), F(512, 4, 1, 132 * 4), F(256, 4, 1)],
+    "fusion": [F(256, 4, 1), F(512, 4, 1), F(256, 4, 2), F(128, 4, 4), F(1024, 4, 1), F(256, 4, 1, 8)],
+    "block": [F(128, 4, 1), F(512, 4, 1), F(1024, 4, 1), F(256, 4, 1, 4), F(512, 4, 1, 4), F(256, 4, 1)],
     "ilp": [F(256, 4, 2), F(256, 4, 4), F(128, 4, 8), F(512, 4, 2), F(128, 4, 2), F(256, 4, 1)],
     "vector": [F(256, 4, 1), F(256, 2, 2), F(256, 1, 4), F(512, 4, 2), F(256, 1, 1), F(1024, 4, 1)],
     "safe": [F(256, 1, 1), F(128, 1, 1)],
@@ -119,7 +120,7 @@ def _label(variant: Any, w: Workload) -> str:
 def _neighbours_flat(p: FlatParams) -> list[FlatParams]:
     out = [replace(p, block=b) for b in (p.block // 2, p.block * 2) if 64 <= b <= 1024]
     out += [replace(p, ilp=i) for i in (p.ilp * 2, max(1, p.ilp // 2)) if i != p.ilp and i <= 8]
-    out.append(replace(p, grid_cap=0 if p.grid_cap else 132 * 8))
+    out.append(replace(p, grid_cap=0 if p.grid_cap else 8))
     return out
 
 
@@ -241,12 +242,14 @@ def _renders(ctx: Context, space: Space, strategy: Strategy,
                 continue
             renders.append(("cpu", cp, CandidateKind.CPP, src, Space.PURE_CUDA))
     else:
+        dev = device_limits(ctx.device_info)
         for v in program_variants(fam, focus, w, ctx, space, parent_variant):
             if not space.allows(Space.CUDA_LIBRARIES) and (w.program.convs or
                                                            (v.gemm.impl != "tiled" and w.program.gemms)):
                 continue
             try:
-                src = cuda_source(ctx.spec, w.program, v, strategy=strategy.name, tf32=tf32 and focus == "tf32")
+                src = cuda_source(ctx.spec, w.program, v, strategy=strategy.name, tf32=tf32 and focus == "tf32",
+                                  dev=dev)
             except ValueError as e:
                 errors.append(str(e))
                 continue

@@ -424,6 +424,13 @@ class _Lowering:
                 return out
             return Squeezed(out, drop_shape) if isinstance(out, Expr) and reductions(out) else \
                 self.view_op(out, drop_shape, lambda w: w.reshape(drop_shape))
+        if (n - 1) in dims_t and not self.viewable(x, (prod(x.shape[d] for d in range(n) if d not in dims_t), count)):
+            # The reduced dims do not merge into one row without a copy (a broadcast operand, say): reduce
+            # the last dim first (one row kernel over the expression as it is), then the rest of the dims
+            # of that much smaller result, instead of writing the whole expression to memory.
+            inner = self.reduce(base, x, [n - 1], True)
+            out_v = self.reduce(base, inner, [d for d in dims_t if d != n - 1], keepdim)
+            return self.binary("div", out_v, float(count)) if op == "mean" else out_v
         # Other dims: move them last, merge them, reduce in a stage of its own, view the result.
         kept = [d for d in range(n) if d not in dims_t]
         perm = kept + list(dims_t)
@@ -440,6 +447,27 @@ class _Lowering:
         self.add_stage([(name, red)])
         final = keep_shape if keepdim else drop_shape
         return Load(final, View.contiguous(name, final))
+
+    def viewable(self, v: Value, shape: tuple[int, ...]) -> bool:
+        """Whether v reshaped to `shape` is a rewrite of its loads (no copy)."""
+        e = self.expr(v)
+        if prod(e.shape) != prod(shape):
+            return False
+        try:
+            rewrite_views(e, e.shape, shape, lambda w: w.reshape(shape))
+        except _CannotRewrite:
+            return False
+        return True
+
+    def norm(self, x: Value, p: Any, dims: Any, keepdim: bool) -> Value:
+        """torch.norm / linalg.vector_norm: the 2-norm (and 'fro'), the 1-norm and the max-norm over dims."""
+        if p in (None, "fro", 2, 2.0):
+            return self.unary("sqrt", self.reduce("sum", self.binary("mul", x, x), dims, keepdim))
+        if p in (1, 1.0):
+            return self.reduce("sum", self.unary("abs", x), dims, keepdim)
+        if p in ("inf", float("inf")):
+            return self.reduce("max", self.unary("abs", x), dims, keepdim)
+        raise Unsupported(f"a norm with p={p!r}")
 
     def inline_reduce(self, op: str, x: Expr) -> Expr:
         parts = []
@@ -515,6 +543,43 @@ class _Lowering:
         if k > 1:
             return self.view_op(y, lead + tuple(normalized), lambda w: w.reshape(lead + tuple(normalized)))
         return y
+
+    def group_norm(self, v: Value, groups: int, weight: Value, bias: Value, eps: float) -> Value:
+        """GroupNorm (InstanceNorm is the case of one channel per group) over (N, C, *spatial).
+
+        Two stages, two reads of x: a row kernel over (N, G, C/G * spatial) writes each group's mean and
+        1/std (online statistics when the row is streamed), then one pointwise pass over the domain
+        (N, G, C/G, spatial) normalizes and applies the per-channel affine map; that domain's contiguous
+        order is the output's, and in it the group statistics and the channel parameters are plain
+        broadcast views.
+        """
+        x = self.expr(v)
+        if len(x.shape) < 2 or x.shape[1] % groups:
+            raise Unsupported(f"group norm of a {x.shape} tensor into {groups} groups")
+        n, c = x.shape[0], x.shape[1]
+        cg, rest = c // groups, prod(x.shape[2:])
+        if row_domain(x) is not None:
+            x = self.materialize(x)
+        rows = self.expr(self.view_op(x, (n, groups, cg * rest), lambda w: w.reshape((n, groups, cg * rest))))
+        if row_domain(rows) is not None:
+            rows = self.materialize(rows)
+        mean, _, var = self.moments(rows)
+        rstd = Unary(var.shape, "rsqrt", Binary(var.shape, "add", var, Const((), float(eps))))
+        m_name, r_name = self.temp((n, groups, 1)), self.temp((n, groups, 1))
+        self.add_stage([(m_name, mean), (r_name, rstd)])
+        spatial = (rest,) if rest > 1 else ()  # no trailing 1: the last dim is what the kernel vectorizes
+        dom = (n, groups, cg, *spatial)
+        x4 = self.expr(self.view_op(x, dom, lambda w: w.reshape(dom)))
+        stat = (n, groups, 1, *(1,) * len(spatial))
+        y: Expr = Binary(dom, "mul", Binary(dom, "sub", x4, Load(stat, View.contiguous(m_name, stat))),
+                         Load(stat, View.contiguous(r_name, stat)))
+        chan = (groups, cg, *(1,) * len(spatial))
+        for op, p in (("mul", weight), ("add", bias)):
+            if p is not None:
+                y = Binary(dom, op, y, self.expr(self.view_op(p, chan, lambda w: w.reshape(chan))))
+        out = self.temp(x.shape)
+        self.add_stage([(out, y)])
+        return Load(x.shape, View.contiguous(out, x.shape))
 
     def batch_norm_eval(self, v: Value, mean: Value, var: Value, weight: Value, bias: Value, eps: float) -> Value:
         x = self.expr(v)
@@ -664,6 +729,14 @@ class _Lowering:
             return self.batch_norm_eval(x, self.param_or_buffer(mname, "running_mean"),
                                         self.param_or_buffer(mname, "running_var"), self.param(mname, "weight"),
                                         self.param(mname, "bias"), cfg.get("eps", 1e-5))
+        if mtype == "GroupNorm":
+            return self.group_norm(x, int(cfg["num_groups"]), self.param(mname, "weight"), self.param(mname, "bias"),
+                                   cfg.get("eps", 1e-5))
+        if mtype.startswith("InstanceNorm"):
+            if cfg.get("track_running_stats"):
+                raise Unsupported(f"{mtype} with running statistics")
+            return self.group_norm(x, self.shape_of(x)[1], self.param(mname, "weight"), self.param(mname, "bias"),
+                                   cfg.get("eps", 1e-5))
         if mtype in ("AdaptiveAvgPool2d", "AdaptiveAvgPool1d"):
             size = cfg.get("output_size")
             sizes = size if isinstance(size, list) else [size]
@@ -904,6 +977,13 @@ class _Lowering:
             _, _, var = self.moments(xe, float(corr))
             out = Unary(var.shape, "sqrt", var) if name == "std" else var
             return out if keep else Squeezed(out, xe.shape[:-1])
+        if name in ("norm", "linalg_vector_norm", "frobenius_norm"):
+            default_p = 2 if name != "norm" else "fro"
+            p = args[1] if len(args) > 1 else kw.get("p", kw.get("ord", default_p))
+            dims = args[2] if len(args) > 2 else kw.get("dim")
+            if kw.get("dtype") not in (None, "torch.float32"):
+                raise Unsupported(f"{name} with a dtype")
+            return self.norm(x, p, dims, bool(args[3] if len(args) > 3 else kw.get("keepdim", False)))
         if name == "logsumexp":
             return self.logsumexp(x, args[1] if len(args) > 1 else kw.get("dim"),
                                   bool(args[2] if len(args) > 2 else kw.get("keepdim", False)))
@@ -928,6 +1008,15 @@ class _Lowering:
                 raise Unsupported("batch_norm without running statistics")
             return self.batch_norm_eval(x, vals["running_mean"], vals["running_var"], vals.get("weight"),
                                         vals.get("bias"), vals.get("eps", 1e-5))
+        if name in ("group_norm", "instance_norm"):
+            get = lambda i, key, default: args[i] if len(args) > i else kw.get(key, default)  # noqa: E731
+            if name == "group_norm":
+                return self.group_norm(x, int(get(1, "num_groups", 1)), get(2, "weight", None), get(3, "bias", None),
+                                       get(4, "eps", 1e-5))
+            if get(5, "use_input_stats", True) is False:
+                raise Unsupported("instance_norm with running statistics")
+            return self.group_norm(x, self.shape_of(x)[1], get(3, "weight", None), get(4, "bias", None),
+                                   get(7, "eps", 1e-5))
         if name == "normalize":
             p = float(args[1] if len(args) > 1 else kw.get("p", 2.0))
             dim = int(args[2] if len(args) > 2 else kw.get("dim", 1))

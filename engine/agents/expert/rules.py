@@ -8,6 +8,7 @@ demoted), and say why in a sentence a person can read.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,7 +103,9 @@ def best_speedup(ctx: Context) -> float | None:
     return max(vals) if vals else None
 
 
-def select_space(ctx: Context) -> SpaceChoice:
+def select_space(ctx: Context, fresh: Callable[[Space], bool] | None = None) -> SpaceChoice:
+    """The round's space. fresh(space), when given, is a dry run saying whether a round there would write
+    anything new; a space that would not is passed over like one whose generators said so in a round."""
     w = workload(ctx)
     ranking = [r for r in space_ranking(w, ctx.on_gpu) if r.space in ctx.allowed_spaces]
     # A space missing from the ranking but allowed (fixed-space runs) still gets a chance.
@@ -116,15 +119,22 @@ def select_space(ctx: Context) -> SpaceChoice:
         return SpaceChoice(only, f"{head} This run is fixed to {only.value}: {why}.")
     choice = ranking[0]
     note = ""
-    # Leave a space that produced nothing valid, or whose generators have nothing new left, for the next
-    # one in the ranking.
+    spent: dict[Space, bool] = {}
+
+    def used_up(space: Space) -> bool:
+        if space not in spent:
+            spent[space] = _exhausted(ctx, space) or (fresh is not None and not fresh(space))
+        return spent[space]
+
+    # Leave a space that produced nothing valid, or whose generators have nothing new left (known from a
+    # dry run before any slot is spent on it), for the next one in the ranking.
     for r in ranking:
-        if _valid_in(ctx, r.space) is False or _exhausted(ctx, r.space):
+        if _valid_in(ctx, r.space) is False or used_up(r.space):
             continue
         choice = r
         break
     if choice is not ranking[0]:
-        why = "has nothing new to generate" if _exhausted(ctx, ranking[0].space) else \
+        why = "has nothing new to generate" if used_up(ranking[0].space) else \
             "produced no valid candidate in an earlier round"
         note = f" {ranking[0].space.value} {why}, so: {choice.space.value}."
     # Rounds count from 1. From the second-to-last round on (round 2 of 3), compare against the PyTorch-level
@@ -134,7 +144,7 @@ def select_space(ctx: Context) -> SpaceChoice:
     last = ctx.round >= ctx.rounds - 1 if ctx.rounds else False
     if (last and ctx.history and Space.LIBRARIES_PYTORCH in ctx.allowed_spaces
             and _valid_in(ctx, Space.LIBRARIES_PYTORCH) is None and best is not None and best < 1.2
-            and choice.space is not Space.LIBRARIES_PYTORCH and ctx.on_gpu):
+            and choice.space is not Space.LIBRARIES_PYTORCH and ctx.on_gpu and not used_up(Space.LIBRARIES_PYTORCH)):
         choice = next((r for r in ranking if r.space is Space.LIBRARIES_PYTORCH), choice)
         note += (f" The best so far is {best:.2f}x, so this round tries the PyTorch-level alternatives "
                  "(torch.compile, CUDA graphs) once.")

@@ -12,7 +12,20 @@ from math import prod
 from typing import Any
 
 from engine.agents.expert import ops
-from engine.agents.expert.ir import Binary, Const, Expr, Load, Program, Reduce, Select, Unary, View, children, walk
+from engine.agents.expert.ir import (
+    Binary,
+    Buffer,
+    Const,
+    Expr,
+    Load,
+    Program,
+    Reduce,
+    Select,
+    Unary,
+    View,
+    children,
+    walk,
+)
 
 INT32_LIMIT = 2**31 - 1
 
@@ -227,6 +240,7 @@ class KernelCode:
     launch: str  # C statements for hiera_forward (pointers are p_<buffer c_name>, the stream is `s`)
     reads: tuple[str, ...]  # buffers read
     writes: tuple[str, ...]  # buffers written
+    temps: tuple[Buffer, ...] = ()  # workspace buffers the kernels add (a split row's partial results)
 
 
 def pointer(buffer_c_name: str) -> str:

@@ -21,8 +21,10 @@ from engine.agents.expert.codegen.pointwise import flat_kernel
 from engine.agents.expert.codegen.reduction import HELPERS, row_kernel, vec_pointers
 from engine.agents.expert.codegen.transpose import plane_of, transpose_kernel
 from engine.agents.expert.codegen.variants import Variant
+from engine.agents.expert.device import DeviceLimits
 from engine.agents.expert.ir import (
     Binary,
+    Buffer,
     ConvStage,
     Expr,
     FusedStage,
@@ -180,8 +182,10 @@ def stage_summary(prog: Program, variant: Variant) -> list[str]:
 
 
 def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str, tf32: bool = False,
-                title: str = "") -> str:
-    """The candidate .cu for `prog` under `variant`. Raises ValueError when the variant cannot apply."""
+                title: str = "", dev: DeviceLimits | None = None) -> str:
+    """The candidate .cu for `prog` under `variant`, sized for the device `dev` (grids, splits). Raises
+    ValueError when the variant cannot apply."""
+    dev = dev or DeviceLimits()
     gp = variant.gemm
     if prog.gemms and gp.impl == "cublaslt" and gp.lt_epilogue:
         prog = fold_bias(prog)
@@ -192,6 +196,7 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
     uses_cublas = uses_lt = uses_rows = uses_cudnn = False
     skip: set[int] = set()
     unused: set[str] = set()
+    extra: list[Buffer] = []  # workspace the kernels add (a split row's partial results)
     for k, st in enumerate(prog.stages):
         if k in skip:
             continue
@@ -222,10 +227,12 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
             continue
         if st.has_reduction:
             uses_rows = True
-            kc = row_kernel(prog, st, variant.row, name, idx_t)
-            ptrs = vec_pointers(prog, st, variant.row)
+            kc = row_kernel(prog, st, variant.row, name, idx_t, dev)
+            extra += kc.temps
+            ptrs = vec_pointers(prog, st, variant.row, dev)
             if ptrs:
-                twin = row_kernel(prog, st, replace(variant.row, vec=1), name + "_scalar", idx_t)
+                twin = row_kernel(prog, st, replace(variant.row, vec=1), name + "_scalar", idx_t, dev)
+                extra += twin.temps
                 kernels += [kc.source, twin.source]
                 cond = " && ".join(f"hiera_aligned16({p})" for p in ptrs)
                 launches.append(f"    if ({cond}) {{\n    {kc.launch.strip()}\n    }} else {{\n"
@@ -238,11 +245,11 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
             if plane is not None:
                 kc = transpose_kernel(prog, st, plane, variant.transpose, name, idx_t)
             else:
-                kc = flat_kernel(prog, st, variant.flat, name, idx_t)
+                kc = flat_kernel(prog, st, variant.flat, name, idx_t, dev)
             kernels.append(kc.source)
             launches.append(kc.launch)
-    if unused:
-        prog = Program(tuple(b for b in prog.buffers if b.name not in unused), prog.stages)
+    if unused or extra:
+        prog = Program(tuple(b for b in prog.buffers if b.name not in unused) + tuple(extra), prog.stages)
     return _assemble(spec, prog, variant, strategy=strategy, title=title, idx_t=idx_t, kernels=kernels,
                      launches=launches, setups=setups, uses_cublas=uses_cublas, uses_lt=uses_lt,
                      uses_rows=uses_rows, uses_cudnn=uses_cudnn, tf32=tf32)

@@ -21,6 +21,7 @@ from engine.agents.expert.codegen.common import (
     vec_ok,
 )
 from engine.agents.expert.codegen.variants import FlatParams
+from engine.agents.expert.device import DeviceLimits
 from engine.agents.expert.ir import FusedStage, Load, Program, loads
 
 LANES = "xyzw"
@@ -89,13 +90,15 @@ def _body(prog: Program, stage: FusedStage, vec: int, index: str, indent: str) -
     return lines
 
 
-def flat_kernel(prog: Program, stage: FusedStage, params: FlatParams, name: str, idx_t: str) -> KernelCode:
+def flat_kernel(prog: Program, stage: FusedStage, params: FlatParams, name: str, idx_t: str,
+                dev: DeviceLimits | None = None) -> KernelCode:
+    dev = dev or DeviceLimits()
     dom = stage.domain
     n = prod(dom)
     vec = params.vec if dom and dom[-1] % params.vec == 0 and n >= params.vec else 1
     reads, writes = _buffers(prog, stage)
     vec_kernel = _flat_source(prog, stage, params, name, idx_t, vec, reads, writes)
-    launch = _launch(prog, params, name, n, vec, reads, writes)
+    launch = _launch(prog, params, name, n, vec, reads, writes, dev)
     if vec == 1:
         return KernelCode(vec_kernel, launch, tuple(reads), tuple(writes))
     # The scalar twin, for buffers that are not 16-byte aligned at run time (a sliced input, say).
@@ -109,7 +112,7 @@ def flat_kernel(prog: Program, stage: FusedStage, params: FlatParams, name: str,
                     aligned.append(p)
     cond = " && ".join(f"hiera_aligned16({p})" for p in aligned)
     launch = (f"    if ({cond}) {{\n{_indent(launch)}\n    }} else {{\n"
-              f"{_indent(_launch(prog, params, name + '_scalar', n, 1, reads, writes))}\n    }}")
+              f"{_indent(_launch(prog, params, name + '_scalar', n, 1, reads, writes, dev))}\n    }}")
     return KernelCode(vec_kernel + "\n" + scalar, launch, tuple(reads), tuple(writes))
 
 
@@ -153,12 +156,13 @@ def _flat_source(prog: Program, stage: FusedStage, params: FlatParams, name: str
 
 
 def _launch(prog: Program, params: FlatParams, name: str, n: int, vec: int, reads: list[str],
-            writes: list[str]) -> str:
+            writes: list[str], dev: DeviceLimits) -> str:
     nvec = max(n // vec, 1)
     per_block = params.block * params.ilp
     grid = -(-nvec // per_block)
     if params.grid_cap:
-        grid = min(grid, params.grid_cap)
+        # A persistent-style grid: `grid_cap` blocks per SM of this device, the grid-stride loop does the rest.
+        grid = min(grid, params.grid_cap * dev.sm_count)
     grid = max(1, min(grid, 2**31 - 1))
     return f"    {name}<<<{grid}, {params.block}, 0, hiera_s>>>({call_args(prog, reads, writes)});"
 

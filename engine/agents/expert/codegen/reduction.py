@@ -1,19 +1,34 @@
-"""Row kernels (CUDA): reductions over the last dim with everything around them fused.
+"""Row kernels (CUDA): reductions over the last dim with everything around them fused, for rows of any length.
 
 `threads` threads own one row (one thread, part of a warp, a warp, or a whole block). Each pass computes
 the reductions whose inputs are ready (softmax: max, then the sum of exp(x - max); layer norm: the mean,
 then the centered sum of squares), combining within the row by warp shuffles and, past 32 threads, one
-shared-memory exchange. With `cache` the row's inputs are loaded once into registers (float4 when the
-row allows) and every pass reads them there: one read of global memory, one write, whatever the number
-of passes. Values that do not change along the row (row statistics, per-row inputs) are computed once
-per row, outside the column loops.
+shared-memory exchange. Values that do not change along the row (row statistics, per-row inputs) are
+computed once per row, outside the column loops. How the row is walked depends on its length (RowPlan):
+
+- registers: the row's inputs fit in a few dozen registers per thread: they are loaded once (float4 where
+  the row allows) and every pass reads them there; the column loops are unrolled (their trip count is
+  small by construction).
+- loop: a longer row is streamed from memory by a loop with a compile-time trip count unrolled only
+  UNROLL times, so the code size does not grow with the row; two-pass statistics that have an online
+  form (softmax's max and sum, the norms' mean and variance) are taken in one pass (accumulators.py).
+- split: when the rows are too few to fill the device (a full reduction is one row), each row is cut
+  into chunks, one block per (row, chunk): a kernel per pass writes each chunk's partial result to the
+  workspace, and the next kernel combines a row's partials before it goes on. Grid sizes come from the
+  device's SM count and threads per SM.
+
+Indices are of the program's index type (64-bit when an element count needs it), and loop counters that
+multiply with a stride are widened before they do.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from math import prod
 
+from engine.agents.expert.codegen import accumulators as accs
+from engine.agents.expert.codegen.accumulators import Acc
 from engine.agents.expert.codegen.common import (
     Emitter,
     KernelCode,
@@ -22,18 +37,20 @@ from engine.agents.expert.codegen.common import (
     last_stride,
     offset_code,
     pointer,
-    reduce_combine,
-    reduce_identity,
     reduction_passes,
     short,
     vec_ok,
 )
 from engine.agents.expert.codegen.pointwise import call_args, kernel_params
 from engine.agents.expert.codegen.variants import RowParams
-from engine.agents.expert.ir import Const, Expr, FusedStage, Load, Program, Reduce, View, loads, walk
+from engine.agents.expert.device import DeviceLimits
+from engine.agents.expert.ir import Buffer, Const, Expr, FusedStage, Load, Program, Reduce, View, loads, walk
 
 LANES = "xyzw"
 REG_BUDGET = 64  # cached floats per thread before caching would cost occupancy (or spill)
+UNROLL = 4  # unrolled trips of a streamed column loop: loads in flight without code growing with the row
+SPLIT_MIN_VECTORS = 8  # a split row gives each thread at least this many vectors per chunk
+MAX_SPLIT = 1024  # chunks per row at most (the partials of a row are combined by one block)
 
 HELPERS = r"""
 // Combine a value across `W` consecutive lanes (W a power of two <= 32); every lane gets the result.
@@ -71,6 +88,17 @@ HIERA_BLOCK_REDUCE(hiera_block_min, hiera_warp_min, INFINITY)
 """
 
 
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _pow2_floor(t: int) -> int:
+    p = 1
+    while p * 2 <= t:
+        p *= 2
+    return p
+
+
 def choose_threads(d: int, rows: int, params: RowParams, vec: int) -> int:
     """Threads per row: enough to cover the row in a few vectors each, without idling most of a warp."""
     if params.threads:
@@ -90,13 +118,7 @@ def choose_threads(d: int, rows: int, params: RowParams, vec: int) -> int:
         t = 512
     else:
         t = 1024
-    t = int(t * params.scale)
-    t = max(1, min(1024, t))
-    # powers of two only (shuffle widths)
-    p = 1
-    while p * 2 <= t:
-        p *= 2
-    return p
+    return _pow2_floor(max(1, min(1024, int(t * params.scale))))  # powers of two only (shuffle widths)
 
 
 def choose_rows_per_block(t: int, rows: int, params: RowParams) -> int:
@@ -121,25 +143,66 @@ def strided_rows(stage: FusedStage) -> bool:
     return bool(lead) and all(ld.view.expand(dom).strides[-2] == 1 for ld in varying)
 
 
-def row_config(stage: FusedStage, params: RowParams) -> tuple[int, int, int, int]:
-    """(vec, threads per row, rows per block, vectors per thread) for a stage."""
-    d = stage.row_len
+@dataclass(frozen=True)
+class RowPlan:
+    """How one row stage is walked: see the module's docstring for the three modes."""
+
+    mode: str  # registers | loop | split
+    vec: int
+    t: int  # threads per row
+    rpb: int  # rows per block
+    nv: int  # vectors per thread: over the row, or over one chunk when split
+    split: int = 1  # chunks (blocks) per row
+    chunk: int = 0  # elements per chunk (the row length unless split)
+    transposed: bool = False
+    online: bool = False  # online statistics (one pass where the exact form takes two)
+
+    @property
+    def unroll(self) -> str:
+        return "#pragma unroll" if self.mode == "registers" else f"#pragma unroll {min(self.nv, UNROLL)}"
+
+
+def _varying_loads(stage: FusedStage) -> list[Load]:
+    seen: dict[Load, None] = {}
+    memo: dict[Expr, bool] = {}
+    for _, e in stage.outputs:
+        for ld in loads(e):
+            if col_varying(ld, stage.domain, memo):
+                seen[ld] = None
+    return list(seen)
+
+
+def row_plan(stage: FusedStage, params: RowParams, dev: DeviceLimits) -> RowPlan:
+    d, rows = stage.row_len, stage.rows
+    n_varying = max(1, len(_varying_loads(stage)))
     if strided_rows(stage):
-        rpb = 32
         t = params.threads if params.threads and params.threads <= 32 else int(8 * params.scale)
-        p = 1
-        while p * 2 <= max(1, min(t, d, 32)):
-            p *= 2
-        return 1, p, rpb, -(-d // p)
+        t = _pow2_floor(max(1, min(t, d, 32)))
+        nv = -(-d // t)
+        fits = params.cache and nv * n_varying <= REG_BUDGET
+        return RowPlan("registers" if fits else "loop", 1, t, 32, nv, 1, d, True, not fits and params.online)
     vec = params.vec if d % params.vec == 0 else 1
-    t = choose_threads(d, stage.rows, params, vec)
-    if t > d // vec and t > 1:
-        # never more threads than vectors in the row
-        while t > 1 and t > max(1, d // vec):
-            t //= 2
-    rpb = choose_rows_per_block(t, stage.rows, params)
+    t = choose_threads(d, rows, params, vec)
+    while t > 1 and t > max(1, d // vec):
+        t //= 2  # never more threads than vectors in the row
+    rpb = choose_rows_per_block(t, rows, params)
     nv = -(-d // (t * vec))
-    return vec, t, rpb, nv
+    blocks = -(-rows // rpb)
+    want = dev.resident_blocks(t * rpb)
+    split = params.split
+    if split == 0:
+        # Too few rows to fill the device, each long enough to share: cut the rows into chunks.
+        split = -(-want // blocks) if rpb == 1 and 2 * blocks <= want else 1
+        split = max(1, min(split, nv // SPLIT_MIN_VECTORS, MAX_SPLIT))
+    split = max(1, min(split, nv, MAX_SPLIT))
+    if split > 1:
+        per = t * vec
+        chunk = _ceil(_ceil(d, split), per) * per  # a whole number of block-wide vectors
+        split = -(-d // chunk)
+        if split > 1:
+            return RowPlan("split", vec, t, 1, chunk // per, split, chunk, False, params.online)
+    fits = params.cache and nv * vec * n_varying <= REG_BUDGET
+    return RowPlan("registers" if fits else "loop", vec, t, rpb, nv, 1, d, False, not fits and params.online)
 
 
 def _lead_view(view: View, domain: tuple[int, ...]) -> View:
@@ -147,19 +210,20 @@ def _lead_view(view: View, domain: tuple[int, ...]) -> View:
     return View(v.buffer, v.shape[:-1], v.strides[:-1], v.offset)
 
 
-def row_kernel(prog: Program, stage: FusedStage, params: RowParams, name: str, idx_t: str) -> KernelCode:
-    return _RowKernel(prog, stage, params, name).build()
+def row_kernel(prog: Program, stage: FusedStage, params: RowParams, name: str, idx_t: str,
+               dev: DeviceLimits | None = None) -> KernelCode:
+    """The stage's kernel(s) and launch(es); a split row adds its partial-result buffers as temps."""
+    return _RowKernels(prog, stage, params, name, dev or DeviceLimits()).build()
 
 
-class _RowKernel:
-    def __init__(self, prog: Program, stage: FusedStage, params: RowParams, name: str):
-        self.prog, self.stage, self.params, self.name = prog, stage, params, name
+class _RowKernels:
+    def __init__(self, prog: Program, stage: FusedStage, params: RowParams, name: str, dev: DeviceLimits):
+        self.stage, self.name = stage, name
+        self.plan = p = row_plan(stage, params, dev)
         self.dom = stage.domain
         self.d, self.rows = stage.row_len, stage.rows
-        self.vec, self.t, self.rpb, self.nv = row_config(stage, params)
-        self.transposed = strided_rows(stage)
         self.exprs = [e for _, e in stage.outputs]
-        self.passes = reduction_passes(self.exprs)
+        self.passes = accs.plan_accumulators(reduction_passes(self.exprs), p.online)
         self.cv_memo: dict[Expr, bool] = {}
         self.loads: dict[Load, None] = {}
         for e in self.exprs:
@@ -167,21 +231,42 @@ class _RowKernel:
                 self.loads[ld] = None
         self.reads = list(dict.fromkeys(ld.view.buffer for ld in self.loads))
         self.writes = [n for n, _ in stage.outputs]
-        self.exact = self.d % (self.t * self.vec) == 0
-        self.full_rows = self.rows % self.rpb == 0
-        # Inactive lanes (past the last row) read the last row, so every load stays in bounds.
-        self.row_var = "r" if self.full_rows else "rr"
-        self.bases: dict[View, str] = {}
+        self.full_rows = self.rows % p.rpb == 0
+        self.exact = p.chunk * p.split == self.d and p.chunk % (p.t * p.vec) == 0
         varying = [ld for ld in self.loads if self.varies(ld)]
-        self.vec_loads = {ld for ld in varying if self.vec > 1 and vec_ok(ld.view, self.dom, self.vec)}
-        fits = self.nv * self.vec * max(1, len(varying)) <= REG_BUDGET
-        self.cached = {ld: f"c{k}" for k, ld in enumerate(varying)} if params.cache and self.passes and fits else {}
+        self.vec_loads = {ld for ld in varying if p.vec > 1 and vec_ok(ld.view, self.dom, p.vec)}
+        self.cached = {ld: f"c{k}" for k, ld in enumerate(varying)} \
+            if p.mode == "registers" and params.cache and self.passes else {}
+        # Split rows: a buffer per (pass, accumulator, component) holding each (row, chunk)'s partial.
+        self.parts: list[list[list[str]]] = []
+        temps: list[Buffer] = []
+        if p.mode == "split":
+            for k, pas in enumerate(self.passes):
+                self.parts.append([])
+                for q, acc in enumerate(pas):
+                    names = [f"{name}_part{k}_{q}_{c}" for c in range(acc.comps)]
+                    temps += [Buffer(n, (self.rows * p.split,), "float32", "temp", n) for n in names]
+                    self.parts[-1].append(names)
+        self.temps = tuple(temps)
+        self.prog = Program(prog.buffers + self.temps, prog.stages)
+        self.max_comps = max((a.comps for pas in self.passes for a in pas), default=1)
+        self._reset()
+
+    def _reset(self) -> None:
         self.fixed: dict[Expr, str] = {}
         self.lines: list[str] = []
+        self.bases: dict[View, str] = {}
         self.n_hoist = 0
+
+    # --- addressing and hoisting --------------------------------------------------------------------
 
     def varies(self, e: Expr) -> bool:
         return col_varying(e, self.dom, self.cv_memo)
+
+    @property
+    def row_var(self) -> str:
+        # Inactive lanes (past the last row) read the last row, so every load stays in bounds.
+        return "r" if self.full_rows else "rr"
 
     def base(self, ld: Load) -> str:
         lv = _lead_view(ld.view, self.dom)
@@ -213,28 +298,35 @@ class _RowKernel:
         self.lines.extend(em.lines)
         self.fixed.update(em.memo)
 
+    # --- the column loops ---------------------------------------------------------------------------
+
     def leaf(self, lane_i: int, vec_names: dict[Load, str]) -> Callable[[Load], str]:
         col = "col" if lane_i == 0 else f"(col + {lane_i})"
+        vec = self.plan.vec
 
         def leaf(ld: Load) -> str:
             if ld in self.cached:
                 c = self.cached[ld]
                 if ld in self.vec_loads:
                     return f"{c}[j].{LANES[lane_i]}"
-                return f"{c}[j * {self.vec} + {lane_i}]" if self.vec > 1 else f"{c}[j]"
+                return f"{c}[j * {vec} + {lane_i}]" if vec > 1 else f"{c}[j]"
             if ld in vec_names:
                 return f"{vec_names[ld]}.{LANES[lane_i]}"
             return self.addr(ld, col)
 
         return leaf
 
+    def col_head(self) -> list[str]:
+        p = self.plan
+        start = "c0 + " if p.mode == "split" else ""
+        return [p.unroll, f"    for (int j = 0; j < {p.nv}; ++j) {{",
+                f"        const idx_t col = {start}((idx_t)j * {p.t} + lane) * {p.vec};"]
+
     def column_loop(self, body: list[Expr], consume: Callable[[list[list[str]], str], list[str]]) -> None:
-        """The loop over this thread's vectors of the row, evaluating `body` per element."""
+        """The loop over this thread's vectors of the row (or chunk), evaluating `body` per element."""
         out = self.lines
         start = len(out)
-        out.append("#pragma unroll")
-        out.append(f"    for (int j = 0; j < {self.nv}; ++j) {{")
-        out.append(f"        const idx_t col = (idx_t)(lane + j * {self.t}) * {self.vec};")
+        out.extend(self.col_head())
         g = self.guard("col")
         ind = "        "
         if g:
@@ -248,7 +340,7 @@ class _RowKernel:
                 out.append(f"{ind}const float4 {vec_names[ld]} = "
                            f"*reinterpret_cast<const float4*>(&{self.addr(ld, 'col')});")
         lane_vals: list[list[str]] = []
-        for lane_i in range(self.vec):
+        for lane_i in range(self.plan.vec):
             em = Emitter(self.leaf(lane_i, vec_names), self.fixed, prefix=f"e{lane_i}_", indent=ind)
             lane_vals.append([em.value(e) for e in body])
             out.extend(em.lines)
@@ -261,14 +353,13 @@ class _RowKernel:
 
     def load_cache(self) -> None:
         out = self.lines
+        vec, nv = self.plan.vec, self.plan.nv
         for ld, c in self.cached.items():
             if ld in self.vec_loads:
-                out.append(f"    float4 {c}[{self.nv}];")
+                out.append(f"    float4 {c}[{nv}];")
             else:
-                out.append(f"    float {c}[{self.nv * self.vec}];")
-        out.append("#pragma unroll")
-        out.append(f"    for (int j = 0; j < {self.nv}; ++j) {{")
-        out.append(f"        const idx_t col = (idx_t)(lane + j * {self.t}) * {self.vec};")
+                out.append(f"    float {c}[{nv * vec}];")
+        out.extend(self.col_head())
         for ld, c in self.cached.items():
             if ld in self.vec_loads:
                 g = self.guard("col")
@@ -276,58 +367,107 @@ class _RowKernel:
                 val = f"{g} ? {src} : make_float4(0.0f, 0.0f, 0.0f, 0.0f)" if g else src
                 out.append(f"        {c}[j] = {val};")
                 continue
-            for lane_i in range(self.vec):
+            for lane_i in range(vec):
                 col = "col" if lane_i == 0 else f"col + {lane_i}"
                 g = self.guard(f"({col})")
                 src = self.addr(ld, col)
-                idx = f"j * {self.vec} + {lane_i}" if self.vec > 1 else "j"
+                idx = f"j * {vec} + {lane_i}" if vec > 1 else "j"
                 out.append(f"        {c}[{idx}] = {g + ' ? ' + src + ' : 0.0f' if g else src};")
         out.append("    }")
 
-    def reduction_pass(self, k: int, reds: list[Reduce]) -> None:
-        for red in reds:
-            self.hoist(red.x)
-        accs = [f"acc{k}_{q}" for q in range(len(reds))]
-        for acc, red in zip(accs, reds):
-            self.lines.append(f"    float {acc} = {reduce_identity(red.op)};")
+    # --- combining partial results ------------------------------------------------------------------
+
+    def _shuffle(self, acc: Acc, a: list[str], width: int, ind: str = "    ") -> list[str]:
+        """The accumulator combined across `width` consecutive lanes of a warp (every lane gets it)."""
+        if acc.kind in accs.PLAIN:
+            return [f"{ind}{a[0]} = hiera_warp_{acc.kind}<{width}>({a[0]});"]
+        b = [f"{x}_o" for x in a]
+        return [f"{ind}#pragma unroll", f"{ind}for (int o = {width // 2}; o > 0; o >>= 1) {{",
+                *(f"{ind}    const float {bx} = __shfl_xor_sync(0xffffffffu, {ax}, o);" for ax, bx in zip(a, b)),
+                *accs.combine(acc, a, b, ind + "    "), f"{ind}}}"]
+
+    def row_combine(self, acc: Acc, a: list[str]) -> None:
+        """Combine the accumulator over the threads of a row; afterwards every thread of the row holds it."""
+        p, out = self.plan, self.lines
+        if p.t == 1:
+            return
+        if p.transposed:
+            # The lanes of a row are in different warps: they meet in shared memory, lane 0 combines.
+            b = [f"xsm{c}[l][rib]" for c in range(acc.comps)]
+            out += [f"    xsm{c}[lane][rib] = {x};" for c, x in enumerate(a)]
+            out += ["    __syncthreads();", "    if (lane == 0) {",
+                    f"        for (int l = 1; l < {p.t}; ++l) {{", *accs.combine(acc, a, b, "            "),
+                    "        }", *(f"        xsm{c}[0][rib] = {x};" for c, x in enumerate(a)), "    }",
+                    "    __syncthreads();", *(f"    {x} = xsm{c}[0][rib];" for c, x in enumerate(a)),
+                    "    __syncthreads();"]
+            return
+        if p.t <= 32:
+            out += self._shuffle(acc, a, p.t)
+            return
+        nw = p.t // 32
+        if acc.kind in accs.PLAIN:
+            out.append(f"    {a[0]} = hiera_block_{acc.kind}<{nw}>({a[0]}, smem);")
+            return
+        ident = accs.identity(acc)
+        out += self._shuffle(acc, a, 32)
+        out += ["    if ((threadIdx.x & 31) == 0) {",
+                *(f"        smem[{c * 32} + (threadIdx.x >> 5)] = {x};" for c, x in enumerate(a)), "    }",
+                "    __syncthreads();",
+                *(f"    {x} = (threadIdx.x & 31) < {nw} ? smem[{c * 32} + (threadIdx.x & 31)] : {ident[c]};"
+                  for c, x in enumerate(a))]
+        out += self._shuffle(acc, a, 32)
+        out.append("    __syncthreads();")
+
+    def _declare(self, k: int, pas: list[Acc]) -> list[list[str]]:
+        names = [[f"acc{k}_{q}_{c}" for c in range(acc.comps)] for q, acc in enumerate(pas)]
+        for acc, a in zip(pas, names):
+            self.lines += [f"    float {x} = {v};" for x, v in zip(a, accs.identity(acc))]
+        return names
+
+    def _publish(self, k: int, pas: list[Acc], names: list[list[str]]) -> None:
+        """The pass's results become row values (`fixed`) the later passes and the outputs read."""
+        for q, (acc, a) in enumerate(zip(pas, names)):
+            for i, (red, code) in enumerate(accs.results(acc, a)):
+                v = f"red{k}_{q}_{i}"
+                self.lines.append(f"    const float {v} = {code};  // {red.op} over the row")
+                self.fixed[red] = v
+
+    def reduction_pass(self, k: int, pas: list[Acc]) -> list[list[str]]:
+        for acc in pas:
+            self.hoist(acc.x)
+        names = self._declare(k, pas)
 
         def consume(lane_vals: list[list[str]], ind: str) -> list[str]:
-            return [f"{ind}{acc} = {reduce_combine(red.op, acc, v)};"
-                    for vals in lane_vals for acc, red, v in zip(accs, reds, vals)]
+            out = []
+            for q, (acc, a) in enumerate(zip(pas, names)):
+                out += accs.update(acc, a, [lv[q] for lv in lane_vals], ind)
+            return out
 
-        self.column_loop([red.x for red in reds], consume)
-        for q, (acc, red) in enumerate(zip(accs, reds)):
-            if self.transposed and self.t > 1:
-                # lanes of a row are in different warps: meet in shared memory
-                comb = reduce_combine(red.op, "v", "xsm[l][rib]")
-                self.lines += [
-                    f"    xsm[lane][rib] = {acc};",
-                    "    __syncthreads();",
-                    "    if (lane == 0) {",
-                    "        float v = xsm[0][rib];",
-                    f"        for (int l = 1; l < {self.t}; ++l) v = {comb};",
-                    "        xsm[0][rib] = v;",
-                    "    }",
-                    "    __syncthreads();",
-                    f"    const float red{k}_{q} = xsm[0][rib];  // {red.op} over the row",
-                    "    __syncthreads();",
-                ]
-                self.fixed[red] = f"red{k}_{q}"
-                continue
-            if self.t == 1:
-                combined = acc
-            elif self.t <= 32:
-                combined = f"hiera_warp_{red.op}<{self.t}>({acc})"
-            else:
-                combined = f"hiera_block_{red.op}<{self.t // 32}>({acc}, smem)"
-            name = f"red{k}_{q}"
-            self.lines.append(f"    const float {name} = {combined};  // {red.op} over the row")
-            self.fixed[red] = name
+        self.column_loop([acc.x for acc in pas], consume)
+        for acc, a in zip(pas, names):
+            self.row_combine(acc, a)
+        return names
+
+    def gather_partials(self, k: int, pas: list[Acc]) -> None:
+        """Split rows: a row's chunk partials of pass k, combined by the block, published as row values."""
+        names = self._declare(k, pas)
+        s = self.plan.split
+        self.lines.append(f"    for (int i = lane; i < {s}; i += {self.plan.t}) {{")
+        for q, (acc, a) in enumerate(zip(pas, names)):
+            b = [f"{pointer(n)}[r * {s} + i]" for n in self.parts[k][q]]
+            self.lines += accs.combine(acc, a, b, "        ")
+        self.lines.append("    }")
+        for acc, a in zip(pas, names):
+            self.row_combine(acc, a)
+        self._publish(k, pas, names)
+
+    # --- outputs ----------------------------------------------------------------------------------------
 
     def outputs(self) -> None:
         full = prod(self.dom)
         elem = [(o, e) for o, e in self.stage.outputs if self.prog.buffer(o).numel == full]
         per_row = [(o, e) for o, e in self.stage.outputs if self.prog.buffer(o).numel != full]
+        vec = self.plan.vec
         for _, e in elem:
             self.hoist(e)
         if elem:
@@ -336,7 +476,7 @@ class _RowKernel:
                 for k, (o, _) in enumerate(elem):
                     p = pointer(self.prog.buffer(o).c_name)
                     vals = [lv[k] for lv in lane_vals]
-                    if self.vec == 4:
+                    if vec == 4:
                         out.append(f"{ind}*reinterpret_cast<float4*>(&{p}[r * {self.d} + col]) = "
                                    f"make_float4({', '.join(vals)});")
                     else:
@@ -348,7 +488,8 @@ class _RowKernel:
         if per_row:
             for _, e in per_row:
                 self.hoist(e)
-            cond = ("active && " if not self.full_rows else "") + "lane == 0"
+            cond = ("active && " if not self.full_rows else "") + "lane == 0" + \
+                (" && chunk == 0" if self.plan.mode == "split" and elem else "")
             self.lines.append(f"    if ({cond}) {{")
             for o, e in per_row:
                 em = Emitter(lambda ld: self.addr(ld, "0"), self.fixed, prefix="o", indent="        ")
@@ -357,48 +498,95 @@ class _RowKernel:
                 self.lines.append(f"        {pointer(self.prog.buffer(o).c_name)}[r] = {v};")
             self.lines.append("    }")
 
-    def build(self) -> KernelCode:
-        body_start = len(self.lines)
-        if self.cached:
-            self.load_cache()
-        for k, reds in enumerate(self.passes):
-            self.reduction_pass(k, reds)
-        self.outputs()
-        body = self.lines[body_start:]
-        t, rpb, d, rows = self.t, self.rpb, self.d, self.rows
-        what = "; ".join(f"{o} = {short(describe(e), 120)}" for o, e in self.stage.outputs)
-        head = [
-            f"// {what}",
-            f"// {rows} rows of {d}: {t} thread(s) per row, {rpb} row(s) per block, {self.nv} vector(s) of "
-            f"{self.vec} per thread; {len(self.passes)} reduction pass(es)"
-            + ("; rows across threads (the row is strided in memory)" if self.transposed else "")
-            + ("; the row stays in registers between passes" if self.cached else ""),
-            f"__global__ void __launch_bounds__({t * rpb}) {self.name}("
-            f"{kernel_params(self.prog, self.reads, self.writes)}) {{",
-        ]
-        if self.transposed:
+    # --- kernels --------------------------------------------------------------------------------------
+
+    def _head(self, name: str, reads: list[str], writes: list[str], what: str) -> list[str]:
+        p = self.plan
+        head = [f"// {what}",
+                f"__global__ void __launch_bounds__({p.t * p.rpb}) {name}("
+                f"{kernel_params(self.prog, reads, writes)}) {{"]
+        if p.transposed:
             # Adjacent threads take adjacent rows (adjacent in memory); a row's lanes are rpb threads apart.
-            head.append(f"    __shared__ float xsm[{t}][{rpb + 1}];")
-            head.append(f"    const int lane = threadIdx.x / {rpb}, rib = threadIdx.x % {rpb};")
-            head.append(f"    const idx_t r = (idx_t)blockIdx.x * {rpb} + rib;")
+            head += [f"    __shared__ float xsm{c}[{p.t}][{p.rpb + 1}];" for c in range(self.max_comps)]
+            head.append(f"    const int lane = threadIdx.x / {p.rpb}, rib = threadIdx.x % {p.rpb};")
+            head.append(f"    const idx_t r = (idx_t)blockIdx.x * {p.rpb} + rib;")
         else:
-            if t > 32:
-                head.append("    __shared__ float smem[32];")
-            head.append(f"    const int lane = threadIdx.x{' % ' + str(t) if rpb > 1 else ''};")
-            row = f"(idx_t)blockIdx.x * {rpb} + threadIdx.x / {t}" if rpb > 1 else "(idx_t)blockIdx.x"
+            if p.t > 32:
+                head.append(f"    __shared__ float smem[{32 * self.max_comps}];")
+            head.append(f"    const int lane = threadIdx.x{' % ' + str(p.t) if p.rpb > 1 else ''};")
+            row = f"(idx_t)blockIdx.x * {p.rpb} + threadIdx.x / {p.t}" if p.rpb > 1 else "(idx_t)blockIdx.x"
             head.append(f"    const idx_t r = {row};")
+            if p.mode == "split":
+                head.append("    const idx_t chunk = blockIdx.y;")
+                head.append(f"    const idx_t c0 = chunk * {p.chunk};")
+                head.append("    (void)c0;")
         if not self.full_rows:
             # Lanes past the last row still take part in the shuffles, so they must not return early.
-            head.append(f"    const bool active = r < {rows};")
-            head.append(f"    const idx_t rr = active ? r : {rows - 1};")
+            head.append(f"    const bool active = r < {self.rows};")
+            head.append(f"    const idx_t rr = active ? r : {self.rows - 1};")
         lead = self.dom[:-1]
-        for lv, name in self.bases.items():
+        for lv, bname in self.bases.items():
             code = offset_code(lv, lead, self.row_var) if lead else "0"
-            head.append(f"    const idx_t {name} = {code};")
-        src = "\n".join([*head, *body, "}"]) + "\n"
-        grid = -(-rows // rpb)
-        launch = f"    {self.name}<<<{grid}, {t * rpb}, 0, hiera_s>>>({call_args(self.prog, self.reads, self.writes)});"
-        return KernelCode(src, launch, tuple(self.reads), tuple(self.writes))
+            head.append(f"    const idx_t {bname} = {code};")
+        return head
+
+    def _kernel(self, name: str, reads: list[str], writes: list[str], what: str, grid: str) -> tuple[str, str]:
+        body = self.lines
+        src = "\n".join([*self._head(name, reads, writes, what), *body, "}"]) + "\n"
+        p = self.plan
+        launch = f"    {name}<<<{grid}, {p.t * p.rpb}, 0, hiera_s>>>({call_args(self.prog, reads, writes)});"
+        self._reset()
+        return src, launch
+
+    def _summary(self) -> str:
+        p = self.plan
+        what = "; ".join(f"{o} = {short(describe(e), 120)}" for o, e in self.stage.outputs)
+        how = {"registers": "the row stays in registers between passes",
+               "loop": f"the row is streamed (loop unrolled {min(p.nv, UNROLL)}x)",
+               "split": f"each row split over {p.split} blocks of {p.chunk} elements"}[p.mode]
+        online = "; online statistics" if p.online and any(a.kind not in accs.PLAIN for pas in self.passes
+                                                           for a in pas) else ""
+        return (f"{what}\n// {self.rows} rows of {self.d}: {p.t} thread(s) per row, {p.rpb} row(s) per block, "
+                f"{p.nv} vector(s) of {p.vec} per thread; {len(self.passes)} reduction pass(es); {how}{online}"
+                + ("; rows across threads (the row is strided in memory)" if p.transposed else ""))
+
+    def build(self) -> KernelCode:
+        p = self.plan
+        if p.mode != "split":
+            if self.cached:
+                self.load_cache()
+            for k, pas in enumerate(self.passes):
+                self._publish(k, pas, self.reduction_pass(k, pas))
+            self.outputs()
+            src, launch = self._kernel(self.name, self.reads, self.writes, self._summary(), str(-(-self.rows // p.rpb)))
+            return KernelCode(src, launch, tuple(self.reads), tuple(self.writes))
+        sources, launches = [], []
+        for k, pas in enumerate(self.passes):
+            for j in range(k):
+                self.gather_partials(j, self.passes[j])
+            names = self.reduction_pass(k, pas)
+            self.lines.append("    if (lane == 0) {")
+            for q, a in enumerate(names):
+                self.lines += [f"        {pointer(n)}[r * {p.split} + chunk] = {x};"
+                               for n, x in zip(self.parts[k][q], a)]
+            self.lines.append("    }")
+            prev = [n for j in range(k) for q in self.parts[j] for n in q]
+            mine = [n for q in self.parts[k] for n in q]
+            what = f"pass {k + 1} of {len(self.passes)}: each chunk's partial result\n// " + self._summary()
+            src, launch = self._kernel(f"{self.name}_pass{k}", self.reads + prev, mine, what,
+                                       f"dim3({self.rows}, {p.split})")
+            sources.append(src)
+            launches.append(launch)
+        for j, pas in enumerate(self.passes):
+            self.gather_partials(j, pas)
+        self.outputs()
+        # Per-row outputs only (a full reduction): one block per row combines the partials and writes.
+        elementwise = any(self.prog.buffer(o).numel == prod(self.dom) for o in self.writes)
+        parts = [n for pas in self.parts for q in pas for n in q]
+        src, launch = self._kernel(self.name, self.reads + parts, self.writes, "the outputs\n// " + self._summary(),
+                                   f"dim3({self.rows}, {p.split if elementwise else 1})")
+        return KernelCode("\n".join([*sources, src]), "\n".join([*launches, launch]), tuple(self.reads),
+                          tuple(self.writes), self.temps)
 
 
 def _ready(e: Expr, fixed: dict[Expr, str]) -> bool:
@@ -406,9 +594,9 @@ def _ready(e: Expr, fixed: dict[Expr, str]) -> bool:
     return all(n in fixed for n in walk(e) if isinstance(n, Reduce))
 
 
-def vec_pointers(prog: Program, stage: FusedStage, params: RowParams) -> list[str]:
+def vec_pointers(prog: Program, stage: FusedStage, params: RowParams, dev: DeviceLimits | None = None) -> list[str]:
     """Pointers a row kernel reads or writes as float4 (they must be 16-byte aligned at run time)."""
-    vec = row_config(stage, params)[0]
+    vec = row_plan(stage, params, dev or DeviceLimits()).vec
     if vec == 1:
         return []
     dom = stage.domain

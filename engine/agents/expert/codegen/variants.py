@@ -16,10 +16,10 @@ class FlatParams:
     block: int = 256  # threads per block
     vec: int = 4  # elements per vector access (4 = float4, 16 bytes)
     ilp: int = 1  # vectors per thread per loop trip (independent loads in flight)
-    grid_cap: int = 0  # at most this many blocks (0: one vector per thread, no cap)
+    grid_cap: int = 0  # at most this many blocks per SM of the device (0: one vector per thread, no cap)
 
     def label(self) -> str:
-        cap = f" grid<={self.grid_cap}" if self.grid_cap else ""
+        cap = f" grid<={self.grid_cap}/SM" if self.grid_cap else ""
         return f"block {self.block}, vec {self.vec}, ilp {self.ilp}{cap}"
 
 
@@ -32,11 +32,15 @@ class RowParams:
     vec: int = 4  # float4 access along the row when the row length allows
     cache: bool = True  # keep the row's inputs in registers across passes (one read of global memory)
     scale: float = 1.0  # multiplies the heuristic's threads per row (0.5: fewer, wider-ILP threads)
+    split: int = 0  # blocks per row: 0 from the device (split when the rows cannot fill it), 1 never, N forced
+    online: bool = True  # streamed rows: one-pass (online) statistics where the exact form takes two passes
 
     def label(self) -> str:
         t = f"{self.threads}" if self.threads else (f"auto x{self.scale:g}" if self.scale != 1 else "auto")
         rpb = f", {self.rows_per_block} rows/block" if self.rows_per_block else ""
-        return f"threads/row {t}{rpb}, vec {self.vec}, {'registers' if self.cache else 're-read'}"
+        split = "" if self.split == 0 else ", rows whole" if self.split == 1 else f", {self.split} blocks/row"
+        online = "" if self.online else ", two-pass statistics"
+        return f"threads/row {t}{rpb}, vec {self.vec}, {'registers' if self.cache else 're-read'}{split}{online}"
 
 
 @dataclass(frozen=True)
