@@ -171,7 +171,8 @@ def test_profile_candidate_runs_the_target_and_reads_the_pages(fake_ncu, tmp_pat
     _pages(fake_ncu.parent, str(build / "cuda_source.cu"))
     layout = {"task": "t", "args": [], "scalars": [], "outputs": [], "output_is_tuple": False}
     p = profile_candidate(tmp_path / "task.py", tmp_path / "contract", artifact, "cuda", "cuda:0",
-                          ncu_path=str(fake_ncu), work_dir=tmp_path / "work", layout=layout, source_path=user_file)
+                          ncu_path=str(fake_ncu), work_dir=tmp_path / "work", layout=layout, source_path=user_file,
+                          sandboxed=False)
     collect = _calls(fake_ncu)[0]
     program = collect[collect.index("-o") + 2:]
     assert program[:3] == [sys.executable, "-m", "engine.profile.target"]
@@ -184,6 +185,37 @@ def test_profile_candidate_runs_the_target_and_reads_the_pages(fake_ncu, tmp_pat
     assert [(f.file, f.line) for f in p.lines] == [(str(user_file.resolve()), 12)]
     assert p.lines[0].excessive_global_sectors == 2_000_000
     assert p.seconds is not None and p.target == str(user_file)
+
+
+def test_a_profiled_candidate_runs_under_ncu_in_the_sandbox(fake_ncu, tmp_path, monkeypatch):
+    """ncu and the program it launches start inside bubblewrap; the program sees the candidate in its scratch, the
+    task file and hiera's packages read-only, and the report comes back through the scratch."""
+    import engine.profile.ncu as ncu_mod
+
+    for name in ("task.py", "contract/hiera_contract.h", "cache/ab12/candidate.so", "cache/ab12/cuda_source.cu"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    seen: list[list[str]] = []
+
+    def fake_run(cmd, timeout_s, env, cwd):  # collect's ncu call, not run: what it would start is the point
+        seen.append(list(cmd))
+        return 1, "==ERROR== stopped by the test"
+
+    monkeypatch.setattr(ncu_mod, "_run", fake_run)
+    layout = {"task": "t", "args": [], "scalars": [], "outputs": [], "output_is_tuple": False}
+    with pytest.raises(ProfilerUnavailable):
+        profile_candidate(tmp_path / "task.py", tmp_path / "contract", tmp_path / "cache/ab12/candidate.so", "cuda",
+                          "cuda:0", ncu_path=str(fake_ncu), work_dir=tmp_path / "work", layout=layout)
+    cmd = seen[0]
+    assert Path(cmd[0]).name in ("bwrap", "bwrap.bin") and "--unshare-all" in cmd
+    inner = cmd[cmd.index("--") + 1:]
+    assert inner[0] == str(fake_ncu) and inner[inner.index("-o") + 1] == "/sandbox/profile"
+    assert inner[inner.index("--artifact") + 1] == "/sandbox/candidate.so"
+    assert inner[inner.index("--task") + 1] == "/task/task.py"
+    assert (tmp_path / "work" / "sandbox" / "candidate.so").exists()
+    binds = {cmd[i + 2]: cmd[i + 1] for i, a in enumerate(cmd) if a == "--ro-bind"}
+    assert binds["/task/task.py"] == str((tmp_path / "task.py").resolve())
+    assert str(tmp_path / "ws") not in " ".join(cmd)  # nothing else of the workspace
 
 
 def test_profile_reference_uses_its_own_range(fake_ncu, tmp_path):

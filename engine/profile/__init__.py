@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.evaluate.sandbox import SCRATCH, Bind, Policy, python_dirs
+from engine.evaluate.sandbox import command as sandbox_command
 from engine.profile.catalog import kernel_profile, line_findings
 from engine.profile.directions import bottleneck, roofline, score
 from engine.profile.metrics import Bottleneck, KernelProfile, LineFinding, Profile, RuleResult
@@ -60,9 +63,11 @@ def _env() -> dict[str, str]:
 
 
 def _run_profile(ncu: str, program: list[str], opts: CollectOptions, work_dir: Path, timeout_s: float,
-                 target: str, source_map: Mapping[str, str]) -> Profile:
+                 target: str, source_map: Mapping[str, str],
+                 sandboxed: tuple[Callable[[list[str]], list[str]], str] | None = None) -> Profile:
     work_dir.mkdir(parents=True, exist_ok=True)
-    collected = collect(ncu, program, work_dir / "profile.ncu-rep", opts, timeout_s=timeout_s, env=_env())
+    report = work_dir / ("sandbox" if sandboxed else ".") / "profile.ncu-rep"
+    collected = collect(ncu, program, report, opts, timeout_s=timeout_s, env=_env(), sandboxed=sandboxed)
     data = read_report(ncu, collected.report)
     if not data.launches:
         raise ProfilerUnavailable(f"profiling found no kernel in the report {collected.report}: nothing ran inside "
@@ -70,6 +75,15 @@ def _run_profile(ncu: str, program: list[str], opts: CollectOptions, work_dir: P
     return profile_from_launches(data.launches, source_map=source_map,
                                  notices=(*collected.notices, *data.notices), target=target,
                                  seconds=round(collected.seconds, 2))
+
+
+def _install_root(ncu: str) -> str:
+    """Nsight Compute's install folder (the one holding its sections/), which the sandbox binds whole."""
+    here = Path(os.path.realpath(ncu)).parent
+    for d in (here, *list(here.parents)[:3]):
+        if (d / "sections").is_dir():
+            return str(d)
+    return str(here)
 
 
 def _layout_for(task_path: Path) -> dict[str, Any]:
@@ -86,8 +100,8 @@ def profile_candidate(task_path: str | Path, contract_dir: str | Path, artifact:
                       *, ncu_path: str | None = None, timeout_s: float = 120.0, work_dir: str | Path,
                       layout: Mapping[str, Any] | None = None, source_path: str | Path | None = None,
                       kernel_regex: str | None = None, precision: str = "fp32", full_set: bool = False,
-                      max_kernels: int = 20) -> Profile:
-    """Profile one built candidate of a task with ncu.
+                      max_kernels: int = 20, sandboxed: bool = True) -> Profile:
+    """Profile one built candidate of a task with ncu (in the candidates' sandbox unless sandboxed=False).
 
     kind: "cuda" (a contract .cu built into `artifact`, a .so) or "modelnew" (`artifact` is the ModelNew .py).
     layout: the contract layout (contracts.contract.contract_layout); loaded from the task when omitted.
@@ -103,19 +117,55 @@ def profile_candidate(task_path: str | Path, contract_dir: str | Path, artifact:
                                   "candidates (.cu) and ModelNew modules")
     work = Path(work_dir)
     work.mkdir(parents=True, exist_ok=True)
-    program = [sys.executable, "-m", "engine.profile.target", "--task", str(Path(task_path).resolve()),
-               "--kind", kind, "--device", device, "--artifact", str(Path(artifact).resolve()),
-               "--contract-dir", str(Path(contract_dir).resolve()), "--precision", precision]
+    built = Path(artifact).resolve().parent / "cuda_source.cu"
     source_map: dict[str, str] = {}
+    layout_file = work / "layout.json"
     if kind == "cuda":
-        layout_file = work / "layout.json"
         layout_file.write_text(json.dumps(dict(layout) if layout is not None else _layout_for(Path(task_path))))
-        program += ["--layout", str(layout_file)]
-        built = Path(artifact).resolve().parent / "cuda_source.cu"
-        source_map[str(built)] = str(Path(source_path).resolve()) if source_path else str(built)
+        user = str(Path(source_path).resolve()) if source_path else str(built)
+        # Line info names the file as its compiler saw it: the build folder, or /sandbox/ when it was built in
+        # the sandbox (engine/evaluate/build.py).
+        source_map[str(built)] = source_map[f"{SCRATCH}/cuda_source.cu"] = user
     opts = CollectOptions(nvtx_include=nvtx_filter(kind), kernel_regex=kernel_regex,
                           launch_count=1 if kernel_regex else max_kernels, full_set=full_set)
-    return _run_profile(ncu, program, opts, work, timeout_s, str(source_path or artifact), source_map)
+    if not sandboxed:
+        program = [sys.executable, "-m", "engine.profile.target", "--task", str(Path(task_path).resolve()),
+                   "--kind", kind, "--device", device, "--artifact", str(Path(artifact).resolve()),
+                   "--contract-dir", str(Path(contract_dir).resolve()), "--precision", precision]
+        if kind == "cuda":
+            program += ["--layout", str(layout_file)]
+        return _run_profile(ncu, program, opts, work, timeout_s, str(source_path or artifact), source_map)
+    # The candidate runs under ncu in the sandbox every candidate runs in (engine/evaluate/sandbox.py): its
+    # copy of the artifact and the build's source in the scratch, the task file and hiera's packages read-only.
+    scratch = work / "sandbox"
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir(parents=True)
+    suffix = ".so" if kind == "cuda" else ".py"
+    shutil.copyfile(artifact, scratch / f"candidate{suffix}")
+    if kind == "cuda":
+        shutil.copyfile(layout_file, scratch / "layout.json")
+        if built.exists():
+            shutil.copyfile(built, scratch / "cuda_source.cu")
+    task = Path(task_path).resolve()
+    program = [sys.executable, "-m", "engine.profile.target", "--task", f"/task/{task.name}", "--kind", kind,
+               "--device", device, "--artifact", f"{SCRATCH}/candidate{suffix}", "--contract-dir", "/contract",
+               "--precision", precision]
+    if kind == "cuda":
+        program += ["--layout", f"{SCRATCH}/layout.json"]
+    ncu_home = _install_root(ncu)
+    binds = [Bind(str(task), f"/task/{task.name}"), Bind(str(Path(contract_dir).resolve()), "/contract"),
+             Bind(str(_REPO / "engine"), "/hiera-src/engine"), Bind(str(_REPO / "contracts"), "/hiera-src/contracts"),
+             Bind(ncu_home, ncu_home)]
+    binds += [Bind(d, d) for d in python_dirs(with_site=True) if not d.startswith("/usr/")]
+    policy = Policy(scratch=scratch, binds=tuple(binds), gpu=True,
+                    env={"PYTHONPATH": "/hiera-src", "TORCH_EXTENSIONS_DIR": f"{SCRATCH}/torch_extensions",
+                         "TRITON_CACHE_DIR": f"{SCRATCH}/triton", "TORCHINDUCTOR_CACHE_DIR": f"{SCRATCH}/inductor"})
+
+    def wrap(cmd: list[str]) -> list[str]:
+        return sandbox_command(policy, cmd)
+
+    return _run_profile(ncu, program, opts, work, timeout_s, str(source_path or artifact), source_map,
+                        sandboxed=(wrap, f"{SCRATCH}/profile"))
 
 
 def profile_reference(task_path: str | Path, device: str, *, ncu_path: str | None = None, timeout_s: float = 120.0,

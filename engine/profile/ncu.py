@@ -22,7 +22,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -183,15 +183,23 @@ def _run(cmd: Sequence[str], timeout_s: float, env: Mapping[str, str] | None, cw
 
 
 def collect(ncu: str, program: Sequence[str], report: Path, opts: CollectOptions, *, timeout_s: float = 120.0,
-            env: Mapping[str, str] | None = None, cwd: str | None = None) -> Collected:
-    """Profile `program` under ncu into `report` (an .ncu-rep path). Raises ProfilerUnavailable."""
+            env: Mapping[str, str] | None = None, cwd: str | None = None,
+            sandboxed: tuple[Callable[[list[str]], list[str]], str] | None = None) -> Collected:
+    """Profile `program` under ncu into `report` (an .ncu-rep path). Raises ProfilerUnavailable.
+
+    sandboxed: (wrap, inside) where ncu and the program it launches run in a sandbox: `wrap` turns the ncu
+    command into the sandbox's, and `inside` is the report's path as the sandbox sees it (the same file).
+    """
     report.parent.mkdir(parents=True, exist_ok=True)
     base = str(report)[: -len(".ncu-rep")] if str(report).endswith(".ncu-rep") else str(report)
     target = Path(base + ".ncu-rep")
+    out_base = base if sandboxed is None else sandboxed[1]
     notices: list[str] = []
     t0 = time.perf_counter()
     for attempt in (opts, replace(opts, extra_metrics=())):
-        cmd = [ncu, *collect_args(attempt), "-f", "-o", base, *program]
+        cmd = [ncu, *collect_args(attempt), "-f", "-o", out_base, *program]
+        if sandboxed is not None:
+            cmd = sandboxed[0](cmd)
         target.unlink(missing_ok=True)
         try:
             rc, out = _run(cmd, timeout_s - (time.perf_counter() - t0), env, cwd)
