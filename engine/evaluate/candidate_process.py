@@ -56,6 +56,7 @@ class RunnerSpec:
     threads: int = 0
     limits: dict[str, int] = field(default_factory=dict)
     extra_ro: tuple[str, ...] = ()  # more read-only folders (cuDNN's from the wheel, ...)
+    compile_cache: Path | None = None  # a torch.compile cache folder shared with trusted candidates (read-write)
 
 
 def _exit_text(code: int | None, sandboxed: bool = False) -> str:
@@ -117,6 +118,9 @@ class CandidateProcess:
             for var, sub in (("TORCH_EXTENSIONS_DIR", "torch_extensions"), ("TRITON_CACHE_DIR", "triton"),
                              ("TORCHINDUCTOR_CACHE_DIR", "inductor"), ("XDG_CACHE_HOME", "cache")):
                 env[var] = f"{sandbox.SCRATCH if s.sandboxed else self.scratch}/{sub}"
+            if s.compile_cache is not None:
+                shared = "/compile-cache" if s.sandboxed else str(s.compile_cache)
+                env["TRITON_CACHE_DIR"], env["TORCHINDUCTOR_CACHE_DIR"] = f"{shared}/triton", f"{shared}/inductor"
             from engine.evaluate.build import ToolchainMissing, find_nvcc
 
             with contextlib.suppress(ToolchainMissing):
@@ -133,6 +137,9 @@ class CandidateProcess:
         if not native or s.space != "pure_cuda":
             binds += [sandbox.Bind(d, d) for d in libdirs if not d.startswith("/usr/")]
         binds += [sandbox.Bind(d, d) for d in s.extra_ro if os.path.exists(d)]
+        if s.compile_cache is not None and not native:
+            s.compile_cache.mkdir(parents=True, exist_ok=True)
+            binds.append(sandbox.Bind(str(s.compile_cache), "/compile-cache", writable=True))
         if not native and "CUDA_HOME" in env and not env["CUDA_HOME"].startswith("/usr/"):
             binds.append(sandbox.Bind(env["CUDA_HOME"], env["CUDA_HOME"]))
         masks = tuple(sandbox.hide_library_dirs()) if native and s.space == "pure_cuda" else ()

@@ -290,7 +290,8 @@ class Checker:
         spec = RunnerSpec(kind=req.kind, device=str(self.device), space=req.space, artifact=Path(req.artifact),
                           sandboxed=self.sandboxed, workdir=self.workdir / "runners",
                           exchange_dir=ex.folder, threads=self._threads if self.device.type == "cpu" else 0,
-                          limits=self._limits(), extra_ro=_cudnn_dirs(req))
+                          limits=self._limits(), extra_ro=_cudnn_dirs(req),
+                          compile_cache=self.workdir / "compile-cache" if req.shared_compile_cache else None)
         spec.workdir.mkdir(parents=True, exist_ok=True)
         proc = CandidateProcess(spec, req.candidate_id)
         setup = wire.Setup(kind=req.kind, device=str(self.device), artifact="", buffers=ex.descriptors,

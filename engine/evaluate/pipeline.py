@@ -166,6 +166,7 @@ class Evaluator:
             contract=self.layout if cand.kind is not CandidateKind.MODELNEW else None,
             correctness_trials=self.settings.correctness_trials, timing_trials=self.settings.timing_trials,
             seed=self.settings.seed, space=self.space_of(cand).value, timeout_s=self.settings.request_timeout_s,
+            shared_compile_cache=cand.origin.startswith("expert:"),
         )
         t0 = time.perf_counter()
         try:

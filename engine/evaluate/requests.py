@@ -28,6 +28,10 @@ class EvalRequest:
     space: str = "libraries_pytorch"  # the largest space the candidate may use, enforced while it runs
     timeout_s: float | None = None  # the whole evaluation of this candidate; None: 600 s
     load_timeout_s: float = 600.0  # importing a ModelNew that builds itself, or its first (compiling) call
+    # torch.compile's caches shared with the task's other candidates of the same trust: only hiera's own
+    # generated ModelNew files (their source is the task's own code around torch.compile), so that a mode is
+    # compiled once per task; any other candidate compiles in caches of its own, which nothing else reads.
+    shared_compile_cache: bool = False
 
 
 @dataclass

@@ -521,13 +521,14 @@ class Attempts:
     folders, a signal to a process group — so the outcome says the candidate tried, instead of only failing
     with a confusing error. Containment does not depend on it: native code bypasses it, the sandbox does not."""
 
-    WRITABLE = ("/sandbox", "/tmp", "/dev/shm", "/dev/null", "/proc/self", "/xchg")
+    WRITABLE = ("/sandbox", "/tmp", "/dev/shm", "/dev/null", "/proc/self", "/xchg", "/compile-cache")
 
     def __init__(self) -> None:
         self.seen: list[str] = []
         # Unsandboxed (--no-sandbox) the scratch folder is the working directory and the exchange folder
         # a host path.
-        self.writable = (*self.WRITABLE, os.getcwd(), os.environ.get("HIERA_EXCHANGE") or "/xchg")
+        self.writable = (*self.WRITABLE, os.getcwd(), os.environ.get("HIERA_EXCHANGE") or "/xchg",
+                         os.path.dirname(os.environ.get("TORCHINDUCTOR_CACHE_DIR") or "/compile-cache/x"))
         sys.addaudithook(self._hook)
 
     def _note(self, what: str) -> None:
