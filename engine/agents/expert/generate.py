@@ -59,6 +59,9 @@ TRANSPOSE: list[TransposeParams] = [
 GEMM_LIBRARY: dict[str, list[GemmParams]] = {
     "epilogue": [G("cublaslt", 0), G("cublas"), G("cublaslt", 1), G("cublaslt", 0, lt_epilogue=False),
                  G("cublaslt", 2), G("cublaslt", 3)],
+    # 3xTF32 (codegen/gemm_split.py): the two-product form first, then the one-product form and other algorithms.
+    "split_tf32": [G("split_tf32"), G("split_tf32", form="3k"), G("split_tf32", algo=1), G("split_tf32", algo=2),
+                   G("split_tf32", lt_epilogue=False), G("split_tf32", form="3k", algo=1)],
     "algos": [G("cublas"), G("cublaslt", 0), G("cublaslt", 1), G("cublaslt", 2), G("cublaslt", 3),
               G("cublaslt", 4)],
 }
@@ -250,7 +253,7 @@ def _renders(ctx: Context, space: Space, strategy: Strategy,
             except ValueError as e:
                 errors.append(str(e))
                 continue
-            library = w.program.convs or ("cublas" in v.gemm.impl and w.program.gemms)
+            library = w.program.convs or (v.gemm.impl != "tiled" and w.program.gemms)
             claimed = Space.CUDA_LIBRARIES if library else Space.PURE_CUDA
             renders.append((fam, v, CandidateKind.CUDA, src, claimed))
     if fam != "torch" and space.allows(Space.LIBRARIES_PYTORCH) and \
