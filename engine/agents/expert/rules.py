@@ -14,6 +14,7 @@ from typing import Any
 from contracts.spaces import Space
 from engine.agents.base import Context, Direction, DirectionScores, SpaceChoice
 from engine.agents.expert.analysis import Workload, WorkloadKind, analyze
+from engine.agents.expert.codegen import gemm_split
 from engine.agents.expert.codegen.transpose import transposed_stages
 from engine.evaluate.outcome import Precision
 
@@ -212,6 +213,10 @@ def _base_scores(w: Workload, space: Space, ctx: Context) -> tuple[dict[Directio
             if ctx.precision is Precision.TF32:
                 s[T] = 0.85
                 ev[T].append("the tf32 policy allows TF32 tensor cores")
+            elif any(gemm_split.worthwhile(g) for g in gemms):
+                s[T] = 0.8
+                ev[T].insert(0, "3xTF32 split: fp32-accurate products on the TF32 tensor cores (hi*hi + hi*lo + "
+                                "lo*hi), within the strict fp32 tolerance and past SGEMM's rate")
         return s, ev
     if rows:
         d = rows[0].row_len
