@@ -98,6 +98,9 @@ def suitability(key: str, w: Workload, ctx: Context, space: Space) -> float:
         return 0.35
     if key == "T.split_tf32":
         # The fp32-accurate tensor-core product goes first where it is expected to beat SGEMM (codegen/gemm_split).
+        # Under the tf32 policy plain TF32 is allowed and a third of the work: the split is for strict fp32.
+        if ctx.precision is Precision.TF32:
+            return 0.3
         return 1.05 if prog is not None and any(gemm_split.worthwhile(g) for g in prog.gemms) else 0.5
     if fam == "library":
         return 1.0 if gemms else 0.0
