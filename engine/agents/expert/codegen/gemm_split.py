@@ -239,13 +239,15 @@ def split_gemm(prog: Program, st: GemmStage, idx: int, params: GemmParams) -> tu
     return kernels, setups, [launch, *launches]
 
 
-# Where the split pays on an H200 (docs/bench/gemm-split-h200): a product needs enough arithmetic for three TF32
-# products plus the split kernel's pass over the operands to beat one SGEMM, and both output dims wide enough
-# for the tensor cores' tiles (a matrix-vector product is bound by its bytes, which the split triples).
-MIN_GFLOP = 1.0
-MIN_DIM = 64
+# Where the split pays on an H200 (docs/bench/gemm-split-h200, 2026-12-01): 2.1-2.6x over SGEMM on products of
+# 1024 x 8192 x 8192, 4096^3 and the like, 1.7x on a chain of 1024^3 products; slower than SGEMM on 512^3 (0.66x),
+# on 256 batched 256^3 (0.78x) and with 128 rows (128 x 32768 x 32768: 0.81x). One matrix of the product must
+# then hold enough arithmetic for three TF32 products plus the split kernel's pass over the operands, and both
+# output dims must be wide enough for the tensor cores' tiles.
+MIN_GFLOP = 1.0  # per matrix of a batched product
+MIN_DIM = 512
 
 
 def worthwhile(st: GemmStage) -> bool:
     """Whether the split is expected to beat cuBLAS SGEMM on this product (the planner tries it first then)."""
-    return st.flops >= MIN_GFLOP * 1e9 and min(st.m, st.n) >= MIN_DIM and st.k >= MIN_DIM
+    return 2 * st.m * st.n * st.k >= MIN_GFLOP * 1e9 and min(st.m, st.n) >= MIN_DIM and st.k >= MIN_DIM // 2
