@@ -97,7 +97,7 @@ def suitability(key: str, w: Workload, ctx: Context, space: Space) -> float:
             return 0.9
         return 0.35
     if key == "T.split_tf32":
-        # The fp32-accurate tensor-core product goes first where it is expected to beat SGEMM (codegen/gemm_split).
+        # The 3xTF32 product goes first where it is expected to beat SGEMM (codegen/gemm_split.worthwhile).
         # Under the tf32 policy plain TF32 is allowed and a third of the work: the split is for strict fp32.
         if ctx.precision is Precision.TF32:
             return 0.3
