@@ -4,9 +4,10 @@ Machines without a GPU can still check that a generated kernel indexes correctly
 blocks one at a time, each with blockDim OS threads that meet at a real barrier for __syncthreads, and
 __shared__ arrays become function statics (one block at a time owns them). The result is an ordinary
 CPU candidate for the real evaluator (same `hiera_forward` ABI), so the reference comparison, mutation
-and aliasing checks all apply. Covers what the flat and tiled-transpose generators emit and cuDNN's
-convolution (a naive CPU loop nest, CUDNN_SHIM); warp shuffles (row reductions) and cuBLAS calls are not
-emulated.
+and aliasing checks all apply. Covers what the flat and tiled-transpose generators emit, cuDNN's
+convolution (a naive CPU loop nest, CUDNN_SHIM) and cuBLASLt's matmul (CUBLASLT_SHIM, which truncates operands to
+TF32 under CUBLAS_COMPUTE_32F_FAST_TF32 as the tensor cores do); warp shuffles (row reductions) and the classic
+cuBLAS API (cublasSgemm) are not emulated.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ SHIM = r"""// ---- CUDA-on-CPU emulation (tests only) ----
 #include <cmath>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -88,6 +90,8 @@ static void hiera_emu_launch(HieraEmuConfig cfg, const std::function<void()>& ke
 }
 
 static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline unsigned __float_as_uint(float x) { unsigned u; memcpy(&u, &x, 4); return u; }
+static inline float __uint_as_float(unsigned u) { float x; memcpy(&x, &u, 4); return x; }
 static inline cudaError_t cudaMalloc(void** p, size_t bytes) { *p = malloc(bytes); return *p ? 0 : 2; }
 static inline cudaError_t cudaFree(void* p) { free(p); return 0; }
 
@@ -104,15 +108,17 @@ static inline cudaError_t cudaFree(void* p) { free(p); return 0; }
 # here too, so a candidate that lets TF32 in under the strict fp32 policy fails verification as it would
 # on the GPU. The emulated Find lists a TF32 algorithm first (as the faster one), then FMA ones.
 CUDNN_SHIM = (Path(__file__).parent / "data" / "cudnn_emu.h").read_text()
+CUBLASLT_SHIM = (Path(__file__).parent / "data" / "cublaslt_emu.h").read_text()
 
 _LAUNCH = re.compile(r"(\w+)<<<(.+?), 0, hiera_s>>>\((.*?)\);")
 
 
 def emulated_cpp(cuda_source: str) -> str:
     """The candidate .cu as a C++ candidate whose kernels run on the CPU threads of the emulation above."""
-    if re.search(r"__shfl|cublas|cp\.async|asm\s*\(", cuda_source):
-        raise ValueError("this candidate uses warp shuffles, a library or inline PTX: not emulated")
+    if re.search(r"__shfl|\bcublas(?!Lt)\w*\s*\(|cp\.async|asm\s*\(", cuda_source):
+        raise ValueError("this candidate uses warp shuffles, the classic cuBLAS API or inline PTX: not emulated")
     src = cuda_source.replace("#include <cuda_runtime.h>", SHIM).replace("#include <cudnn.h>", CUDNN_SHIM)
+    src = src.replace("#include <cublas_v2.h>\n", "").replace("#include <cublasLt.h>", CUBLASLT_SHIM)
     src, n = _LAUNCH.subn(lambda m: f"hiera_emu_launch(hiera_emu_cfg({m.group(2)}), [&]() {{ "
                                     f"{m.group(1)}({m.group(3)}); }});", src)
     if n == 0:

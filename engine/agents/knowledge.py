@@ -106,6 +106,16 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("T.cublas_sgemm", T, _L, "cuBLAS SGEMM (strict fp32)",
           "Call cuBLAS/cuBLASLt with CUBLAS_COMPUTE_32F (no TF32): the best strict-fp32 GEMM there is.",
           needs=frozenset({"gpu"}), fits=frozenset({"gemm"})),
+    Entry("T.split_tf32", T, _L, "3xTF32 split GEMM (fp32-accurate tensor cores)",
+          "Split each fp32 operand into a TF32 high part (round to nearest) and a TF32 low part (the residual, "
+          "rounded) in one small kernel, then hi*hi + hi*lo + lo*hi on the TF32 tensor cores with fp32 "
+          "accumulation: cuBLASLt CUBLAS_COMPUTE_32F_FAST_TF32 over the split copies (the two small terms as one "
+          "product over 2K, then the large one with beta = 1 and the bias/ReLU epilogue), or mma.sync tf32 with "
+          "the split in registers. hi + lo keep about 22 bits, but the tensor cores' fp32 accumulation is not "
+          "rounded to nearest: on an H200 the cuBLASLt route is 2-12x SGEMM's error, passes the strict fp32 "
+          "check on typical layers (2.1-2.6x over SGEMM) and can miss it on large products of unscaled data; "
+          "keep an SGEMM candidate beside it. Pays on compute-bound products.", needs=frozenset({"gpu"}),
+          fits=frozenset({"gemm", "composite"})),
     Entry("T.tf32_tensor_cores", T, _L, "TF32 tensor cores",
           "cuBLASLt with CUBLAS_COMPUTE_32F_FAST_TF32, or mma.sync m16n8k8 tf32: only under the tf32 "
           "policy, recorded with the result.", needs=frozenset({"gpu", "tf32"}), fits=frozenset({"gemm", "conv"})),

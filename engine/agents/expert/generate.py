@@ -60,6 +60,11 @@ TRANSPOSE: list[TransposeParams] = [
 GEMM_LIBRARY: dict[str, list[GemmParams]] = {
     "epilogue": [G("cublaslt", 0), G("cublas"), G("cublaslt", 1), G("cublaslt", 0, lt_epilogue=False),
                  G("cublaslt", 2), G("cublaslt", 3)],
+    # 3xTF32 (codegen/gemm_split.py): the two-product form first, then the one-product form; third the strict
+    # SGEMM library call, since the split misses the strict tolerance where outputs are large (cuBLASLt's TF32
+    # accumulation on the H200 costs it precision: docs/bench/gemm-split-h200), so a round never ends below it.
+    "split_tf32": [G("split_tf32"), G("split_tf32", form="3k"), G("cublaslt", 0), G("split_tf32", algo=1),
+                   G("split_tf32", lt_epilogue=False), G("split_tf32", form="3k", algo=1)],
     "algos": [G("cublas"), G("cublaslt", 0), G("cublaslt", 1), G("cublaslt", 2), G("cublaslt", 3),
               G("cublaslt", 4)],
 }
@@ -253,7 +258,7 @@ def _renders(ctx: Context, space: Space, strategy: Strategy,
             except ValueError as e:
                 errors.append(str(e))
                 continue
-            library = w.program.convs or ("cublas" in v.gemm.impl and w.program.gemms)
+            library = w.program.convs or (v.gemm.impl != "tiled" and w.program.gemms)
             claimed = Space.CUDA_LIBRARIES if library else Space.PURE_CUDA
             renders.append((fam, v, CandidateKind.CUDA, src, claimed))
     if fam != "torch" and space.allows(Space.LIBRARIES_PYTORCH) and \

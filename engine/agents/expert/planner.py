@@ -14,6 +14,7 @@ from contracts.spaces import Space
 from engine.agents import knowledge
 from engine.agents.base import Context, Direction, DirectionScores, Strategy
 from engine.agents.expert.analysis import Workload, WorkloadKind
+from engine.agents.expert.codegen import gemm_split
 from engine.agents.expert.codegen.transpose import transposed_stages
 from engine.agents.expert.ir import Program
 from engine.agents.expert.rules import workload
@@ -38,6 +39,7 @@ FAMILY: dict[str, tuple[str, str]] = {
     "R.double_buffer": ("tiled", "tiles"),
     "R.library_epilogue": ("library", "epilogue"),
     "T.cublas_sgemm": ("library", "algos"),
+    "T.split_tf32": ("library", "split_tf32"),
     "T.cudnn_algos": ("library", "conv_algos"),
     "T.tf32_tensor_cores": ("library", "tf32"),
     "P.cpu_threads": ("cpu", "threads"),
@@ -69,7 +71,8 @@ def implementable(key: str, w: Workload, ctx: Context, space: Space) -> bool:
     if fam == "tiled":
         return bool(prog.gemms) and not prog.convs and all(len(g.batch) <= 1 for g in prog.gemms)
     if fam == "library":  # a library call to make: cuDNN's for T.cudnn_algos, cuBLAS's for T.cublas_sgemm
-        calls = {"T.cudnn_algos": prog.convs, "T.cublas_sgemm": prog.gemms}.get(key, prog.gemms + prog.convs)
+        calls = {"T.cudnn_algos": prog.convs, "T.cublas_sgemm": prog.gemms, "T.split_tf32": prog.gemms}.get(
+            key, prog.gemms + prog.convs)
         return libraries and bool(calls)
     return False
 
@@ -93,6 +96,12 @@ def suitability(key: str, w: Workload, ctx: Context, space: Space) -> float:
         if key == "P.cuda_graph" and w.kind is WorkloadKind.LAUNCH_BOUND and len(prog.stages) > 2:
             return 0.9
         return 0.35
+    if key == "T.split_tf32":
+        # The 3xTF32 product goes first where it is expected to beat SGEMM (codegen/gemm_split.worthwhile).
+        # Under the tf32 policy plain TF32 is allowed and a third of the work: the split is for strict fp32.
+        if ctx.precision is Precision.TF32:
+            return 0.3
+        return 1.05 if prog is not None and any(gemm_split.worthwhile(g) for g in prog.gemms) else 0.5
     if fam == "library":
         return 1.0 if gemms else 0.0
     if fam == "tiled":
@@ -234,7 +243,11 @@ def _steps(fam: str, focus: str, w: Workload, ctx: Context) -> tuple[str, ...]:
                       + ")",
                       "vary how the algorithm is chosen: cuDNN's timed fastest, its heuristic, or one by name"
                       if focus == "conv_algos" else "the algorithm cuDNN times fastest for this shape"]
-        if prog is None or prog.gemms:
+        if prog is not None and prog.gemms and focus == "split_tf32":
+            steps += ["split each operand into TF32 hi + lo in one generated kernel",
+                      "hi*hi + hi*lo + lo*hi on the TF32 tensor cores through cuBLASLt (small terms first, then "
+                      "the large one with the bias/ReLU epilogue); vary the form and the algorithm"]
+        elif prog is None or prog.gemms:
             steps += ["matrix products through cuBLAS/cuBLASLt with CUBLAS_COMPUTE_32F" +
                       (" (TF32 allowed)" if focus == "tf32" else " (no TF32)"),
                       "fold bias (+ReLU) into cuBLASLt's epilogue where it matches"]

@@ -15,6 +15,7 @@ from typing import Any
 from contracts.spaces import Space
 from engine.agents.base import Context, Direction, DirectionScores, SpaceChoice
 from engine.agents.expert.analysis import Workload, WorkloadKind, analyze
+from engine.agents.expert.codegen import gemm_split
 from engine.agents.expert.codegen.transpose import transposed_stages
 from engine.evaluate.outcome import Precision
 
@@ -222,6 +223,10 @@ def _base_scores(w: Workload, space: Space, ctx: Context) -> tuple[dict[Directio
             if ctx.precision is Precision.TF32:
                 s[T] = 0.85
                 ev[T].append("the tf32 policy allows TF32 tensor cores")
+            elif any(gemm_split.worthwhile(g) for g in gemms):
+                s[T] = 0.8
+                ev[T].insert(0, "3xTF32 split: hi*hi + hi*lo + lo*hi on the TF32 tensor cores, 2.1-2.6x SGEMM's "
+                                "rate on large layers (H200) and usually within the strict fp32 tolerance")
         return s, ev
     if rows:
         d = rows[0].row_len

@@ -15,6 +15,7 @@ from math import prod
 from contracts.contract import c_params
 from contracts.task import TaskSpec
 from engine.agents.expert.codegen import gemm as gemm_gen
+from engine.agents.expert.codegen import gemm_split
 from engine.agents.expert.codegen.common import describe, entry_preamble, index_type, pointer, short
 from engine.agents.expert.codegen.conv import CUDNN_HANDLE, conv_launch, conv_plan
 from engine.agents.expert.codegen.pointwise import flat_kernel
@@ -187,8 +188,11 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
     ValueError when the variant cannot apply."""
     dev = dev or DeviceLimits()
     gp = variant.gemm
-    if prog.gemms and gp.impl == "cublaslt" and gp.lt_epilogue:
+    split = bool(prog.gemms) and gp.impl == "split_tf32"
+    if prog.gemms and gp.impl in ("cublaslt", "split_tf32") and gp.lt_epilogue:
         prog = fold_bias(prog)
+    if split:
+        prog = gemm_split.with_split_buffers(prog, gp.form)  # the split copies live in the workspace
     idx_t = index_type(prog)
     kernels: list[str] = []
     launches: list[str] = []
@@ -216,6 +220,12 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
                 kc = gemm_gen.tiled_kernel(prog, st, gp, name, epi, idx_t)
                 kernels.append(kc.source)
                 launches.append(kc.launch)
+            elif split:
+                ks, sets, lns = gemm_split.split_gemm(prog, st, k, gp)
+                kernels += ks
+                setups += sets
+                launches += lns
+                uses_lt = True
             elif gp.impl == "cublaslt" and len(st.batch) <= 1:
                 setup, launch = gemm_gen.lt_plan(prog, st, k, gp, tf32)
                 setups.append(setup)
@@ -250,20 +260,24 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
             launches.append(kc.launch)
     if unused or extra:
         prog = Program(tuple(b for b in prog.buffers if b.name not in unused) + tuple(extra), prog.stages)
+    if split:
+        kernels.insert(0, gemm_split.TF32_ROUND)
     return _assemble(spec, prog, variant, strategy=strategy, title=title, idx_t=idx_t, kernels=kernels,
                      launches=launches, setups=setups, uses_cublas=uses_cublas, uses_lt=uses_lt,
-                     uses_rows=uses_rows, uses_cudnn=uses_cudnn, tf32=tf32)
+                     uses_rows=uses_rows, uses_cudnn=uses_cudnn, tf32=tf32, split=split)
 
 
 def _assemble(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str, title: str, idx_t: str,
               kernels: list[str], launches: list[str], setups: list[str], uses_cublas: bool, uses_lt: bool,
-              uses_rows: bool, uses_cudnn: bool, tf32: bool) -> str:
+              uses_rows: bool, uses_cudnn: bool, tf32: bool, split: bool = False) -> str:
     parts = []
     summary = stage_summary(prog, variant)
     parts.append("// " + (title or f"hiera expert candidate for '{spec.name}'"))
     parts.append(f"// strategy: {strategy}")
     parts.append(f"// variant: {variant.label(knob_parts(prog, variant))}")
-    parts.append("// precision: " + ("TF32 allowed (tf32 policy)" if tf32 else "strict fp32 (no TF32)"))
+    parts.append("// precision: " + ("TF32 allowed (tf32 policy)" if tf32 else
+                                     "strict fp32: products as 3xTF32 (tensor cores on hi/lo-split operands)"
+                                     if split else "strict fp32 (no TF32)"))
     parts += [f"//   {s}" for s in summary]
     parts.append(HEADER_INCLUDES.rstrip())
     if uses_cublas or uses_lt:

@@ -131,47 +131,82 @@ static void* hiera_lt_workspace() {
 """
 
 
-def lt_plan(prog: Program, st: GemmStage, idx: int, params: GemmParams, tf32: bool) -> tuple[str, str]:
-    """(setup function source, launch statements) for one product through cublasLtMatmul."""
-    a = operand(st.a, st.m, st.k)
-    b = operand(st.b, st.k, st.n)
+@dataclass(frozen=True)
+class LtProduct:
+    """One cublasLtMatmul in row-major terms: out = act(alpha * a @ b + beta * out + bias).
+
+    The operands' offsets and ld are in elements from the base pointers; `batch` is one flattened batch
+    count, with each operand's stride between batches (0: the same matrix for every batch)."""
+
+    idx: str  # names the plan: HieraLtPlan<idx>
+    a: Operand  # logical m x k
+    b: Operand  # logical k x n
+    m: int
+    n: int
+    k: int
+    a_ptr: str
+    b_ptr: str
+    out_ptr: str
+    alpha: float = 1.0
+    beta: float = 0.0
+    batch: int = 1
+    a_stride: int = 0
+    b_stride: int = 0
+    bias_ptr: str | None = None  # a length-n vector added to every row
+    relu: bool = False
+    compute: str = "CUBLAS_COMPUTE_32F"
+    algo: int = 0  # index into the heuristic's ranked algorithms (the first when fewer are offered)
+    what: str = ""
+
+
+def _alignment(offset: int) -> int:
+    """Bytes a float matrix `offset` elements into a 256-byte aligned buffer is aligned to (256 at most)."""
+    return 256 if offset % 64 == 0 else (4 * offset) & -(4 * offset)
+
+
+def lt_code(p: LtProduct) -> tuple[str, str]:
+    """(setup function source, launch statements) for one cublasLtMatmul."""
+    a, b = p.a, p.b
     # Column-major: the library's A is our B (N x K after op), its B is our A (K x M after op).
-    la_rows, la_cols = (st.k, st.n) if b.trans else (st.n, st.k)
-    lb_rows, lb_cols = (st.m, st.k) if a.trans else (st.k, st.m)
+    la_rows, la_cols = (p.k, p.n) if b.trans else (p.n, p.k)
+    lb_rows, lb_cols = (p.m, p.k) if a.trans else (p.k, p.m)
     epi = "CUBLASLT_EPILOGUE_DEFAULT"
-    bias_ptr = "nullptr"
-    if st.bias is not None:
-        epi = "CUBLASLT_EPILOGUE_RELU_BIAS" if st.activation == "relu" else "CUBLASLT_EPILOGUE_BIAS"
-        bias_ptr = f"{_ptr(prog, st.bias.buffer)} + {st.bias.offset}"
-    compute = "CUBLAS_COMPUTE_32F_FAST_TF32" if tf32 else "CUBLAS_COMPUTE_32F"
-    batch = prod(st.batch) if st.batch else 1
-    sa = a.batch_strides[-1] if st.batch else 0
-    sb = b.batch_strides[-1] if st.batch else 0
+    if p.bias_ptr is not None:
+        epi = "CUBLASLT_EPILOGUE_RELU_BIAS" if p.relu else "CUBLASLT_EPILOGUE_BIAS"
+    elif p.relu:
+        epi = "CUBLASLT_EPILOGUE_RELU"
     batch_attrs = ""
-    if batch > 1:
+    if p.batch > 1:
         set_attr = "        cublasLtMatrixLayoutSetAttribute"
         batch_attrs = "\n".join(
-            [f"        int bc = {batch}; long long sa = {sb}, sb = {sa}, sc = {st.m * st.n};"]
+            [f"        int bc = {p.batch}; long long sa = {p.b_stride}, sb = {p.a_stride}, sc = {p.m * p.n};"]
             + [f"{set_attr}(p.{m}, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof(bc));" for m in "abc"]
             + [f"{set_attr}(p.{m}, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &s{m}, sizeof(s{m}));"
                for m in "abc"])
-    batch_txt = f", batch {batch}" if batch > 1 else ""
+    batch_txt = f", batch {p.batch}" if p.batch > 1 else ""
+    # cuBLASLt assumes 256-byte aligned matrices unless told otherwise: an operand starting `offset` elements
+    # into a buffer (itself 256-byte aligned) is aligned to fewer bytes, and an algorithm needing more would fail.
+    align_prefs = "".join(
+        f"\n        uint32_t al{lib} = {al};\n        cublasLtMatmulPreferenceSetAttribute(pref, "
+        f"CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_{lib}_BYTES, &al{lib}, sizeof(al{lib}));"
+        for lib, al in (("A", _alignment(b.offset)), ("B", _alignment(a.offset))) if al < 256)
     op_a, op_b = ("CUBLAS_OP_T" if b.trans else "CUBLAS_OP_N"), ("CUBLAS_OP_T" if a.trans else "CUBLAS_OP_N")
+    i = p.idx
     setup = f"""
-// Product {idx}: {st.out} = {st.a.buffer} @ {st.b.buffer} (M={st.m} N={st.n} K={st.k}{batch_txt}),
-// {compute}, epilogue {epi}. Descriptors and the algorithm are chosen once (shapes are fixed).
-struct HieraLtPlan{idx} {{
+// Product {i}: {p.what} (M={p.m} N={p.n} K={p.k}{batch_txt}),
+// {p.compute}, epilogue {epi}. Descriptors and the algorithm are chosen once (shapes are fixed).
+struct HieraLtPlan{i} {{
     cublasLtMatmulDesc_t op = nullptr;
     cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
     cublasLtMatmulAlgo_t algo;
     bool ok = false;
 }};
-static HieraLtPlan{idx}* hiera_lt_plan{idx}(const void* bias) {{
-    static HieraLtPlan{idx} p;
+static HieraLtPlan{i}* hiera_lt_plan{i}(const void* bias) {{
+    static HieraLtPlan{i} p;
     static bool tried = false;
     if (!tried) {{
         tried = true;
-        if (cublasLtMatmulDescCreate(&p.op, {compute}, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS) return nullptr;
+        if (cublasLtMatmulDescCreate(&p.op, {p.compute}, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS) return nullptr;
         cublasOperation_t ta = {op_a}, tb = {op_b};
         cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta));
         cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb));
@@ -179,18 +214,19 @@ static HieraLtPlan{idx}* hiera_lt_plan{idx}(const void* bias) {{
         cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));
         cublasLtMatrixLayoutCreate(&p.a, CUDA_R_32F, {la_rows}, {la_cols}, {b.ld});
         cublasLtMatrixLayoutCreate(&p.b, CUDA_R_32F, {lb_rows}, {lb_cols}, {a.ld});
-        cublasLtMatrixLayoutCreate(&p.c, CUDA_R_32F, {st.n}, {st.m}, {st.n});
+        cublasLtMatrixLayoutCreate(&p.c, CUDA_R_32F, {p.n}, {p.m}, {p.n});
 {batch_attrs}
         cublasLtMatmulPreference_t pref;
         cublasLtMatmulPreferenceCreate(&pref);
         size_t ws = HIERA_LT_WS;
-        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
+        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));\
+{align_prefs}
         cublasLtMatmulHeuristicResult_t res[8];
         int found = 0;
         cublasLtMatmulAlgoGetHeuristic(hiera_lt(), p.op, p.a, p.b, p.c, p.c, pref, 8, res, &found);
         cublasLtMatmulPreferenceDestroy(pref);
         if (found == 0) return nullptr;
-        p.algo = res[{params.algo} < found ? {params.algo} : 0].algo;
+        p.algo = res[{p.algo} < found ? {p.algo} : 0].algo;
         p.ok = true;
     }}
     if (p.ok && bias != nullptr)
@@ -198,19 +234,30 @@ static HieraLtPlan{idx}* hiera_lt_plan{idx}(const void* bias) {{
     return p.ok ? &p : nullptr;
 }}
 """
-    pa, pb, pc = _ptr(prog, st.a.buffer), _ptr(prog, st.b.buffer), _ptr(prog, st.out)
-    what = f"{st.out} = {st.a.buffer} @ {st.b.buffer}" + (f" + {st.bias.buffer}" if st.bias is not None else "") \
-        + (" then ReLU" if st.activation == "relu" else "")
-    launch = f"""    // {what} (cuBLASLt, column-major C^T = B^T A^T)
+    launch = f"""    // {p.what} (cuBLASLt, column-major C^T = B^T A^T)
     {{
-        HieraLtPlan{idx}* p = hiera_lt_plan{idx}({bias_ptr});
+        HieraLtPlan{i}* p = hiera_lt_plan{i}({p.bias_ptr or "nullptr"});
         if (p == nullptr || hiera_lt_workspace() == nullptr) return 5;
-        const float alpha = {st.alpha!r}f, beta = 0.0f;
-        if (cublasLtMatmul(hiera_lt(), p->op, &alpha, {pb} + {b.offset}, p->a, {pa} + {a.offset}, p->b, &beta,
-                           {pc}, p->c, {pc}, p->c, &p->algo, hiera_lt_workspace(), HIERA_LT_WS, hiera_s)
-            != CUBLAS_STATUS_SUCCESS) return 5;
+        const float alpha = {p.alpha!r}f, beta = {p.beta!r}f;
+        if (cublasLtMatmul(hiera_lt(), p->op, &alpha, {p.b_ptr} + {b.offset}, p->a, {p.a_ptr} + {a.offset}, p->b,
+                           &beta, {p.out_ptr}, p->c, {p.out_ptr}, p->c, &p->algo, hiera_lt_workspace(), HIERA_LT_WS,
+                           hiera_s) != CUBLAS_STATUS_SUCCESS) return 5;
     }}"""
     return setup, launch
+
+
+def lt_plan(prog: Program, st: GemmStage, idx: int, params: GemmParams, tf32: bool) -> tuple[str, str]:
+    """(setup function source, launch statements) for one product through cublasLtMatmul."""
+    bias_ptr = f"{_ptr(prog, st.bias.buffer)} + {st.bias.offset}" if st.bias is not None else None
+    what = f"{st.out} = {st.a.buffer} @ {st.b.buffer}" + (f" + {st.bias.buffer}" if st.bias is not None else "") \
+        + (" then ReLU" if st.activation == "relu" else "")
+    a, b = operand(st.a, st.m, st.k), operand(st.b, st.k, st.n)
+    return lt_code(LtProduct(
+        str(idx), a, b, st.m, st.n, st.k, _ptr(prog, st.a.buffer), _ptr(prog, st.b.buffer), _ptr(prog, st.out),
+        alpha=st.alpha, batch=prod(st.batch) if st.batch else 1,
+        a_stride=a.batch_strides[-1] if st.batch else 0, b_stride=b.batch_strides[-1] if st.batch else 0,
+        bias_ptr=bias_ptr, relu=st.activation == "relu",
+        compute="CUBLAS_COMPUTE_32F_FAST_TF32" if tf32 else "CUBLAS_COMPUTE_32F", algo=params.algo, what=what))
 
 
 # --- the generated tiled SGEMM ---------------------------------------------------------------------------------

@@ -47,16 +47,21 @@ class RowParams:
 class GemmParams:
     """Matrix products: a library call or the generated tiled kernel."""
 
-    impl: str = "cublas"  # cublas | cublaslt | tiled
+    impl: str = "cublas"  # cublas | cublaslt | tiled | split_tf32 (3xTF32 on cuBLASLt: codegen/gemm_split.py)
     algo: int = 0  # cuBLASLt: index into the heuristic's ranked algorithms
     tile: tuple[int, int, int, int, int] = (128, 128, 8, 8, 8)  # tiled: BM, BN, BK, TM, TN
     lt_epilogue: bool = True  # cuBLASLt: fold a bias (+ReLU) epilogue into the library call
     fuse_epilogue: bool = True  # tiled: apply the following pointwise stage in the GEMM's store
+    form: str = "2+1"  # split_tf32: "2+1" (small terms over 2K, then the large one) or "3k" (one product)
+    split_vec: bool = True  # split_tf32: float4 in the split kernel where the shapes allow
 
     def label(self) -> str:
         if self.impl == "tiled":
             bm, bn, bk, tm, tn = self.tile
             return f"tiled SGEMM {bm}x{bn}x{bk}, {tm}x{tn}/thread" + (", fused epilogue" if self.fuse_epilogue else "")
+        if self.impl == "split_tf32":
+            return (f"3xTF32 split ({self.form}) on cuBLASLt algo #{self.algo}"
+                    + (" + bias epilogue" if self.lt_epilogue else "") + ("" if self.split_vec else ", scalar split"))
         if self.impl == "cublaslt":
             return f"cuBLASLt algo #{self.algo}" + (" + bias epilogue" if self.lt_epilogue else "")
         return "cublasSgemm"
