@@ -52,6 +52,6 @@ timeout 90 python3 scripts/bench_evaluator.py --builds 2 --torch-header-builds 0
   2>&1 | tail -8
 
 step "gpu tests"
-timeout 150 python3 -m pytest -q -m gpu -p no:cacheprovider tests/test_evaluate_gpu.py ${EXTRA_TESTS:-} \
-  > "$L/gpu_tests.txt" 2>&1; tail -15 "$L/gpu_tests.txt"
+[ -n "${SKIP_TESTS:-}" ] || timeout 150 python3 -m pytest -q -m gpu -p no:cacheprovider tests/test_evaluate_gpu.py ${EXTRA_TESTS:-} \
+  > "$L/gpu_tests.txt" 2>&1; tail -15 "$L/gpu_tests.txt" 2>/dev/null
 step "end"
