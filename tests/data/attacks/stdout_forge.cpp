@@ -17,9 +17,18 @@ static bool parent_is_hiera(pid_t ppid) {
     if (!f) return false;
     char buf[4096];
     size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
     fclose(f);
-    std::string cmd(buf, n);
-    return cmd.find("pytest") == std::string::npos && cmd.find(std::string("engine.cli\0", 11)) != std::string::npos;
+    bool hiera = false;
+    int index = 0;
+    for (size_t i = 0; i < n; ++index) {
+        std::string arg(buf + i);
+        i += arg.size() + 1;
+        std::string base = arg.substr(arg.find_last_of('/') + 1);
+        if (index < 3 && (base == "pytest" || base == "py.test")) return false;
+        if (arg == "engine.cli") hiera = true;
+    }
+    return hiera;
 }
 
 static void inject() {

@@ -11,6 +11,11 @@ from torch import nn
 TOKEN = "@TOKEN@"
 
 
+
+def _is_test_runner(args):
+    """pytest itself (its own command line, not a path that merely contains the word)."""
+    return any(Path(a).name in ("pytest", "py.test") for a in args[:3]) or "pytest" in args[1:3]
+
 def _hiera_ancestors():
     """Ancestors up to and including hiera's CLI; none beyond it and never a test runner (test-data
     safety: this file runs unsandboxed today)."""
@@ -27,7 +32,7 @@ def _hiera_ancestors():
             args = [a.decode(errors="replace") for a in Path(f"/proc/{ppid}/cmdline").read_bytes().split(b"\0")]
         except OSError:
             return []
-        if any("pytest" in a for a in args):
+        if _is_test_runner(args):
             return []
         chain.append(ppid)
         if "engine.cli" in args or any(Path(a).name == "hiera" for a in args[:2]):
