@@ -379,18 +379,102 @@ class Escape:
     before: dict[str, dict[str, str]]
 
 
+def run_escape(a: Arena, task: Path, names: Sequence[str], device: str = "cpu") -> Escape:
+    """One batch of escape attacks, with the arena's files snapshotted before it."""
+    a.listen()
+    task = a.task(task)
+    cands = {Path(n).name: a.render(n) for n in names}
+    before = {"home": snapshot(a.home), "workspace": snapshot(a.ws, skip=(".hiera",)), "hiera": snapshot(a.sources)}
+    task_before = task.read_bytes()
+    run = hiera_eval(a, task, list(cands.values()), device=device)
+    time.sleep(0.5)  # let the listeners take in anything still in flight
+    return Escape(a, run, cands, task, task_before, before)
+
+
+def writes_outside_scratch(e: Escape, target: str) -> list[str]:
+    """What the candidates wrote into one target: workspace, home, task file, hiera's sources, host /tmp."""
+    a = e.arena
+    if target == "workspace":
+        # Outside .hiera nothing may change; inside it (where a candidate's scratch may live) the store
+        # itself must not hold a candidate's write, nor its top folder a file the candidate put there.
+        marks = [f"pwned-{kind}:{a.token}" for kind in ("py", "cpp", "cu")]
+        store = [p for p in (a.ws / ".hiera").glob("*") if p.is_file()]
+        return (changed(e.before["workspace"], snapshot(a.ws, skip=(".hiera",)))
+                + [f"{p}: {m}" for p in store for m in marks if m.encode() in p.read_bytes()]
+                + [str(p) for p in store if a.token in p.name])
+    if target == "home":
+        return changed(e.before["home"], snapshot(a.home))
+    if target == "task file":
+        return [] if e.task.read_bytes() == e.task_before else [e.task.read_text()[-300:]]
+    if target == "hiera's sources":
+        return changed(e.before["hiera"], snapshot(a.sources))
+    return [str(p) for p in a.leftovers()]
+
+
+def secret_forms(value: str) -> list[str]:
+    return [value, value[::-1], base64.b64encode(value.encode()).decode()]
+
+
+def leaks_in_output(run: CliRun, needles: dict[str, str]) -> list[str]:
+    """Where each needle shows up in hiera's stdout or stderr, with the text before it."""
+    found = []
+    for label, needle in needles.items():
+        for where, text in (("stdout", run.stdout), ("stderr", run.stderr)):
+            i = text.find(needle)
+            if i >= 0:
+                found.append(f"{label} in {where}: ...{text[max(i - 80, 0):i + len(needle)]}")
+    return found
+
+
+def secrets_found(e: Escape) -> list[str]:
+    """The arena's secrets (raw, reversed, base64) in hiera's output or any file of the arena."""
+    needles = {f"{k} ({n})": form for k, v in e.arena.secrets.items()
+               for n, form in zip(("raw", "reversed", "base64"), secret_forms(v))}
+    return leaks_in_output(e.run, needles) + files_containing(e.arena.root, needles.values())
+
+
+@lru_cache(maxsize=1)
+def passwd_line() -> str:
+    try:
+        return Path("/etc/passwd").read_text().splitlines()[0]
+    except (OSError, IndexError):
+        return ""
+
+
+def file_canaries(a: Arena) -> dict[str, str]:
+    return {k: v for k, v in {**a.canaries, "/etc/passwd": passwd_line()}.items() if v}
+
+
+def canaries_in_verdict(e: Escape, cand: str) -> list[str]:
+    v = e.run.verdict(e.cands[cand])
+    assert v is not None, e.run.summary()
+    text = json.dumps(v)
+    return [f"{k}: {v['reason'][:600]}" for k, c in file_canaries(e.arena).items() if c in text]
+
+
+def canaries_found(e: Escape) -> list[str]:
+    """File contents in hiera's output or any file of the arena but the canaries' own files."""
+    a, needles = e.arena, file_canaries(e.arena)
+    own = (str(a.home / "canary.txt"), str(a.home / ".ssh"), str(a.ws / "canary.txt"))
+    return leaks_in_output(e.run, needles) + [h for h in files_containing(a.root, needles.values())
+                                              if not h.startswith(own)]
+
+
+def stdout_problems(e: Escape) -> list[str]:
+    """What in `hiera eval --json` stdout is not hiera's own JSON line for one of the batch's candidates."""
+    files = {str(p) for p in e.cands.values()}
+    problems = [f"not JSON: {line[:200]}" for line in e.run.junk]
+    problems += [f"not hiera's: {json.dumps(v)[:200]}" for v in e.run.verdicts
+                 if v.get("candidate_file") not in files or not v.get("run_id")]
+    if len(e.run.verdicts) != len(files):
+        problems.append(f"{len(e.run.verdicts)} JSON lines for {len(files)} candidates")
+    return problems
+
+
 @pytest.fixture(scope="module")
 def escape(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Escape]:
     with arena_at(tmp_path_factory.mktemp("escape"), copy_sources=True) as a:
-        a.listen()
-        task = a.task(TASKS / "relu_positive.py")
-        cands = {n: a.render(n) for n in ESCAPE}
-        before = {"home": snapshot(a.home), "workspace": snapshot(a.ws, skip=(".hiera",)),
-                  "hiera": snapshot(a.sources)}
-        task_before = task.read_bytes()
-        run = hiera_eval(a, task, list(cands.values()))
-        time.sleep(0.5)  # let the listeners take in anything still in flight
-        yield Escape(a, run, cands, task, task_before, before)
+        yield run_escape(a, TASKS / "relu_positive.py", ESCAPE)
 
 
 def test_the_escape_batch_ends_with_every_verdict_and_the_honest_ones_valid(escape: Escape) -> None:
@@ -400,23 +484,14 @@ def test_the_escape_batch_ends_with_every_verdict_and_the_honest_ones_valid(esca
     assert not missing, f"no verdict for {missing}\n{run.summary()}"
     for honest in ("honest_relu.py", "honest_relu.cpp"):
         assert run.status(escape.cands[honest]) == "valid", run.summary()
+    # The corpus itself: an attack that does not build proves nothing (only the file-reading ones may fail).
+    unbuilt = [n for n, p in escape.cands.items() if run.status(p) == "build_failed" and not n.startswith("read_")]
+    assert not unbuilt, f"attacks that did not build: {unbuilt}\n{run.summary()}"
 
 
 @pytest.mark.parametrize("target", ["workspace", "home", "task file", "hiera's sources", "host /tmp"])
 def test_no_candidate_writes_outside_its_scratch(escape: Escape, target: str) -> None:
-    a = escape.arena
-    marks = [f"pwned-py:{a.token}", f"pwned-cpp:{a.token}"]
-    if target == "workspace":
-        bad = changed(escape.before["workspace"], snapshot(a.ws, skip=(".hiera",)))
-        bad += files_containing(a.ws / ".hiera", marks) + [str(p) for p in (a.ws / ".hiera").rglob(f"*{a.token}*")]
-    elif target == "home":
-        bad = changed(escape.before["home"], snapshot(a.home))
-    elif target == "task file":
-        bad = [] if escape.task.read_bytes() == escape.task_before else [escape.task.read_text()[-300:]]
-    elif target == "hiera's sources":
-        bad = changed(escape.before["hiera"], snapshot(a.sources))
-    else:
-        bad = [str(p) for p in a.leftovers()]
+    bad = writes_outside_scratch(escape, target)
     assert not bad, f"candidates wrote into the {target}: {bad}"
 
 
@@ -427,68 +502,30 @@ def test_no_connection_reaches_a_listener_on_localhost(escape: Escape, channel: 
     assert not got, f"the {channel} listener on the host received {got}"
 
 
-def _secret_forms(value: str) -> list[str]:
-    return [value, value[::-1], base64.b64encode(value.encode()).decode()]
-
-
-def _leaks(escape: Escape, needles: dict[str, str]) -> list[str]:
-    """Where each needle shows up in hiera's stdout or stderr, with the text before it."""
-    run, found = escape.run, []
-    for label, needle in needles.items():
-        for where, text in (("stdout", run.stdout), ("stderr", run.stderr)):
-            i = text.find(needle)
-            if i >= 0:
-                found.append(f"{label} in {where}: ...{text[max(i - 80, 0):i + len(needle)]}")
-    return found
-
-
 def test_environment_secrets_appear_nowhere(escape: Escape) -> None:
-    needles = {f"{k} ({n})": form for k, v in escape.arena.secrets.items()
-               for n, form in zip(("raw", "reversed", "base64"), _secret_forms(v))}
-    found = _leaks(escape, needles)
-    found += files_containing(escape.arena.root, needles.values())
+    found = secrets_found(escape)
     assert not found, "secrets leaked:\n" + "\n".join(found)
 
 
 def test_file_contents_do_not_reach_the_failure_reason(escape: Escape) -> None:
-    v = escape.run.verdict(escape.cands["read_secrets.py"])
-    assert v is not None, escape.run.summary()
-    text = json.dumps(v)
-    leaked = [k for k, c in {**escape.arena.canaries, "/etc/passwd": _passwd_line()}.items() if c and c in text]
-    assert not leaked, f"read_secrets.py's outcome carries {leaked}: {v['reason'][:500]}"
+    leaked = canaries_in_verdict(escape, "read_secrets.py")
+    assert not leaked, f"read_secrets.py's outcome carries {leaked}"
 
 
 def test_file_contents_do_not_reach_compile_errors(escape: Escape) -> None:
-    v = escape.run.verdict(escape.cands["read_include.cpp"])
-    assert v is not None, escape.run.summary()
-    assert v["status"] == "build_failed", v
-    text = json.dumps(v)
-    leaked = [k for k, c in {**escape.arena.canaries, "/etc/passwd": _passwd_line()}.items() if c and c in text]
-    assert not leaked, f"the compiler quoted {leaked}: {v['reason'][:800]}"
+    assert escape.run.status(escape.cands["read_include.cpp"]) == "build_failed", escape.run.summary()
+    leaked = canaries_in_verdict(escape, "read_include.cpp")
+    assert not leaked, f"the compiler quoted {leaked}"
 
 
 def test_file_contents_appear_nowhere_in_hieras_output(escape: Escape) -> None:
-    a = escape.arena
-    needles = {**{f"{k} canary": c for k, c in a.canaries.items()}, "/etc/passwd": _passwd_line()}
-    found = _leaks(escape, {k: v for k, v in needles.items() if v})
-    found += [h for h in files_containing(a.root, [v for v in needles.values() if v])
-              if not h.startswith((str(a.home / "canary.txt"), str(a.home / ".ssh"), str(a.ws / "canary.txt")))]
+    found = canaries_found(escape)
     assert not found, "file contents leaked:\n" + "\n".join(found)
 
 
-@lru_cache(maxsize=1)
-def _passwd_line() -> str:
-    try:
-        return Path("/etc/passwd").read_text().splitlines()[0]
-    except (OSError, IndexError):
-        return ""
-
-
 def test_json_stdout_holds_only_hieras_own_lines(escape: Escape) -> None:
-    run, files = escape.run, {str(p) for p in escape.cands.values()}
-    assert not run.junk, f"stdout lines that are not hiera's JSON: {run.junk[:5]}"
-    assert len(run.verdicts) == len(files), f"{len(run.verdicts)} JSON lines for {len(files)} candidates"
-    assert all(v.get("candidate_file") in files and v.get("run_id") for v in run.verdicts), run.verdicts[:3]
+    problems = stdout_problems(escape)
+    assert not problems, problems[:6]
 
 
 # --- daemons and the stdout pipe (one batch) ------------------------------------------------------------

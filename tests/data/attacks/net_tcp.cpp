@@ -2,6 +2,7 @@
 // 127.0.0.1 with plain sockets and sends its token. A trusted evaluator: no connection is ever seen.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
