@@ -43,6 +43,7 @@ def _import(path, name="exported"):
 def _load_inline_arguments(tmp_path, source: str, monkeypatch) -> tuple[dict, object]:
     """What the exported file passes to load_inline for a CUDA kernel `source` (the build itself is faked)."""
     tmp_path.mkdir(exist_ok=True)
+    monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(tmp_path / "ext"))
     task = tmp_path / "scale_bias_relu.py"
     shutil.copy(TASKS / "scale_bias_relu.py", task)
     out = tmp_path / "scale_bias_relu_hiera.py"
