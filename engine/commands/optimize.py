@@ -211,6 +211,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     # Everything that can refuse the command is checked before the store is opened: a usage error leaves
     # no run behind and no .hiera/ in a folder that had none.
     store, run = _resumable(args, workspace) if args.resume else (None, None)
+    if run is None:
+        _shape(args)  # a --budget that contradicts --rounds is refused before the task is even loaded
     task_arg = args.task or (run["task_path"] if run else None)
     if not task_arg:
         raise UsageError("give a task file: hiera optimize TASK.py (or --resume RUN_ID to continue a run)")

@@ -17,7 +17,16 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
-from engine.cli import EXIT_OK, EXIT_USAGE, UsageError, console, load_task_or_exit, task_workdir, workspace_of
+from engine.cli import (
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+    console,
+    load_task_or_exit,
+    seconds,
+    task_workdir,
+    workspace_of,
+)
 
 
 def _cuda_arch(device: str) -> str | None:
@@ -193,13 +202,14 @@ def _unavailable(args: argparse.Namespace, e: Exception) -> int:
 
 def register(sub: Any) -> None:
     p = sub.add_parser("profile", help="profile a candidate (or the reference) with Nsight Compute")
-    p.add_argument("task", help="KernelBench-format task .py")
+    p.add_argument("task", help="KernelBench-format task .py (required)")
     p.add_argument("candidate", nargs="?", default=None,
                    help="a .cu contract candidate or a ModelNew .py (default: profile the reference)")
     p.add_argument("--device", default="auto", help="cuda or cuda:N (default: auto)")
     p.add_argument("--ncu", default=None, help="the ncu binary (default: $HIERA_NCU, PATH, /opt/nvidia/nsight-compute)")
-    p.add_argument("--kernel", default=None, help="profile only kernels whose name matches this regex")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds allowed for the whole ncu run")
+    p.add_argument("--kernel", default=None, help="profile only kernels whose name matches this regex (default: all)")
+    p.add_argument("--timeout", type=seconds, default=120.0, metavar="SECONDS",
+                   help="seconds allowed for the whole ncu run (default: 120)")
     p.add_argument("--workspace", default=None, help="where .hiera/ lives (default: current directory)")
-    p.add_argument("--json", action="store_true", help="print the Profile as one JSON object on stdout")
+    p.add_argument("--json", action="store_true", help="print the Profile as one JSON object on stdout (default: off)")
     p.set_defaults(func=cmd_profile)
