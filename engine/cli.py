@@ -173,6 +173,14 @@ def reason_text(o: Outcome | dict[str, Any], source_name: str | None, lines: int
     return "\n".join(shown) + (f"\n(+{more} more lines; the whole log is in the run's store)" if more > 0 else "")
 
 
+def folding_table(*headers: str, **kw: Any) -> Table:
+    """A table whose cells wrap and fold at any width: a narrow terminal never cuts a word with an ellipsis."""
+    t = Table(**kw)
+    for h in headers:
+        t.add_column(h, overflow="fold")
+    return t
+
+
 def fig_text(fig: dict[str, Any]) -> str:
     from engine.loop import verdict_phrase
 
@@ -183,6 +191,8 @@ def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Tab
     from engine.loop import figure
 
     t = Table(title=escape(title), show_header=False, title_justify="left")
+    t.add_column(no_wrap=True)
+    t.add_column(overflow="fold")  # a long path folds onto the next line: never cut before its line number
     t.add_row("status", f"[bold]{o.status.value}[/bold]")
     t.add_row("reason", escape(reason_text(o, source_name, lines=12)))
     if o.flags:
@@ -252,7 +262,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         done.append(outcome)
         shown = shown_path(path)
         if args.json:
-            shown_reason = reason_text(outcome, shown, lines=40)
+            # The whole compiler output, against the user's file name and lines.
+            shown_reason = user_build_log(outcome.reason, shown) if outcome.status.value == "build_failed" \
+                else outcome.reason
             print(json.dumps({**outcome.to_json(), "reason": shown_reason, "verdict": fig and fig["verdict"],
                               "spread": fig and fig["spread"], "run_id": run_id, "candidate_file": str(path)}),
                   flush=True)
@@ -336,8 +348,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("eval", help="verify and time candidates against a task (with --json: one line each)")
-    p.add_argument("task", help="KernelBench-format task .py (required)")
-    p.add_argument("candidate", nargs="+",
+    p.add_argument("task", metavar="TASK.py", help="KernelBench-format task .py (required)")
+    p.add_argument("candidate", nargs="+", metavar="CANDIDATE",
                    help="one or more (required): a .cu/.cpp source against the task's contract, or a ModelNew .py; "
                         "several share one worker")
     p.add_argument("--space", default="libraries_pytorch", choices=[s.value for s in Space],

@@ -12,7 +12,6 @@ from typing import Any
 
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from contracts.spaces import Space
 from engine.agents.base import Backend
@@ -28,6 +27,7 @@ from engine.cli import (
     device_or_exit,
     eval_limits,
     fig_text,
+    folding_table,
     load_task_or_exit,
     reason_text,
     shown_path,
@@ -129,13 +129,12 @@ class HumanProgress:
         self.progress.update(self.task, description=f"round {self.round} · {best_label(self.best)}")
 
 
-def summary_table(result: dict[str, Any]) -> Table:
-    t = Table(title=f"hiera optimize · run {result['run_id']} · {result['status']}", title_justify="left",
-              caption="* a first pair, not timed again on its own" if any(
-                  r.get("best") and not r["best"]["retimed"] for r in result["rounds"]) else None,
-              caption_justify="left")
-    for col in ("round", "space", "direction", "strategy", "valid", "best x"):
-        t.add_column(col)
+def summary_table(result: dict[str, Any]) -> Any:
+    t = folding_table("round", "space", "direction", "strategy", "valid", "best x",
+                      title=f"hiera optimize · run {result['run_id']} · {result['status']}", title_justify="left",
+                      caption="* a first pair, not timed again on its own" if any(
+                          r.get("best") and not r["best"]["retimed"] for r in result["rounds"]) else None,
+                      caption_justify="left")
     for r in result["rounds"]:
         valid = [o for o in r["outcomes"] if o["status"] == "valid"]
         b = r.get("best")

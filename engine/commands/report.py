@@ -12,9 +12,17 @@ from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
-from rich.table import Table
 
-from engine.cli import EXIT_OK, UsageError, console, fig_text, reason_text, shown_path, workspace_of
+from engine.cli import (
+    EXIT_OK,
+    UsageError,
+    console,
+    fig_text,
+    folding_table,
+    reason_text,
+    shown_path,
+    workspace_of,
+)
 from engine.evaluate.outcome import Outcome
 from engine.loop import RETIMED, SLOWER_DIR, best_of_rows, figure, latest_figures, pick_best
 from engine.store import RunStore
@@ -141,8 +149,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(json.dumps(rep, default=str))
         return EXIT_OK
     _print_header(rep)
-    t = Table("round", "space", "C P M R T", "chosen", "strategy", "ncu bottleneck of the parent", "best x",
-              caption="* a first pair, not timed again on its own", caption_justify="left")
+    t = folding_table("round", "space", "C P M R T", "chosen", "strategy", "ncu bottleneck of the parent", "best x",
+                      caption="* a first pair, not timed again on its own", caption_justify="left")
     for d in rep["rounds"]:
         s = d["scores"]
         b = d["best"]
@@ -150,8 +158,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         t.add_row(str(d["round"]), escape(d["space"]), " ".join(f"{s.get(k, 0):.1f}" for k in "CPMRT"),
                   d["direction"], escape(d["strategy"]), escape(d["profile_bottleneck"] or "-"), best)
     console.print(t)
-    c = Table("candidate", "round", "status", "speedup")
-    c.add_column("reason", overflow="fold")
+    c = folding_table("candidate", "round", "status", "speedup", "reason")
     for x in rep["candidates"]:
         name = Path(x["source_path"]).name if x.get("source_path") else None
         c.add_row(escape(x["id"]), str(x["round"]), x["status"], f"{x['speedup']:.2f}x" if x["speedup"] else "-",
