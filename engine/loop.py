@@ -424,8 +424,9 @@ class Loop:
                 self.notice(state, head + f"it failed ({o.status.value}: {o.reason[:200]}); it is not kept")
             # The next to time again: the fastest candidate by its latest figure, re-timed or not.
             state.best = max(state.valid.values(), key=lambda b: b.speedup, default=None)
+            top = _best_of(state.valid.values())  # the best by the rule, as it stands now
             self.emit("retime_finished", candidate_id=best.candidate.id, status=o.status.value,
-                      figure=figure(o, True), best=self._best_event(state))
+                      figure=figure(o, True), best=top.figure() if top else None)
         top = _best_of(state.valid.values())
         if state.best is not None and top is not None and top is not state.best:
             self.notice(state, f"{MAX_RETIMES} re-timings spent; {state.best.candidate.id} "

@@ -124,6 +124,9 @@ class HumanProgress:
                           + (escape(fig_text(fig)) if fig else f"[red]{e['status']}[/red]"))
             self.best = e.get("best")
         elif kind == "result":
+            done = self.progress.tasks[0].completed
+            self.progress.update(self.task, total=done, description=f"{e.get('status', 'done')} · "
+                                                                    f"{best_label(e.get('best'))}")
             self.progress.stop()
             return
         self.progress.update(self.task, description=f"round {self.round} · {best_label(self.best)}")
