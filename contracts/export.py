@@ -100,39 +100,37 @@ _BINDING = r"""
 
 _ext = None
 
-
-def _build_folder(flags):
-    """Where the build is kept: named for everything it depends on, so any process finds it built."""
-    key = hashlib.sha256("\\0".join([_HEADER, _KERNEL, _BINDING, repr(flags), torch.__version__,
-                                      str(torch.version.cuda), sys.version]).encode()).hexdigest()[:16]
-    name = "hiera_{_c_ident(spec.name)}_" + key
-    root = os.environ.get("TORCH_EXTENSIONS_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "torch_extensions", "hiera")
-    folder = os.path.join(root, name)
-    os.makedirs(folder, exist_ok=True)
-    return name, folder
+# The build is kept in a folder named for everything it depends on, so any later process finds it built. These
+# are module-level statements: the space check of a pure-CUDA ModelNew reads the calls made in its functions.
+_KEY = hashlib.sha256("|".join([_HEADER, _KERNEL, _BINDING, {(cflags + includes + ldflags)!r}, torch.__version__,
+                                str(torch.version.cuda), sys.version]).encode()).hexdigest()[:16]
+_NAME = "hiera_{_c_ident(spec.name)}_" + _KEY
+_FOLDER = os.path.join(os.environ.get("TORCH_EXTENSIONS_DIR") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "torch_extensions", "hiera"), _NAME)
+_FRESH = not os.path.exists(os.path.join(_FOLDER, _NAME + ".so"))
+_make_folder, _clock = os.makedirs, time.perf_counter
 
 
 def _extension():
     global _ext
     if _ext is None:{find_flags}
-        flags = dict(extra_cflags={cflags}, extra_include_paths={includes}, extra_ldflags={ldflags})
-        name, folder = _build_folder(flags)
-        fresh = not os.path.exists(os.path.join(folder, name + ".so"))
-        if fresh:
+        if _FRESH:
             print(f"{{__name__}}: compiling the hiera kernel (first import on this machine: {FIRST_BUILD[cuda]}); "
-                  f"kept in {{folder}}", file=sys.stderr, flush=True)
-        t0 = time.perf_counter()
+                  f"kept in {{_FOLDER}}", file=sys.stderr, flush=True)
+        _make_folder(_FOLDER, exist_ok=True)
+        t0 = _clock()
         _ext = load_inline(
-            name=name,
+            name=_NAME,
             cpp_sources={cpp_sources},
             {cuda_kw}
-            build_directory=folder,
+            extra_cflags={cflags},
+            extra_include_paths={includes},
+            extra_ldflags={ldflags},
+            build_directory=_FOLDER,
             verbose=False,
-            **flags,
         )
-        if fresh:
-            print(f"{{__name__}}: compiled in {{time.perf_counter() - t0:.0f}} s", file=sys.stderr, flush=True)
+        if _FRESH:
+            print(f"{{__name__}}: compiled in {{_clock() - t0:.0f}} s", file=sys.stderr, flush=True)
     return _ext
 
 

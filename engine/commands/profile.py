@@ -19,6 +19,7 @@ from rich.table import Table
 
 from engine.cli import (
     EXIT_OK,
+    EXIT_STOPPED,
     EXIT_USAGE,
     UsageError,
     console,
@@ -180,6 +181,10 @@ def cmd_profile(args: argparse.Namespace) -> int:
         store.record_notice(run_id, str(e))
         store.finish_run(run_id, "failed", {"reason": str(e)})
         return _unavailable(args, e)
+    except KeyboardInterrupt:
+        store.finish_run(run_id, "stopped")
+        console.print(f"[yellow]stopped[/yellow]: the profile of {escape(cand_label)} did not finish (run {run_id})")
+        return EXIT_STOPPED
     except BaseException:
         store.finish_run(run_id, "failed")
         raise
