@@ -41,6 +41,19 @@ def _raised(kind: str, path: Path, e: Exception, where: str, fix: str) -> dict[s
     return _error(kind, path, _task_line(e.__traceback__, path), f"{where} raised {type(e).__name__}: {e}", fix)
 
 
+def _a_list(fn: Any, kind: str, path: Path, name: str, fix: str, list_fix: str,
+            ) -> tuple[list[Any], dict[str, Any] | None]:
+    """fn() as a list, or the error naming fn: it raised, or it returned something other than a list."""
+    try:
+        value = fn()
+    except Exception as e:
+        return [], _raised(kind, path, e, name, fix)
+    if not isinstance(value, (list, tuple)):
+        return [], _error(kind, path, _def_line(fn), f"{name} returned a {type(value).__name__}; expected a list",
+                          list_fix)
+    return list(value), None
+
+
 def _def_line(fn: Any) -> int | None:
     code = getattr(fn, "__code__", None)
     return code.co_firstlineno if code is not None else None
@@ -161,16 +174,12 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
     # one (mark: the step is written down first, for a process killed mid-step, e.g. out of memory).
     mark("get_init_inputs")
     torch.manual_seed(0)
-    try:
-        init_inputs = module.get_init_inputs()
-    except Exception as e:
-        return _raised("init_inputs", path, e, "get_init_inputs()",
-                       "make get_init_inputs() return the list of Model's constructor arguments ([] for none)")
-    if not isinstance(init_inputs, (list, tuple)):
-        return _error("init_inputs", path, _def_line(module.get_init_inputs),
-                      f"get_init_inputs() returned a {type(init_inputs).__name__}; expected a list",
-                      "return a list of Model's constructor arguments from get_init_inputs() ([] for none)")
-    init_inputs = list(init_inputs)
+    init_inputs, failed = _a_list(
+        module.get_init_inputs, "init_inputs", path, "get_init_inputs()",
+        "make get_init_inputs() return the list of Model's constructor arguments ([] for none)",
+        "return a list of Model's constructor arguments from get_init_inputs() ([] for none)")
+    if failed:
+        return failed
     mark("__init__")
     try:
         model = module.Model(*init_inputs)
@@ -181,16 +190,11 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
                        "argument(s)) and build the module from them")
     mark("get_inputs")
     torch.manual_seed(1)
-    try:
-        inputs = module.get_inputs()
-    except Exception as e:
-        return _raised("inputs", path, e, "get_inputs()",
-                       "make get_inputs() return the forward's inputs: a list of tensors and numbers")
-    if not isinstance(inputs, (list, tuple)):
-        return _error("inputs", path, _def_line(module.get_inputs),
-                      f"get_inputs() returned a {type(inputs).__name__}; expected a list",
-                      "return a list of the forward's inputs from get_inputs() (`return [x]`, not `return x`)")
-    inputs = list(inputs)
+    inputs, failed = _a_list(module.get_inputs, "inputs", path, "get_inputs()",
+                             "make get_inputs() return the forward's inputs: a list of tensors and numbers",
+                             "return a list of the forward's inputs from get_inputs() (`return [x]`, not `return x`)")
+    if failed:
+        return failed
     mark("forward")
     try:
         with torch.no_grad():

@@ -172,8 +172,8 @@ def _exit_text(code: int | None) -> str:
             name = signal.Signals(-code).name
         except ValueError:
             name = f"signal {-code}"
-        return f"was killed by {name}" + (" (often: the system ran out of memory)" if -code == 9 else "")
-    return f"exited with status {code}"
+        return f"killed by {name}" + (", often the system running out of memory" if -code == 9 else "")
+    return f"exit status {code}"
 
 
 def probe_task(path: Path | str, timeout_s: float = 300.0) -> dict[str, Any]:
@@ -206,7 +206,7 @@ def probe_task(path: Path | str, timeout_s: float = 300.0) -> dict[str, Any]:
             where, fix = step()
             tail = (proc.stderr or "").strip()[-600:]
             raise TaskError(str(path), None,
-                            f"the task's process {_exit_text(proc.returncode)} in {where}, before describing it"
+                            f"the task's process died ({_exit_text(proc.returncode)}) in {where}, before describing it"
                             + (f": {tail}" if tail else ""), fix)
         raw = json.loads(out.read_text())
     if not raw["ok"]:

@@ -123,8 +123,8 @@ CASES = {
                           "`return [x]`, not `return x`"),
     "forward": ({"forward": "return x @ torch.ones(3, 3)"}, "Model.forward raised RuntimeError",
                 "make Model.forward accept the 1 input(s) get_inputs() returns"),
-    "killed": ({"inputs": "os.kill(os.getpid(), 9)"}, "was killed by SIGKILL (often: the system ran out of memory) "
-               "in get_inputs()", "make get_inputs() return tensors that fit in this machine's memory"),
+    "killed": ({"inputs": "os.kill(os.getpid(), 9)"}, "died (killed by SIGKILL, often the system running out of "
+               "memory) in get_inputs()", "make get_inputs() return tensors that fit in this machine's memory"),
 }
 
 
