@@ -188,7 +188,7 @@ def fig_text(fig: dict[str, Any]) -> str:
 
 
 def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Table:
-    from engine.loop import figure
+    from engine.loop import figure, verdict_phrase
 
     t = Table(title=escape(title), show_header=False, title_justify="left")
     t.add_column(no_wrap=True)
@@ -203,8 +203,7 @@ def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Tab
         t.add_row("candidate", f"{o.candidate.median_ms:.4g} ms median (min {o.candidate.min_ms:.4g}, "
                                f"max {o.candidate.max_ms:.4g}, spread {o.candidate.spread:.1%})")
         fig = figure(o, retimed=False)
-        t.add_row("speedup", f"[bold]{fig['speedup']:.2f}x[/bold]: {escape(fig_text(fig).split(', ', 1)[1])}"
-                  if fig else "-")
+        t.add_row("speedup", f"[bold]{fig['speedup']:.2f}x[/bold]: {verdict_phrase(fig)}" if fig else "-")
     if o.error:
         t.add_row("worst error", escape(f"{o.error.where}: expected {o.error.expected:.6g}, got {o.error.got:.6g}"))
     t.add_row("device", escape(o.device))

@@ -341,7 +341,7 @@ class Loop:
             if row["id"].endswith(RETIMED) and base in state.valid:
                 state.retimed += 1
                 o = Outcome.from_json(row["outcome"])
-                if o.valid:
+                if o.valid and o.speedup:
                     state.valid[base] = replace(state.valid[base], outcome=o, retimed=True)
                 else:
                     del state.valid[base]
@@ -414,7 +414,7 @@ class Loop:
             (o,) = self.evaluator.evaluate([c])
             self._account(state, c, o, best.round, 0, retime=True)
             head = f"the best so far ({best.candidate.id}, {best.speedup:.2f}x) was timed again on its own: "
-            if o.valid:
+            if o.valid and o.speedup:
                 state.valid[best.candidate.id] = replace(best, outcome=o, retimed=True)
                 if abs((o.speedup or 0.0) / best.speedup - 1.0) > 0.1:  # worth saying; small moves are noise
                     self.notice(state, head + f"{o.speedup or 0.0:.2f}x ({_ms(o.candidate)} ms vs "

@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
 from contracts.spaces import Space
 from engine.agents.base import Backend
@@ -132,7 +133,7 @@ class HumanProgress:
         self.progress.update(self.task, description=f"round {self.round} · {best_label(self.best)}")
 
 
-def summary_table(result: dict[str, Any]) -> Any:
+def summary_table(result: dict[str, Any]) -> Table:
     t = folding_table("round", "space", "direction", "strategy", "valid", "best x",
                       title=f"hiera optimize · run {result['run_id']} · {result['status']}", title_justify="left",
                       caption="* a first pair, not timed again on its own" if any(

@@ -23,6 +23,7 @@ from engine.cli import (
     EXIT_USAGE,
     UsageError,
     console,
+    device_or_exit,
     load_task_or_exit,
     seconds,
     task_workdir,
@@ -123,14 +124,11 @@ def cmd_profile(args: argparse.Namespace) -> int:
     from contracts.contract import contract_layout, write_contract
     from engine.evaluate.build import BuildConfig, build_one
     from engine.evaluate.outcome import CandidateKind
-    from engine.evaluate.pipeline import candidate_from_file, resolve_device
+    from engine.evaluate.pipeline import candidate_from_file
     from engine.profile import ProfilerUnavailable, find_ncu, profile_candidate, profile_reference
     from engine.store import RunStore
 
-    try:
-        device = resolve_device(args.device)
-    except ValueError as e:
-        raise UsageError(str(e)) from e
+    device = device_or_exit(args.device)
     try:
         ncu = find_ncu(args.ncu)  # before any build: no ncu or no GPU means nothing to do
         if not device.startswith("cuda"):
