@@ -27,6 +27,42 @@ def _error(kind: str, path: Path, line: int | None, message: str, fix: str) -> d
                                    "fix": fix}}
 
 
+def _out_of_memory(e: BaseException) -> bool:
+    text = str(e).lower()
+    return isinstance(e, MemoryError) or "out of memory" in text or "can't allocate memory" in text \
+        or "not enough memory" in text
+
+
+def _raised(kind: str, path: Path, e: Exception, where: str, fix: str) -> dict[str, Any]:
+    """`where` raised e: the error names that function; running out of memory gets its own fix."""
+    if _out_of_memory(e):
+        fix = (f"{where} asks for more memory than this machine has; make its tensors smaller "
+               "(hiera runs the task once on the CPU to describe it)")
+    return _error(kind, path, _task_line(e.__traceback__, path), f"{where} raised {type(e).__name__}: {e}", fix)
+
+
+def _a_list(fn: Any, kind: str, path: Path, name: str, fix: str, list_fix: str,
+            ) -> tuple[list[Any], dict[str, Any] | None]:
+    """fn() as a list, or the error naming fn: it raised, or it returned something other than a list."""
+    try:
+        value = fn()
+    except Exception as e:
+        return [], _raised(kind, path, e, name, fix)
+    if not isinstance(value, (list, tuple)):
+        return [], _error(kind, path, _def_line(fn), f"{name} returned a {type(value).__name__}; expected a list",
+                          list_fix)
+    return list(value), None
+
+
+def _def_line(fn: Any) -> int | None:
+    code = getattr(fn, "__code__", None)
+    return code.co_firstlineno if code is not None else None
+
+
+def _no_mark(step: str) -> None:
+    pass
+
+
 def _task_line(tb: Any, path: Path) -> int | None:
     """The deepest traceback frame inside the task file: where the user should look."""
     line = None
@@ -102,7 +138,7 @@ def _graph(model: Any, inputs: list[Any]) -> tuple[list[dict[str, Any]] | None, 
     return nodes, None
 
 
-def probe(path: Path) -> dict[str, Any]:
+def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
     if not path.is_file():
         return _error("missing", path, None, f"{path} does not exist", "pass the path of a task .py file")
     src = path.read_text()
@@ -114,6 +150,7 @@ def probe(path: Path) -> dict[str, Any]:
     spec = importlib.util.spec_from_file_location(f"hiera_task_{abs(hash(str(path)))}", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
+    mark("import")
     try:
         spec.loader.exec_module(module)
     except Exception as e:
@@ -133,24 +170,40 @@ def probe(path: Path) -> dict[str, Any]:
 
     import torch
 
+    # Each call is its own step, so an error names the function that failed and says what to do about that
+    # one (mark: the step is written down first, for a process killed mid-step, e.g. out of memory).
+    mark("get_init_inputs")
+    torch.manual_seed(0)
+    init_inputs, failed = _a_list(
+        module.get_init_inputs, "init_inputs", path, "get_init_inputs()",
+        "make get_init_inputs() return the list of Model's constructor arguments ([] for none)",
+        "return a list of Model's constructor arguments from get_init_inputs() ([] for none)")
+    if failed:
+        return failed
+    mark("__init__")
     try:
-        torch.manual_seed(0)
-        init_inputs = list(module.get_init_inputs())
         model = module.Model(*init_inputs)
         model.eval()
     except Exception as e:
-        return _error("init", path, _task_line(e.__traceback__, path),
-                      f"Model(*get_init_inputs()) raised {type(e).__name__}: {e}",
-                      "make get_init_inputs() return the constructor's arguments")
+        return _raised("init", path, e, "Model.__init__",
+                       f"make Model.__init__ accept what get_init_inputs() returns ({len(init_inputs)} "
+                       "argument(s)) and build the module from them")
+    mark("get_inputs")
+    torch.manual_seed(1)
+    inputs, failed = _a_list(module.get_inputs, "inputs", path, "get_inputs()",
+                             "make get_inputs() return the forward's inputs: a list of tensors and numbers",
+                             "return a list of the forward's inputs from get_inputs() (`return [x]`, not `return x`)")
+    if failed:
+        return failed
+    mark("forward")
     try:
-        torch.manual_seed(1)
-        inputs = list(module.get_inputs())
         with torch.no_grad():
             out = model(*inputs)
     except Exception as e:
-        return _error("forward", path, _task_line(e.__traceback__, path),
-                      f"Model.forward on get_inputs() raised {type(e).__name__}: {e}",
-                      "make get_inputs() return inputs the forward accepts")
+        return _raised("forward", path, e, "Model.forward",
+                       f"make Model.forward accept the {len(inputs)} input(s) get_inputs() returns, in that order, "
+                       "and compute on them")
+    mark("describe")
 
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
     if not outs or not all(isinstance(o, torch.Tensor) for o in outs):
@@ -190,10 +243,14 @@ def probe(path: Path) -> dict[str, Any]:
     }
 
 
+STEP_SUFFIX = ".step"  # beside OUT.json: the task function running now (read when the process dies)
+
+
 def main() -> None:
     task, out = Path(sys.argv[1]), Path(sys.argv[2])
+    step = out.with_name(out.name + STEP_SUFFIX)
     try:
-        result = probe(task)
+        result = probe(task, lambda name: step.write_text(name))
     except BaseException as e:  # the task may raise anything, SystemExit included
         result = _error("internal", task, _task_line(e.__traceback__, task),
                         f"{type(e).__name__}: {e}", "see the traceback: " + traceback.format_exc()[-800:])

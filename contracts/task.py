@@ -153,13 +153,44 @@ def spec_from_probe(path: Path, raw: dict[str, Any]) -> TaskSpec:
     )
 
 
+# What each step of contracts.probe runs, and what to do when the task's process dies or hangs there.
+_STEPS = {
+    "import": ("importing the task file", "make the file import quickly on its own"),
+    "get_init_inputs": ("get_init_inputs()", "make get_init_inputs() return Model's constructor arguments quickly"),
+    "__init__": ("Model.__init__", "make Model(*get_init_inputs()) build quickly and within this machine's memory"),
+    "get_inputs": ("get_inputs()", "make get_inputs() return tensors that fit in this machine's memory, quickly"),
+    "forward": ("Model.forward", "make Model.forward finish quickly on the CPU, within this machine's memory"),
+    "describe": ("describing the task (tracing its graph)", "run `python TASK.py` to see the crash"),
+}
+
+
+def _exit_text(code: int | None) -> str:
+    if code is not None and code < 0:
+        import signal
+
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"killed by {name}" + (", often the system running out of memory" if -code == 9 else "")
+    return f"exit status {code}"
+
+
 def probe_task(path: Path | str, timeout_s: float = 300.0) -> dict[str, Any]:
     """Raw JSON description of a task, produced in a subprocess. Raises TaskError."""
+    from contracts.probe import STEP_SUFFIX
+
     path = Path(path)
     if not path.is_file():
         raise TaskError(str(path), None, "no such file", "pass the path of a KernelBench-format .py file")
     with tempfile.TemporaryDirectory(prefix="hiera-probe-") as tmp:
         out = Path(tmp) / "probe.json"
+        step_file = out.with_name(out.name + STEP_SUFFIX)
+
+        def step() -> tuple[str, str]:
+            name = step_file.read_text() if step_file.exists() else "import"
+            return _STEPS.get(name, (name, "run `python TASK.py` to see the crash"))
+
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parent.parent),
                                                             os.environ.get("PYTHONPATH", "")]))
         try:
@@ -168,13 +199,15 @@ def probe_task(path: Path | str, timeout_s: float = 300.0) -> dict[str, Any]:
                 capture_output=True, text=True, timeout=timeout_s, env=env, cwd=str(path.parent),
             )
         except subprocess.TimeoutExpired as e:
-            raise TaskError(str(path), None, f"loading and running the task took over {timeout_s:.0f} s",
-                            "make get_inputs() and Model.forward finish quickly on the CPU") from e
+            where, fix = step()
+            raise TaskError(str(path), None, f"loading and running the task took over {timeout_s:.0f} s "
+                                             f"(it was in {where})", fix) from e
         if not out.exists():
-            tail = (proc.stderr or "")[-600:]
+            where, fix = step()
+            tail = (proc.stderr or "").strip()[-600:]
             raise TaskError(str(path), None,
-                            f"the task process died (exit {proc.returncode}) before describing it: {tail}",
-                            "run `python TASK.py` to see the crash")
+                            f"the task's process died ({_exit_text(proc.returncode)}) in {where}, before describing it"
+                            + (f": {tail}" if tail else ""), fix)
         raw = json.loads(out.read_text())
     if not raw["ok"]:
         e = raw["error"]

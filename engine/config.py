@@ -17,7 +17,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -217,9 +217,12 @@ def load_llm_config(workspace: Path, overrides: Mapping[str, Any] | None = None,
 def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
     """The --llm-* flags (all default to None, so unset flags fall through to env/file/defaults)."""
     group = parser.add_argument_group("LLM backend (flags > HIERA_LLM_* env > hiera.toml [llm] > defaults)")
+    defaults = {f.name: f.default for f in fields(LLMConfig)} | {"base_url": DEFAULT_BASE_URL}
     for s in SETTINGS:
+        default = defaults.get(s.field, MISSING)
+        shown = "none, set one" if default is MISSING else "none" if default is None else default
         group.add_argument(s.flag, dest=f"llm_{s.field}", default=None, metavar=s.field.upper(),
-                           help=f"{s.rule} (env {s.env}; e.g. {s.example})")
+                           help=f"{s.rule} (env {s.env}; e.g. {s.example}; default: {shown})")
 
 
 def overrides_from_args(args: argparse.Namespace) -> dict[str, Any]:

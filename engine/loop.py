@@ -6,20 +6,26 @@
                     evaluate X as a batch; the best valid candidate (if better) becomes the parent;
                     profile it; feed that profile to the next round
 
-Every decision, candidate, outcome, profile and model call is written to the run store as it happens, so
-a killed run keeps everything it finished and `--resume` continues from the next round.
+Every decision, candidate, outcome, profile and model call is written to the run store as it happens (each
+verdict as it finishes, not after its batch), so a killed run keeps everything it finished, and `--resume`
+continues where it stopped without measuring a finished candidate again.
 """
 
 from __future__ import annotations
 
+import contextlib
+import enum
 import hashlib
+import math
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from contracts.export import modelnew_source, result_paths
+from contracts.export import first_import_note, modelnew_source, result_paths
 from contracts.spaces import Space
 from contracts.task import TaskSpec
 from engine.agents.base import Backend, Context, Direction, DirectionScores, Invalid, RoundRecord, SpaceChoice, Usage
@@ -39,6 +45,9 @@ SLOWER_DIR = "slower-than-eager"
 class LoopSettings:
     rounds: int = 3
     candidates: int = 6
+    # Total candidates, when not rounds x candidates: full rounds of `candidates`, the last round takes what is
+    # left (a budget of 1 is one round of one candidate). None: rounds x candidates.
+    budget: int | None = None
     space: Space | None = None  # None: the SSDA chooses every round (auto)
     planning: bool = True
     use_contract: bool = True
@@ -46,10 +55,99 @@ class LoopSettings:
     ncu_path: str | None = None
     results_dir: Path | None = None  # None: beside the task
     write_results: bool = True
-    # A best that is not faster than eager is not what a user asked for: it goes to the run's folder, not
-    # beside their module, unless they ask for it (--keep-slower).
+    # A best that is not faster than eager (level within the spread of its timings, or slower) is not what a
+    # user asked for: it goes to the run's folder, not beside their module, unless they ask for it.
     keep_slower: bool = False
     eval: EvalSettings = field(default_factory=EvalSettings)
+
+    def round_sizes(self) -> list[int]:
+        """How many candidates each round generates."""
+        if self.budget is None:
+            return [self.candidates] * self.rounds
+        full, rest = divmod(self.budget, self.candidates)
+        return [self.candidates] * full + ([rest] if rest else [])
+
+    @property
+    def total(self) -> int:
+        return sum(self.round_sizes())
+
+
+# --- the run's figures: one rule for "the best", whoever shows it ----------------------------------------------
+
+class Verdict(str, enum.Enum):
+    FASTER = "faster"
+    LEVEL = "level"  # the speedup is inside the spread of the two timings it comes from
+    SLOWER = "slower"
+
+
+def pair_spread(o: Outcome) -> float:
+    """The larger of the two timings' spreads (interquartile range over median) of one interleaved pair."""
+    return max(o.candidate.spread if o.candidate else 0.0, o.reference.spread if o.reference else 0.0)
+
+
+def verdict_of(speedup: float, spread: float) -> Verdict:
+    """Faster or slower only beyond the pair's own spread, in either direction (1.2x and 1/1.2x alike)."""
+    if math.log(speedup) > math.log1p(spread):
+        return Verdict.FASTER
+    if -math.log(speedup) > math.log1p(spread):
+        return Verdict.SLOWER
+    return Verdict.LEVEL
+
+
+def figure(o: Outcome, retimed: bool) -> dict[str, Any] | None:
+    """A valid outcome's figure: speedup, both times and the verdict, all from one and the same pair."""
+    if not (o.valid and o.candidate and o.reference and o.speedup):
+        return None
+    spread = pair_spread(o)
+    return {"speedup": o.speedup, "candidate_ms": o.candidate.median_ms, "reference_ms": o.reference.median_ms,
+            "retimed": retimed, "spread": spread, "verdict": verdict_of(o.speedup, spread).value}
+
+
+def verdict_phrase(fig: dict[str, Any]) -> str:
+    """How a figure reads to a user, e.g. "level with eager (within the 24% spread of these timings)"."""
+    spread = f"{fig['spread']:.0%}"
+    return {"faster": f"faster than eager (beyond the {spread} spread of these timings)",
+            "level": f"level with eager (within the {spread} spread of these timings)",
+            "slower": f"slower than eager (beyond the {spread} spread of these timings)"}[fig["verdict"]]
+
+
+T = TypeVar("T")
+
+
+def pick_best(pool: Iterable[T], speedup: Callable[[T], float], retimed: Callable[[T], bool]) -> T | None:
+    """The canonical best of a pool of valid candidates (each with its latest figure; a failed re-timing has
+    already removed its candidate): once any candidate has been re-timed, the fastest re-timed one, else
+    the fastest first pair. The loop, `hiera report` and the language server all apply this rule."""
+    items = list(pool)
+    fresh = [x for x in items if retimed(x)]
+    return max(fresh or items, key=speedup, default=None)
+
+
+RETIMED = "-retimed"  # suffix of a re-timing's candidate id in the run store
+
+
+def latest_figures(rows: list[dict[str, Any]]) -> dict[str, tuple[dict[str, Any], bool]]:
+    """Stored candidate rows -> {candidate id: (the row holding its latest valid figure, re-timed?)}.
+
+    A re-timing row (id + RETIMED) replaces its candidate's first pair when valid and removes the candidate
+    when not (it failed on its own, so it is not kept)."""
+    pool: dict[str, tuple[dict[str, Any], bool]] = {}
+    for row in rows:
+        if not row["id"].endswith(RETIMED) and row["status"] == "valid" and row.get("speedup"):
+            pool[row["id"]] = (row, False)
+    for row in rows:
+        if row["id"].endswith(RETIMED):
+            base = row["id"][: -len(RETIMED)]
+            if row["status"] == "valid" and row.get("speedup"):
+                pool[base] = (row, True)
+            else:
+                pool.pop(base, None)
+    return pool
+
+
+def best_of_rows(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], bool] | None:
+    """The canonical best (pick_best) of stored candidate rows: (its row, re-timed?) or None."""
+    return pick_best(latest_figures(rows).values(), lambda x: x[0]["speedup"], lambda x: x[1])
 
 
 @dataclass
@@ -59,10 +157,20 @@ class Best:
     round: int
     space: Space
     direction: Direction
+    retimed: bool = False  # outcome is a re-timing of the candidate on its own (see Loop._confirm_best)
 
     @property
     def speedup(self) -> float:
         return self.outcome.speedup or 0.0
+
+    def figure(self) -> dict[str, Any]:
+        fig = figure(self.outcome, self.retimed)
+        assert fig is not None, "a Best holds a valid, timed outcome"
+        return {"candidate_id": self.candidate.id, **fig}
+
+
+def _best_of(pool: Iterable[Best]) -> Best | None:
+    return pick_best(pool, lambda b: b.speedup, lambda b: b.retimed)
 
 
 @dataclass
@@ -79,7 +187,10 @@ class LoopState:
     evaluated: int = 0  # the rounds' candidates
     retimed: int = 0  # extra evaluations of the best before the run reports it (see Loop._confirm_best)
     profiling_off: str | None = None
-    valid: dict[str, Best] = field(default_factory=dict)  # every valid outcome of this run, by candidate id
+    valid: dict[str, Best] = field(default_factory=dict)  # every valid candidate's latest figure, by id
+    # A round stopped part way (resume): its finished candidates by 1-based index, taken as they stand.
+    partial: dict[int, dict[int, tuple[Candidate, Outcome]]] = field(default_factory=dict)
+    earlier_s: float = 0.0  # wall seconds of the sessions before a resume
 
 
 def _bottleneck_text(profile: Any | None) -> str | None:
@@ -95,7 +206,6 @@ def _bottleneck_text(profile: Any | None) -> str | None:
 NOISY_BAND = (2 / 3, 1.5)
 # At most this many re-timings of a best before the run reports (each is one more verify + time).
 MAX_RETIMES = 3
-RETIMED = "-retimed"  # suffix of a re-timing's candidate id in the run store
 
 
 def _median(values: list[float]) -> float | None:
@@ -130,6 +240,21 @@ def _cid(round_: int, index: int, source: str) -> str:
     return f"r{round_}c{index}-{hashlib.sha256(source.encode()).hexdigest()[:6]}"
 
 
+@contextlib.contextmanager
+def uninterrupted() -> Iterator[None]:
+    """Hold off Ctrl-C and SIGTERM while a stop is being recorded: a second Ctrl-C must not leave the
+    evaluation's processes running (they have their own session) or the run half recorded."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
 class Loop:
     def __init__(self, spec: TaskSpec, backend: Backend, store: RunStore, workdir: Path, settings: LoopSettings,
                  sink: EventSink | None = None, cache_dir: Path | None = None):
@@ -138,6 +263,7 @@ class Loop:
         self.sink = sink or (lambda e: None)
         self.cache_dir = cache_dir
         self.allowed = (settings.space,) if settings.space else tuple(Space)
+        self.sizes = settings.round_sizes()
         self.t0 = time.perf_counter()
 
     # --- events -------------------------------------------------------------------------------------
@@ -155,66 +281,118 @@ class Loop:
         s = self.settings
         run_id = self.store.start_run(
             "optimize", self.spec.path, self.spec.name, self.spec.source_hash,
-            {"rounds": s.rounds, "candidates": s.candidates, "space": s.space.value if s.space else "auto",
-             "planning": s.planning, "contract": s.use_contract, "profile": s.profile,
-             "precision": s.eval.precision.value, "device": s.eval.device},
+            {"rounds": len(self.sizes), "candidates": s.candidates, "budget": s.total,
+             "space": s.space.value if s.space else "auto", "planning": s.planning, "contract": s.use_contract,
+             "profile": s.profile, "precision": s.eval.precision.value, "device": s.eval.device,
+             "trials": s.eval.timing_trials, "timeout_s": s.eval.request_timeout_s,
+             "build_timeout_s": s.eval.build_timeout_s, "sandbox": s.eval.sandbox, "keep_slower": s.keep_slower,
+             "results_dir": str(s.results_dir) if s.results_dir else None},
             backend=backend_name, device=s.eval.device)
         return LoopState(run_id)
 
     def resume(self, run_id: str) -> tuple[LoopState, int]:
-        """Rebuild the state of a stopped run from the store; returns it and the next round."""
+        """Rebuild the state of a stopped run from the store; returns it and the round to continue with.
+
+        Finished rounds come back whole; a round stopped part way keeps its finished candidates (they are not
+        measured again: the round asks for its candidates again and evaluates only those still missing)."""
         run = self.store.run(run_id)
         if run is None:
             raise ValueError(f"no run {run_id} in {self.store.db_path}")
         self.store.resume_run(run_id)
-        state = LoopState(run_id)
+        state = LoopState(run_id, earlier_s=float(((run.get("summary") or {}).get("seconds") or {}).get("total", 0)))
         decisions = {d["round"]: d for d in self.store.decisions(run_id)}
-        by_round: dict[int, list[dict[str, Any]]] = {}
-        for c in self.store.candidates(run_id):
-            by_round.setdefault(c["round"], []).append(c)
-        done = [r for r in sorted(decisions) if len(by_round.get(r, [])) >= self.settings.candidates]
-        for r in done:
+        rows = self.store.candidates(run_id)
+        firsts: dict[int, list[dict[str, Any]]] = {}
+        for row in rows:
+            if not row["id"].endswith(RETIMED):
+                firsts.setdefault(row["round"], []).append(row)
+        profiles = self.store.profiles(run_id)
+        state.parent_profile = self._stored_profile(profiles.get("reference"))
+
+        def complete(r: int) -> bool:
+            size = self.sizes[r - 1] if r <= len(self.sizes) else 0
+            return len(firsts.get(r, [])) >= size or (r + 1) in decisions
+
+        next_round = 1
+        for r in sorted(decisions):
             d = decisions[r]
-            outcomes = []
-            for row in by_round[r]:
-                o = Outcome.from_json(row["outcome"])
-                outcomes.append(o)
-                cand = Candidate(row["id"], CandidateKind(row["kind"]), Path(row["source_path"]).read_text(),
-                                 Space(row["space"]) if row["space"] else None, row["origin"], row["note"])
-                self._consider(state, cand, o, r, Space(d["space"]), Direction(d["direction"]))
+            space, direction = Space(d["space"]), Direction(d["direction"])
+            taken = [(row, self._stored_candidate(row), Outcome.from_json(row["outcome"]))
+                     for row in firsts.get(r, [])]
+            if not complete(r):
+                state.partial[r] = {row["idx"]: (c, o) for row, c, o in taken if row["idx"]}
+                next_round = r
+                break
+            for _row, c, o in taken:
+                self._consider(state, c, o, r, space, direction)
                 if o.reference:
                     state.reference_ms.append(o.reference.median_ms)
-            state.history.append(RoundRecord(r, Space(d["space"]), Direction(d["direction"]), d["strategy"],
-                                             state.best.speedup if state.best else None, tuple(outcomes)))
+            state.history.append(RoundRecord(r, space, direction, d["strategy"],
+                                             state.best.speedup if state.best else None,
+                                             tuple(o for _row, _c, o in taken)))
+            if state.best is not None and state.best.round == r and state.best.candidate.id in profiles:
+                state.parent_profile = self._stored_profile(profiles[state.best.candidate.id])
             state.rounds_json.append(self._round_json(r, d["space"], d["scores"], d["direction"], d["strategy"],
-                                                      d["rationale"], by_round[r]))
-            retimed = sum(1 for row in by_round[r] if row["id"].endswith(RETIMED))
-            state.evaluated += len(by_round[r]) - retimed
-            state.retimed += retimed
-        next_round = (max(done) + 1) if done else 1
+                                                      d["rationale"], [row for row, _c, _o in taken]))
+            state.evaluated += len(taken)
+            next_round = r + 1
+        for row in rows:  # re-timings of a best (a run stopped while it confirmed its best)
+            base = row["id"][: -len(RETIMED)]
+            if row["id"].endswith(RETIMED) and base in state.valid:
+                state.retimed += 1
+                o = Outcome.from_json(row["outcome"])
+                if o.valid and o.speedup:
+                    state.valid[base] = replace(state.valid[base], outcome=o, retimed=True)
+                else:
+                    del state.valid[base]
+        state.best = _best_of(state.valid.values())
+        for row in rows:
+            for k in ("build", "verify", "time"):
+                state.seconds[k] += row.get(f"{k}_s") or 0.0
+        for call in self.store.model_calls(run_id):
+            state.usage.append(Usage(call["role"], call["model"], call["prompt_tokens"], call["completion_tokens"],
+                                     call["seconds"], call["cost_usd"], bool(call["ok"]), call["error"]))
+            state.seconds["model"] += call["seconds"]
         return state, next_round
+
+    @staticmethod
+    def _stored_candidate(row: dict[str, Any]) -> Candidate:
+        return Candidate(row["id"], CandidateKind(row["kind"]), Path(row["source_path"]).read_text(),
+                         Space(row["space"]) if row["space"] else None, row["origin"], row["note"])
+
+    @staticmethod
+    def _stored_profile(data: dict[str, Any] | None) -> Any | None:
+        if data is None:
+            return None
+        try:
+            from engine.profile import Profile
+        except ImportError:
+            return None
+        return Profile.from_json(data)
 
     def run(self, state: LoopState, first_round: int = 1) -> dict[str, Any]:
         s = self.settings
-        status = "finished"
         with Evaluator(self.spec, self.workdir, s.eval, cache_dir=self.cache_dir) as ev:
             self.evaluator = ev
-            info = ev.ensure_worker()
-            self.emit("run_started", run_id=state.run_id, task=str(self.spec.path), device=ev.device_label(),
-                      rounds=s.rounds, candidates=s.candidates, backend=self.backend.name,
-                      store=str(self.store.db_path), run_dir=str(self.store.run_dir(state.run_id)))
-            if s.profile and not s.eval.device.startswith("cuda"):
-                state.profiling_off = "profiling off: Nsight Compute profiles CUDA devices and this run is on the CPU"
-                self.notice(state, state.profiling_off + " — continuing on timings alone")
-            if s.profile and state.parent_profile is None and state.best is None:
-                state.parent_profile = self._profile(state, None, "reference")
             try:
-                for r in range(first_round, s.rounds + 1):
+                info = ev.ensure_worker()
+                self.emit("run_started", run_id=state.run_id, task=str(self.spec.path), device=ev.device_label(),
+                          rounds=len(self.sizes), candidates=s.candidates, budget=s.total, backend=self.backend.name,
+                          store=str(self.store.db_path), run_dir=str(self.store.run_dir(state.run_id)))
+                if s.profile and not s.eval.device.startswith("cuda"):
+                    state.profiling_off = ("profiling off: Nsight Compute profiles CUDA devices and this run is on "
+                                           "the CPU")
+                    self.notice(state, state.profiling_off + " — continuing on timings alone")
+                if s.profile and state.parent_profile is None and state.best is None:
+                    state.parent_profile = self._profile(state, None, "reference")
+                for r in range(first_round, len(self.sizes) + 1):
                     self._round(state, r, info)
                 self._confirm_best(state)
             except KeyboardInterrupt:
-                status = "stopped"
-        return self.finish(state, status)
+                with uninterrupted():
+                    ev.close()  # its processes end now, not when the with block is left
+                    return self.finish(state, "stopped")
+        return self.finish(state, "finished")
 
     def _confirm_best(self, state: LoopState) -> None:
         """Time the best again, on its own, before the run reports it.
@@ -224,40 +402,47 @@ class Loop:
         ran 17% slow, where the same kernel time read 6.1x against typical eager runs; on a loaded CPU (2
         shared cores) an eager run slowed 2x makes a 0.9x candidate read 2x. A fresh pair, not used to pick
         it, is what the run reports. A best that then falls behind another valid candidate gives way to it,
-        which is timed again the same way; after MAX_RETIMES re-timings the fastest re-timed one is reported.
+        which is timed again the same way; after MAX_RETIMES re-timings the fastest re-timed one is reported
+        (pick_best).
         """
         tried: set[str] = set()
-        fresh: dict[str, Best] = {}
         while state.best is not None and state.best.candidate.id not in tried and len(tried) < MAX_RETIMES:
             best = state.best
             tried.add(best.candidate.id)
             c = replace(best.candidate, id=f"{best.candidate.id}{RETIMED}", note=f"{best.candidate.note} (re-timed)")
+            self.emit("retime_started", candidate_id=best.candidate.id, first=best.figure())
             (o,) = self.evaluator.evaluate([c])
             self._account(state, c, o, best.round, 0, retime=True)
-            pool = dict(state.valid) or {best.candidate.id: best}
             head = f"the best so far ({best.candidate.id}, {best.speedup:.2f}x) was timed again on its own: "
-            if o.valid:
-                pool[best.candidate.id] = fresh[best.candidate.id] = replace(best, outcome=o)
+            if o.valid and o.speedup:
+                state.valid[best.candidate.id] = replace(best, outcome=o, retimed=True)
                 if abs((o.speedup or 0.0) / best.speedup - 1.0) > 0.1:  # worth saying; small moves are noise
                     self.notice(state, head + f"{o.speedup or 0.0:.2f}x ({_ms(o.candidate)} ms vs "
                                               f"{_ms(o.reference)} ms eager); the run reports the fresh figure")
             else:
-                del pool[best.candidate.id]
+                state.valid.pop(best.candidate.id, None)
                 self.notice(state, head + f"it failed ({o.status.value}: {o.reason[:200]}); it is not kept")
-            state.valid = pool
-            state.best = max(pool.values(), key=lambda b: b.speedup, default=None)
-        if state.best is not None and state.best.candidate.id not in fresh and fresh:
-            top = max(fresh.values(), key=lambda b: b.speedup)
+            # The next to time again: the fastest candidate by its latest figure, re-timed or not.
+            state.best = max(state.valid.values(), key=lambda b: b.speedup, default=None)
+            top = _best_of(state.valid.values())  # the best by the rule, as it stands now
+            self.emit("retime_finished", candidate_id=best.candidate.id, status=o.status.value,
+                      figure=figure(o, True), best=top.figure() if top else None)
+        top = _best_of(state.valid.values())
+        if state.best is not None and top is not None and top is not state.best:
             self.notice(state, f"{MAX_RETIMES} re-timings spent; {state.best.candidate.id} "
                                f"({state.best.speedup:.2f}x from its first pair) was not re-timed, so the run "
                                f"reports the fastest re-timed candidate, {top.candidate.id} ({top.speedup:.2f}x)")
-            state.best = top
+        state.best = top
+
+    @staticmethod
+    def _best_event(state: LoopState) -> dict[str, Any] | None:
+        return state.best.figure() if state.best else None
 
     def _context(self, state: LoopState, r: int, info: dict[str, Any]) -> Context:
         best = state.best
         return Context(
             spec=self.spec, contract_dir=self.evaluator.contract_dir, device=self.settings.eval.device,
-            device_info=dict(info), precision=self.settings.eval.precision, round=r, rounds=self.settings.rounds,
+            device_info=dict(info), precision=self.settings.eval.precision, round=r, rounds=len(self.sizes),
             allowed_spaces=self.allowed, parent=best.candidate if best else None,
             parent_outcome=best.outcome if best else None, parent_profile=state.parent_profile,
             history=tuple(state.history),
@@ -275,7 +460,8 @@ class Loop:
         return choice, scores, strategy
 
     def _round(self, state: LoopState, r: int, info: dict[str, Any]) -> None:
-        s = self.settings
+        size = self.sizes[r - 1]
+        taken = state.partial.pop(r, {})  # finished before a stop: recorded, not evaluated again
         ctx = self._context(state, r, info)
         choice, scores, strategy = self._decide(ctx)
         direction = strategy.direction
@@ -285,13 +471,15 @@ class Loop:
                                    state.best.candidate.id if state.best else None, bottleneck)
         self.emit("round_started", round=r, space=choice.space.value, scores=scores.as_json(),
                   direction=direction.value, strategy=strategy.name,
-                  rationale=f"{choice.rationale} | {scores.rationale}")
-        generated = self.backend.oa.generate(ctx, choice.space, strategy, s.candidates)
+                  rationale=f"{choice.rationale} | {scores.rationale}", of=size)
+        generated = self.backend.oa.generate(ctx, choice.space, strategy, size)
         self._record_usage(state, r)
         cands: list[Candidate] = []
         invalid: list[tuple[int, Invalid]] = []
         index_of: dict[str, int] = {}  # candidate id -> its 1-based position among the K generated
-        for i, g in enumerate(generated[: s.candidates], start=1):
+        for i, g in enumerate(generated[:size], start=1):
+            if i in taken:
+                continue
             if isinstance(g, Invalid):
                 invalid.append((i, g))
             else:
@@ -301,24 +489,31 @@ class Loop:
         rows: list[dict[str, Any]] = []
         outcomes: list[Outcome] = []
 
-        def finished(c: Candidate, o: Outcome) -> None:
+        def finished(c: Candidate, o: Outcome, recorded: bool = False) -> None:
             i = index_of.get(c.id, 0)
-            o = _flag_noisy_reference(o, state.reference_ms)
-            self._account(state, c, o, r, i)
+            if recorded:
+                state.evaluated += 1
+            else:
+                o = _flag_noisy_reference(o, state.reference_ms)
+                self._account(state, c, o, r, i)
             if o.reference:
-                first = not state.reference_ms
                 state.reference_ms.append(o.reference.median_ms)
-                if first:
-                    self.store.set_reference(state.run_id, o.reference.median_ms, o.device)
+                if len(state.reference_ms) == 1:
                     self.emit("reference_timed", reference_ms=o.reference.median_ms)
+                # The run's eager time is the median of its pairs, not the first (maybe an outlier) pair.
+                self.store.set_reference(state.run_id, _median(state.reference_ms), o.device)
             self._consider(state, c, o, r, choice.space, direction)
             outcomes.append(o)
             rows.append(self._candidate_row(c, o, i))
-            self.emit("candidate_finished", round=r, index=i, of=s.candidates, candidate_id=c.id,
-                      status=o.status.value, reason=o.reason[:300], speedup=o.speedup,
+            self.emit("candidate_finished", round=r, index=i, of=size, candidate_id=c.id,
+                      source=str(self.store.run_dir(state.run_id) / "candidates" / f"{c.id}{c.kind.suffix}"),
+                      status=o.status.value, reason=o.reason[:2000], speedup=o.speedup,
                       candidate_ms=o.candidate.median_ms if o.candidate else None,
-                      best_speedup=state.best.speedup if state.best else None)
+                      best_speedup=state.best.speedup if state.best else None, best=self._best_event(state))
 
+        for i, (c, o) in sorted(taken.items()):
+            index_of[c.id] = i
+            finished(c, o, recorded=True)
         # What the OA was asked for: a whole ModelNew without the contract, else the contract's source kind.
         asked = (CandidateKind.MODELNEW if not ctx.use_contract
                  else CandidateKind.CUDA if ctx.on_gpu else CandidateKind.CPP)
@@ -326,13 +521,13 @@ class Loop:
             c = Candidate(_cid(r, i, inv.id + inv.source), asked, inv.source, choice.space,
                           origin=self.backend.name, note=strategy.name)
             index_of[c.id] = i
-            self.emit("candidate_started", round=r, index=i, of=s.candidates)
+            self.emit("candidate_started", round=r, index=i, of=size)
             finished(c, Outcome(c.id, Status.BUILD_FAILED, f"no usable source: {inv.reason}"))
         self.evaluator.evaluate(
             cands, on_outcome=finished,
-            on_start=lambda c: self.emit("candidate_started", round=r, index=index_of.get(c.id, 0), of=s.candidates))
+            on_start=lambda c: self.emit("candidate_started", round=r, index=index_of.get(c.id, 0), of=size))
         round_best = max((o for o in outcomes if o.valid), key=lambda o: o.speedup or 0.0, default=None)
-        if s.profile and state.best is not None and round_best is not None \
+        if self.settings.profile and state.best is not None and round_best is not None \
                 and round_best.candidate_id == state.best.candidate.id:
             prof = self._profile(state, state.best.candidate, state.best.candidate.id)
             if prof is not None:
@@ -341,7 +536,8 @@ class Loop:
                                          state.best.speedup if state.best else None, tuple(outcomes)))
         state.rounds_json.append(self._round_json(r, choice.space.value, scores.as_json(), direction.value,
                                                   strategy.name, f"{choice.rationale} | {scores.rationale}", rows))
-        self.emit("round_finished", round=r, best_speedup=state.best.speedup if state.best else None)
+        self.emit("round_finished", round=r, best_speedup=state.best.speedup if state.best else None,
+                  best=self._best_event(state))
 
     def _account(self, state: LoopState, c: Candidate, o: Outcome, r: int, i: int, retime: bool = False) -> None:
         """Record an evaluated candidate and add its build, verify and time seconds to the run's."""
@@ -354,7 +550,7 @@ class Loop:
             state.seconds[k] += v or 0.0
 
     def _consider(self, state: LoopState, c: Candidate, o: Outcome, r: int, space: Space, d: Direction) -> None:
-        if not o.valid:
+        if not o.valid or not o.speedup:
             return
         state.valid[c.id] = Best(c, o, r, space, d)
         if state.best is None or (o.speedup or 0) > state.best.speedup:
@@ -431,8 +627,9 @@ class Loop:
 
     def write_results(self, best: Best, run_id: str) -> dict[str, str | None]:
         c = best.candidate
+        fig = best.figure()
         directory = self.settings.results_dir
-        if (best.outcome.speedup or 0.0) <= 1.0 and not self.settings.keep_slower:
+        if fig["verdict"] != Verdict.FASTER.value and not self.settings.keep_slower:
             directory = self.store.run_dir(run_id) / SLOWER_DIR
         if directory is not None:
             directory.mkdir(parents=True, exist_ok=True)
@@ -441,10 +638,18 @@ class Loop:
             py.write_text(c.source)
             return {"py": str(py), "cu": None}
         py, src = result_paths(self.spec, c.kind.suffix, directory)
-        note = f"{best.outcome.speedup:.2f}x over eager on {best.outcome.device}; kernel copy: {src.name}."
+        pair = "timed again on its own" if best.retimed else "its first pair; not re-timed"
+        note = (f"{fig['speedup']:.2f}x against eager on {best.outcome.device}, {verdict_phrase(fig)}; {pair}. "
+                f"Kernel copy: {src.name}.")
         py.write_text(modelnew_source(self.spec, c.source, cuda=c.kind is CandidateKind.CUDA, note=note))
         src.write_text(c.source)
         return {"py": str(py), "cu": str(src)}
+
+    def _round_bests(self, state: LoopState) -> None:
+        """Each round's best by the run's own rule (pick_best over its candidates' latest figures)."""
+        for rj in state.rounds_json:
+            b = _best_of(x for x in state.valid.values() if x.round == rj["round"])
+            rj["best"] = b.figure() if b else None
 
     def finish(self, state: LoopState, status: str) -> dict[str, Any]:
         best = state.best
@@ -453,24 +658,26 @@ class Loop:
             paths = self.write_results(best, state.run_id)
         ref = _median(state.reference_ms)
         costs = [u.cost_usd for u in state.usage if u.cost_usd is not None]
-        state.seconds["total"] = time.perf_counter() - self.t0
+        state.seconds["total"] = state.earlier_s + time.perf_counter() - self.t0
+        self._round_bests(state)
+        kind = best.candidate.kind if best else None
         result = {
             "run_id": state.run_id, "status": status, "task": str(self.spec.path),
             "device": self.evaluator.device_label() if hasattr(self, "evaluator") else self.settings.eval.device,
             "backend": self.backend.name, "reference_ms": ref,
             "best": None if best is None else {
-                "candidate_id": best.candidate.id, "speedup": best.outcome.speedup,
-                "candidate_ms": best.outcome.candidate.median_ms if best.outcome.candidate else None,
-                # the reference timed interleaved with this candidate: the speedup is this ratio
-                "paired_reference_ms": best.outcome.reference.median_ms if best.outcome.reference else None,
-                "round": best.round, "space": best.space.value, "direction": best.direction.value,
-                "flags": list(best.outcome.flags), "paths": paths},
-            "candidates": state.evaluated, "retimed": state.retimed, "rounds": state.rounds_json,
+                **best.figure(), "round": best.round, "space": best.space.value, "direction": best.direction.value,
+                "flags": list(best.outcome.flags), "paths": paths,
+                "first_import": first_import_note(kind is CandidateKind.CUDA) if paths and paths.get("cu") else None},
+            "budget": self.settings.total, "candidates": state.evaluated, "retimed": state.retimed,
+            "rounds": state.rounds_json,
             "tokens": {"prompt": sum(u.prompt_tokens for u in state.usage),
                        "completion": sum(u.completion_tokens for u in state.usage)},
             "seconds": {k: round(v, 3) for k, v in state.seconds.items()},
             "cost_usd": round(sum(costs), 6) if costs else None,
             "notices": self.store.notices(state.run_id),
         }
+        if ref is not None:
+            self.store.set_reference(state.run_id, ref)
         self.store.finish_run(state.run_id, status, result)
         return result

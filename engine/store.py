@@ -3,6 +3,14 @@
 Every decision, candidate, outcome, profile and model call is written as it happens, in its own
 transaction, in WAL mode: killing the process at any moment loses nothing already recorded, and a
 reader (the language server, `hiera report`) never blocks the writer.
+
+A run records the process that runs it (pid, host, the process's start time). A run still `running` whose
+process is gone (killed, kill -9, a crash) is set to `stopped`, with a notice saying so, whenever the engine
+opens the store (RunStore.__init__); `hiera optimize --resume RUN_ID` continues it. The rule, for readers
+that do not open the store through this class (the language server): status 'running', host equal to this
+machine's socket.gethostname(), and no live process with that pid whose start time (proc_start, seconds
+since the epoch) is within PROC_START_SLACK_S of the recorded one (a pid the system has since reused for
+another process does not keep the run alive).
 """
 
 from __future__ import annotations
@@ -10,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import socket
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -37,7 +46,9 @@ CREATE TABLE IF NOT EXISTS runs (
     summary TEXT,                     -- JSON, set when the run ends
     started REAL NOT NULL,
     finished REAL,
-    pid INTEGER
+    pid INTEGER,
+    host TEXT,                        -- the machine running it (socket.gethostname())
+    proc_start REAL                   -- its process's start time, seconds since the epoch (pid reuse)
 );
 CREATE TABLE IF NOT EXISTS decisions (
     run_id TEXT NOT NULL REFERENCES runs(id),
@@ -105,8 +116,60 @@ CREATE INDEX IF NOT EXISTS runs_by_task ON runs(task_path, started);
 """
 
 
+# Columns added after schema 1 was first written: (table, column, type). Added in place when missing.
+_ADDED_COLUMNS = (("runs", "host", "TEXT"), ("runs", "proc_start", "REAL"))
+
+# How far a process's start time read back may be from the recorded one and still be the same process
+# (/proc's start time has clock-tick resolution; the boot time it is added to is whole seconds).
+PROC_START_SLACK_S = 2.0
+
+
 class StoreError(RuntimeError):
     pass
+
+
+def _boot_time() -> float | None:
+    try:
+        for line in Path("/proc/stat").read_text().splitlines():
+            if line.startswith("btime "):
+                return float(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def process_start(pid: int) -> float | None:
+    """When process pid started (seconds since the epoch); None when it is not running (or a zombie) or
+    this system has no /proc to ask."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) ": state is field 3, starttime field 22
+    if fields[0] in ("Z", "X"):
+        return None
+    boot = _boot_time()
+    if boot is None:
+        return None
+    return boot + int(fields[19]) / os.sysconf("SC_CLK_TCK")
+
+
+def process_alive(pid: int | None, started: float | None) -> bool:
+    """Whether the process recorded as (pid, started) on this host still runs."""
+    if not pid:
+        return False
+    now = process_start(pid)
+    if now is not None:
+        return started is None or abs(now - started) <= PROC_START_SLACK_S
+    if Path("/proc/self/stat").exists():
+        return False  # /proc answers for live processes: this one is gone
+    try:  # no /proc (not Linux): the pid alone
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def new_run_id() -> str:
@@ -115,7 +178,7 @@ def new_run_id() -> str:
 
 class RunStore:
     def __init__(self, root: Path):
-        """root is the `.hiera` folder of a workspace; created if missing."""
+        """root is the `.hiera` folder of a workspace; created if missing (see `existing` for readers)."""
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
         self.db_path = root / "hiera.db"
@@ -125,10 +188,18 @@ class RunStore:
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.execute("PRAGMA foreign_keys=ON")
         self._migrate()
+        self.end_dead_runs()
 
     @staticmethod
     def for_workspace(workspace: Path) -> RunStore:
         return RunStore(workspace / ".hiera")
+
+    @staticmethod
+    def existing(workspace: Path) -> RunStore | None:
+        """The workspace's store if it has one; None (and nothing created) otherwise: for commands that only
+        read, or that must not leave a `.hiera/` behind when they fail."""
+        root = workspace / ".hiera"
+        return RunStore(root) if (root / "hiera.db").is_file() else None
 
     def _migrate(self) -> None:
         self.conn.executescript(_SCHEMA)
@@ -137,6 +208,36 @@ class RunStore:
             self.conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         elif int(row[0]) > SCHEMA_VERSION:
             raise StoreError(f"{self.db_path} was written by a newer hiera (schema {row[0]}); upgrade hiera")
+        for table, column, kind in _ADDED_COLUMNS:
+            have = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                self.conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+    def run_alive(self, run: dict[str, Any]) -> bool:
+        """Whether a `running` run's process is still at work (on another host: assumed so, it cannot be
+        asked)."""
+        if run.get("host") and run["host"] != socket.gethostname():
+            return True
+        return process_alive(run.get("pid"), run.get("proc_start"))
+
+    def end_dead_runs(self) -> list[str]:
+        """Set every `running` run of this host whose process is gone to `stopped` (with a notice); their ids."""
+        ended = []
+        for row in self.conn.execute("SELECT * FROM runs WHERE status='running'").fetchall():
+            run = dict(row)
+            if (run.get("host") or socket.gethostname()) != socket.gethostname() or self.run_alive(run):
+                continue
+            with self.tx() as c:
+                changed = c.execute("UPDATE runs SET status='stopped', finished=? WHERE id=? AND status='running'",
+                                    (time.time(), run["id"])).rowcount
+                if changed:
+                    c.execute("INSERT INTO notices VALUES (?,?,?)", (run["id"], (
+                        f"the run's process (pid {run['pid']} on {run.get('host') or 'this host'}) ended without "
+                        "finishing it (killed, or it crashed); what it finished is kept: "
+                        f"hiera optimize --resume {run['id']} continues it"), time.time()))
+            if changed:
+                ended.append(run["id"])
+        return ended
 
     @contextmanager
     def tx(self) -> Iterator[sqlite3.Connection]:
@@ -164,16 +265,17 @@ class RunStore:
         with self.tx() as c:
             c.execute(
                 "INSERT INTO runs (id, kind, task_path, task_name, task_hash, status, backend, device, settings,"
-                " started, pid) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                " started, pid, host, proc_start) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (run_id, kind, str(task_path), task_name, task_hash, "running", backend, device,
-                 json.dumps(settings), time.time(), os.getpid()),
+                 json.dumps(settings), time.time(), os.getpid(), socket.gethostname(), process_start(os.getpid())),
             )
         self.run_dir(run_id)
         return run_id
 
     def resume_run(self, run_id: str) -> None:
         with self.tx() as c:
-            c.execute("UPDATE runs SET status='running', finished=NULL, pid=? WHERE id=?", (os.getpid(), run_id))
+            c.execute("UPDATE runs SET status='running', finished=NULL, pid=?, host=?, proc_start=? WHERE id=?",
+                      (os.getpid(), socket.gethostname(), process_start(os.getpid()), run_id))
 
     def set_reference(self, run_id: str, reference_ms: float | None, device: str | None = None) -> None:
         with self.tx() as c:

@@ -3,23 +3,31 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 import torch
 
-from contracts.export import modelnew_source
+from contracts.export import first_import_note, modelnew_source
 from contracts.task import load_task
+from engine.cli import main
 from tests.conftest import CANDIDATES, TASKS, fake_cudnn
 
 
-def test_exported_cpu_modelnew_builds_with_load_inline_and_matches_the_reference(tmp_path, monkeypatch):
+def test_exported_cpu_modelnew_builds_once_matches_the_reference_and_says_what_the_first_import_costs(
+        tmp_path, monkeypatch, capfd):
     monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(tmp_path / "ext"))
     task = tmp_path / "scale_bias_relu.py"
     shutil.copy(TASKS / "scale_bias_relu.py", task)
-    spec = load_task(task)
+    shutil.copy(CANDIDATES / "scale_bias_relu.cpp", tmp_path / "kernel.cpp")
+    assert main(["export", str(task), str(tmp_path / "kernel.cpp")]) == 0
+    said = " ".join(capfd.readouterr().err.split())
     out = tmp_path / "scale_bias_relu_hiera.py"
-    out.write_text(modelnew_source(spec, (CANDIDATES / "scale_bias_relu.cpp").read_text(), cuda=False))
+    assert f"{out.name}: {first_import_note(False)}" in said  # the CLI says it when it writes the file
+    assert " ".join(out.read_text().split('"""')[1].split()).count(first_import_note(False)) == 1  # so does the file
 
     s = importlib.util.spec_from_file_location("exported", out)
     mod = importlib.util.module_from_spec(s)
@@ -31,6 +39,18 @@ def test_exported_cpu_modelnew_builds_with_load_inline_and_matches_the_reference
     x = mod.get_inputs()[0]
     torch.testing.assert_close(new(x), ref(x), atol=1e-5, rtol=1e-5)
     assert set(new.state_dict()) == set(ref.state_dict())
+    first = capfd.readouterr().err
+    assert "compiling the hiera kernel (first import on this machine" in first and str(tmp_path / "ext") in first
+
+    # A new process finds the build in the cache: nothing compiles, and loading takes about a second.
+    path = str(out)
+    probe = (f"import importlib.util, time; s = importlib.util.spec_from_file_location('again', {path!r}); "
+             "m = importlib.util.module_from_spec(s); s.loader.exec_module(m); t = time.perf_counter(); "
+             "m._extension(); print(time.perf_counter() - t)")
+    again = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300,
+                           env={**os.environ, "TORCH_EXTENSIONS_DIR": str(tmp_path / "ext")})
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert "compiling" not in again.stderr and float(again.stdout.strip()) < 5.0
 
 
 def _import(path, name="exported"):
@@ -43,6 +63,7 @@ def _import(path, name="exported"):
 def _load_inline_arguments(tmp_path, source: str, monkeypatch) -> tuple[dict, object]:
     """What the exported file passes to load_inline for a CUDA kernel `source` (the build itself is faked)."""
     tmp_path.mkdir(exist_ok=True)
+    monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(tmp_path / "ext"))
     task = tmp_path / "scale_bias_relu.py"
     shutil.copy(TASKS / "scale_bias_relu.py", task)
     out = tmp_path / "scale_bias_relu_hiera.py"

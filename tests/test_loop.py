@@ -101,10 +101,10 @@ def test_report_counts_rounds_where_the_direction_matched_ncus_bottleneck(tmp_pa
     assert rep["notices"][0].startswith("profiling off")
 
 
-def test_a_slower_best_stays_in_the_run_folder_unless_asked_for(tmp_path):
-    """A best that is not faster than eager is not written beside the user's task (--keep-slower writes it)."""
+def test_a_best_not_faster_than_eager_stays_in_the_run_folder_unless_asked_for(tmp_path):
+    """Only a best faster than eager beyond the spread of its own timings is written beside the user's task;
+    one level with eager (inside that spread) or slower stays in the run's folder (--keep-slower writes it)."""
     from dataclasses import replace
-    from types import SimpleNamespace
 
     from contracts.spaces import Space
     from engine.agents.base import Direction
@@ -114,16 +114,25 @@ def test_a_slower_best_stays_in_the_run_folder_unless_asked_for(tmp_path):
     loop, store, _, task = make_loop(tmp_path, Scripted(SOURCES[:1]), rounds=1, keep_slower=False)
     state = loop.start("scripted")
     cand = Candidate("s0", CandidateKind.CPP, SOURCES[0].read_text(), None, "scripted", SOURCES[0].name)
-    for speedup, beside in ((0.8, False), (1.0, False), (1.5, True)):
-        best = Best(cand, SimpleNamespace(speedup=speedup, device="cpu"), 1, Space.PURE_CUDA, Direction.R)
+    # (candidate samples, reference samples, written beside the task?)
+    spread_10 = [0.9, 0.95, 1.0, 1.05, 1.1]  # a 10% spread (interquartile range over median)
+    for cand_ms, ref_ms, beside in (([1.25] * 5, [1.0] * 5, False),  # 0.8x: slower
+                                    (spread_10, [1.08 * x for x in spread_10], False),  # 1.08x inside 10%: level
+                                    ([1.0] * 5, [1.5] * 5, True)):  # 1.5x: faster
+        o = Outcome("s0", Status.VALID, "", candidate=Timing.from_samples(cand_ms, "perf_counter"),
+                    reference=Timing.from_samples(ref_ms, "perf_counter"), device="cpu")
+        best = Best(cand, o, 1, Space.PURE_CUDA, Direction.R)
         paths = loop.write_results(best, state.run_id)
         folder = Path(paths["py"]).parent
-        assert (folder == task.parent) is beside, (speedup, folder)
+        assert (folder == task.parent) is beside, (best.figure(), folder)
         if not beside:
             assert folder == store.run_dir(state.run_id) / "slower-than-eager"
         assert Path(paths["py"]).exists() and Path(paths["cu"]).exists()
+        assert best.figure()["verdict"] in Path(paths["py"]).read_text().split("\n\n")[0]  # said in the docstring
     loop.settings = replace(loop.settings, keep_slower=True)
-    best = Best(cand, SimpleNamespace(speedup=0.8, device="cpu"), 1, Space.PURE_CUDA, Direction.R)
+    o = Outcome("s0", Status.VALID, "", candidate=Timing.from_samples([1.25] * 5, "perf_counter"),
+                reference=Timing.from_samples([1.0] * 5, "perf_counter"), device="cpu")
+    best = Best(cand, o, 1, Space.PURE_CUDA, Direction.R)
     assert Path(loop.write_results(best, state.run_id)["py"]).parent == task.parent
 
 

@@ -4,38 +4,65 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from engine.bench import TaskResult, code_version, find_tasks, markdown, plot, run_bench
-from engine.cli import EXIT_OK, UsageError, console
-from engine.evaluate.pipeline import resolve_device
+from engine.bench import TaskResult, code_version, find_tasks, markdown, plot, run_bench, summary
+from engine.cli import (
+    EXIT_OK,
+    EXIT_STOPPED,
+    UsageError,
+    add_eval_limits,
+    console,
+    device_or_exit,
+    eval_limit_flags,
+    seconds,
+    whole_number,
+)
+
+DEFAULT_ROUNDS, DEFAULT_CANDIDATES = 3, 6
+
+
+def budget_shape(budget: int | None, rounds: int, candidates: int) -> tuple[int, int, list[str]]:
+    """(rounds, candidates, extra optimize flags) for a per-task budget: any N >= 1, in rounds of K with the
+    last round taking what is left (N < K is one round of N)."""
+    if budget is None:
+        return rounds, candidates, []
+    if budget <= candidates:
+        return 1, budget, []
+    return math.ceil(budget / candidates), candidates, ([] if budget % candidates == 0 else ["--budget", str(budget)])
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     root = Path(args.dir)
     if not root.is_dir():
         raise UsageError(f"{root}: not a folder of tasks")
-    if args.budget:
-        if args.budget % args.candidates:
-            raise UsageError(f"--budget {args.budget} is not a multiple of --candidates {args.candidates}")
-        rounds = args.budget // args.candidates
-    else:
-        rounds = args.rounds
-    try:
-        devices = [resolve_device(d) for d in (args.devices.split(",") if args.devices else [args.device])]
-    except ValueError as e:
-        raise UsageError(str(e)) from e
+    if args.budget is not None and args.rounds is not None:
+        raise UsageError("give --budget (candidates per task) or --rounds, not both")
+    rounds, candidates, optimize_flags = budget_shape(args.budget, args.rounds or DEFAULT_ROUNDS, args.candidates)
+    devices = [device_or_exit(d) for d in (args.devices.split(",") if args.devices else [args.device])]
+    levels = [x.strip() for x in args.levels.split(",")] if args.levels else None
+    if levels:
+        known = {lv for lv, _ in find_tasks(root)}
+        unknown = [lv for lv in levels if lv not in known]
+        if unknown:
+            raise UsageError(f"--levels: no tasks in level(s) {', '.join(unknown)} under {root} "
+                             f"(levels there: {', '.join(sorted(known)) or 'none'})")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    opts: dict[str, Any] = {"backend": args.backend, "rounds": rounds, "candidates": args.candidates,
-                            "precision": args.precision, "task_timeout_s": args.task_timeout,
-                            "compile": not args.no_compile, "no_profile": args.no_profile}
+    opts: dict[str, Any] = {"backend": args.backend, "rounds": rounds, "candidates": candidates,
+                            "budget": args.budget, "precision": args.precision, "task_timeout_s": args.task_timeout,
+                            "compile": not args.no_compile, "no_profile": args.no_profile,
+                            # flags for the hiera processes each task runs (engine/bench.py run_task)
+                            "optimize_flags": optimize_flags + eval_limit_flags(args),
+                            "eval_flags": eval_limit_flags(args)}
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         console=console)
     bar = progress.add_task("bench", total=None)
@@ -47,22 +74,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         console.print(f"  {r.level}/{r.task}: hiera {sp}, max-autotune {f'{cmp:.2f}x' if cmp else '-'}, "
                       f"{r.wall_s:.0f} s on {r.device}")
 
-    levels = [x.strip() for x in args.levels.split(",")] if args.levels else None
-    if levels:
-        known = {lv for lv, _ in find_tasks(root)}
-        unknown = [lv for lv in levels if lv not in known]
-        if unknown:
-            raise UsageError(f"--levels: no tasks in level(s) {', '.join(unknown)} under {root} "
-                             f"(levels there: {', '.join(sorted(known)) or 'none'})")
     deadline = time.monotonic() + args.stop_after if args.stop_after else None
     opts["code_version"] = code_version()  # once: run_bench stamps it on each result
     if not args.report_only:
         _warn_about_older_results(out, opts["code_version"])
     t0 = time.time()
-    with progress:
-        results, summ = run_bench(root, out, devices, opts, done, levels=levels, deadline=deadline,
-                                  run=not args.report_only,
-                                  rerun=[x.strip() for x in args.rerun.split(",")] if args.rerun else None)
+    try:
+        with progress:
+            results, summ = run_bench(root, out, devices, opts, done, levels=levels, deadline=deadline,
+                                      run=not args.report_only,
+                                      rerun=[x.strip() for x in args.rerun.split(",")] if args.rerun else None)
+    except KeyboardInterrupt:
+        return _stopped(root, out, levels, args)
     total = len(find_tasks(root, levels))
     unfinished = total - len(results)
     measured_on = sorted({r.device_name or r.device for r in results})
@@ -70,7 +93,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         header = (f"# hiera bench {root} — report of the {len(results)} of {total} tasks finished in {out} "
                   f"(measured on {', '.join(measured_on) or 'nothing yet'}; written {time.strftime('%Y-%m-%d')})")
     else:
-        header = (f"# hiera bench {root} — backend {args.backend}, budget {rounds}x{args.candidates}, "
+        budget = f"budget {args.budget}" if args.budget else f"budget {rounds}x{candidates}"
+        header = (f"# hiera bench {root} — backend {args.backend}, {budget}, "
                   f"{args.precision}, devices {', '.join(measured_on) or ','.join(devices)}, "
                   f"{time.strftime('%Y-%m-%d')}, {time.time() - t0:.0f} s; {len(results)} of {total} tasks finished")
     if unfinished:
@@ -90,9 +114,41 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(doc, default=str))
     else:
-        console.print(md)
-        console.print(f"wrote {out / 'bench.json'}, {out / 'bench.md'}, {out / 'bench.png'}")
+        console.print(escape(md))
+        console.print(f"wrote {escape(str(out / 'bench.json'))}, {escape(str(out / 'bench.md'))}, "
+                      f"{escape(str(out / 'bench.png'))}")
     return EXIT_OK
+
+
+def _finished_files(out: Path) -> set[Path]:
+    return set((out / "tasks").glob("*.json"))
+
+
+def _stopped(root: Path, out: Path, levels: list[str] | None, args: argparse.Namespace) -> int:
+    """Ctrl-C: the tasks that finished are kept (OUT/tasks) and reported; the ones in flight are not.
+
+    The task processes got the same Ctrl-C from the terminal and stop themselves (each records its optimize
+    run `stopped`). A task result written after this moment comes from a stopped task, so it is removed:
+    the next run of the same command measures that task again."""
+    kept = _finished_files(out)
+    results = []
+    for f in sorted(kept):
+        try:
+            results.append(TaskResult(**json.loads(f.read_text())))
+        except (OSError, ValueError, TypeError):
+            continue
+    total = len(find_tasks(root, levels))
+    header = (f"# hiera bench {root} — stopped by Ctrl-C; {len(results)} of {total} tasks finished "
+              f"({time.strftime('%Y-%m-%d')}); run the same command again to resume")
+    (out / "bench.md").write_text(markdown(results, summary(results), header))
+    for f in _finished_files(out) - kept:  # written while stopping: not a finished task
+        f.unlink(missing_ok=True)
+    console.print(f"[yellow]stopped:[/yellow] {len(results)} of {total} tasks finished; their results are kept "
+                  f"in {escape(str(out / 'tasks'))} and reported in {escape(str(out / 'bench.md'))}. Run the same "
+                  "command again to measure the rest.")
+    if args.json:
+        print(json.dumps({"status": "stopped", "finished": len(results), "of": total}))
+    return EXIT_STOPPED
 
 
 def _warn_about_older_results(out: Path, current: str) -> None:
@@ -113,25 +169,38 @@ def _warn_about_older_results(out: Path, current: str) -> None:
 
 def register(sub: Any) -> None:
     p = sub.add_parser("bench", help="optimize every task of a suite; compare with eager and torch.compile")
-    p.add_argument("dir", help="folder of KernelBench-format tasks (levels are its subfolders)")
-    p.add_argument("--backend", default="expert", choices=["expert", "llm"])
-    p.add_argument("--budget", type=int, default=None, help="candidates per task (rounds = budget / candidates)")
-    p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--candidates", type=int, default=6)
-    p.add_argument("--device", default="auto")
-    p.add_argument("--devices", default=None, help="comma-separated devices evaluating tasks in parallel")
-    p.add_argument("--precision", default="fp32", choices=["fp32", "tf32"])
-    p.add_argument("--out", default="bench-out", help="folder for bench.json, bench.md, bench.png (resumable)")
-    p.add_argument("--task-timeout", type=float, default=1800.0, help="seconds per task before it is abandoned")
-    p.add_argument("--no-compile", action="store_true", help="skip the torch.compile baselines")
-    p.add_argument("--no-profile", action="store_true")
-    p.add_argument("--levels", default=None, help="comma-separated levels (subfolders of DIR) to run; default all")
-    p.add_argument("--stop-after", type=float, default=None, metavar="SECONDS",
-                   help="start no task after this many seconds (finished tasks are kept; rerun to resume)")
+    p.add_argument("dir", help="folder of KernelBench-format tasks, levels are its subfolders (required)")
+    p.add_argument("--backend", default="expert", choices=["expert", "llm"],
+                   help="expert (offline, default) or llm (an OpenAI-compatible endpoint, set up as for optimize)")
+    p.add_argument("--budget", type=whole_number(1), default=None, metavar="N",
+                   help="candidates per task, any N >= 1: rounds of --candidates, the last taking what is left "
+                        f"(default: --rounds x --candidates, {DEFAULT_ROUNDS} x {DEFAULT_CANDIDATES})")
+    p.add_argument("--rounds", type=whole_number(1), default=None,
+                   help=f"rounds per task, at least 1 (default: {DEFAULT_ROUNDS}; not with --budget)")
+    p.add_argument("--candidates", type=whole_number(1), default=DEFAULT_CANDIDATES,
+                   help=f"candidates per round, at least 1 (default: {DEFAULT_CANDIDATES})")
+    p.add_argument("--device", default="auto", help="cpu, cuda, cuda:N or auto (default: auto, a GPU if there is one)")
+    p.add_argument("--devices", default=None,
+                   help="comma-separated devices evaluating tasks in parallel (default: --device alone)")
+    p.add_argument("--precision", default="fp32", choices=["fp32", "tf32"],
+                   help="fp32 (strict, default) or tf32 (allows TF32 matmul/conv)")
+    p.add_argument("--out", default="bench-out",
+                   help="folder for bench.json, bench.md, bench.png and each task's result; resumable "
+                        "(default: bench-out)")
+    p.add_argument("--task-timeout", type=seconds, default=1800.0, metavar="SECONDS",
+                   help="seconds per task before it is abandoned (default: 1800)")
+    p.add_argument("--no-compile", action="store_true", help="skip the torch.compile baselines (default: run them)")
+    p.add_argument("--no-profile", action="store_true", help="skip Nsight Compute profiling (default: profile on GPUs)")
+    p.add_argument("--levels", default=None,
+                   help="comma-separated levels (subfolders of DIR) to run (default: all)")
+    p.add_argument("--stop-after", type=seconds, default=None, metavar="SECONDS",
+                   help="start no task after this many seconds; finished tasks are kept, rerun to resume "
+                        "(default: no limit)")
     p.add_argument("--rerun", default=None, metavar="TASKS",
                    help="comma-separated tasks (stem or level/stem) to measure again though finished; "
-                        "the old result moves to OUT/tasks/superseded/")
+                        "the old result moves to OUT/tasks/superseded/ (default: none)")
     p.add_argument("--report-only", action="store_true",
-                   help="run nothing: write bench.json/md/png from the tasks already finished in --out")
-    p.add_argument("--json", action="store_true")
+                   help="run nothing: write bench.json/md/png from the tasks already finished in --out (default: off)")
+    add_eval_limits(p)
+    p.add_argument("--json", action="store_true", help="print bench.json's object on stdout (default: off)")
     p.set_defaults(func=cmd_bench)

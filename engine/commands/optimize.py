@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import signal
 import sys
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -17,17 +19,30 @@ from engine.agents.base import Backend
 from engine.cli import (
     EXIT_INVALID,
     EXIT_OK,
+    EXIT_STOPPED,
+    MIN_TRIALS,
     UsageError,
     add_common,
+    add_eval_limits,
     console,
+    device_or_exit,
+    eval_limits,
+    fig_text,
+    folding_table,
     load_task_or_exit,
+    reason_text,
+    shown_path,
     task_workdir,
+    whole_number,
     workspace_of,
 )
 from engine.evaluate.outcome import Precision
-from engine.evaluate.pipeline import EvalSettings, resolve_device
-from engine.loop import SLOWER_DIR, Loop, LoopSettings
+from engine.evaluate.pipeline import EvalSettings
+from engine.loop import SLOWER_DIR, Loop, LoopSettings, uninterrupted
 from engine.store import RunStore
+
+DEFAULT_ROUNDS, DEFAULT_CANDIDATES = 3, 6
+EXIT_TERMINATED = 143  # stopped by SIGTERM (the language server's cancel), 128 + 15
 
 
 def make_backend(args: argparse.Namespace, workspace: Path) -> Backend:
@@ -46,141 +61,224 @@ def make_backend(args: argparse.Namespace, workspace: Path) -> Backend:
         raise UsageError(str(e)) from e
     warning = check.warning(config.model)
     if warning:
-        console.print(f"[yellow]warning:[/yellow] {warning}")
+        console.print(f"[yellow]warning:[/yellow] {escape(warning)}")
     return backend
+
+
+_stopped_by: list[int] = []  # the signal that stopped the run, when one did
 
 
 def _sigterm_as_interrupt(signum: int, frame: Any) -> None:
     # The language server cancels a job with SIGTERM: stop like Ctrl-C, keeping what finished.
+    _stopped_by.append(signum)
     raise KeyboardInterrupt
 
 
+def first_line(text: str) -> str:
+    return next((ln for ln in text.splitlines() if ln.strip()), "")
+
+
+def best_label(fig: dict[str, Any] | None) -> str:
+    if fig is None:
+        return "no valid candidate yet"
+    pair = "re-timed" if fig["retimed"] else "first pair"
+    return f"best {fig['speedup']:.2f}x ({fig['verdict']}, {pair})"
+
+
 class HumanProgress:
-    """Live progress on stderr: one line per candidate above a bar with the round and best speedup."""
+    """Live progress on stderr: one line per candidate above a bar with the round and the best so far."""
 
     def __init__(self, total: int):
         self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TimeElapsedColumn(), console=console, transient=False)
         self.task = self.progress.add_task("starting", total=total)
-        self.best: float | None = None
+        self.best: dict[str, Any] | None = None
+        self.round = 0
 
     def __call__(self, e: dict[str, Any]) -> None:
         kind = e["event"]
         if kind == "run_started":
             self.progress.start()
-            console.print(f"[dim]run {e['run_id']} on {e['device']} with the {e['backend']} backend[/dim]")
+            console.print(f"[dim]run {e['run_id']} on {escape(e['device'])} with the {escape(e['backend'])} backend; "
+                          f"candidates kept in {escape(shown_path(Path(e['run_dir']) / 'candidates'))}[/dim]")
         elif kind == "notice":
-            console.print(f"[yellow]notice:[/yellow] {e['message']}")
+            console.print(f"[yellow]notice:[/yellow] {escape(e['message'])}")
         elif kind == "round_started":
+            self.round = e["round"]
             scores = " ".join(f"{k} {v:.2f}" for k, v in e["scores"].items())
-            console.print(f"[bold]round {e['round']}[/bold]: {e['space']} · {scores} → {e['direction']} · "
-                          f"{e['strategy']}\n  [dim]{e['rationale']}[/dim]")
-            self._describe(e["round"])
+            console.print(f"[bold]round {e['round']}[/bold]: {escape(e['space'])} · {scores} → {e['direction']} · "
+                          f"{escape(e['strategy'])}\n  [dim]{escape(e['rationale'])}[/dim]")
         elif kind == "candidate_finished":
             sp = f"{e['speedup']:.2f}x" if e["speedup"] else "-"
             color = "green" if e["status"] == "valid" else "red"
-            console.print(f"  {e['index']}/{e['of']} [{color}]{e['status']}[/{color}] {sp}  "
-                          f"[dim]{e['reason'][:140]}[/dim]")
-            self.best = e["best_speedup"]
+            name = Path(e["source"]).name if e.get("source") else None
+            why = first_line(reason_text(e, name, lines=1))
+            console.print(f"  {e['index']}/{e['of']} [{color}]{e['status']}[/{color}] {sp}  [dim]{escape(why)}[/dim]")
+            self.best = e.get("best")
             self.progress.advance(self.task)
-            self._describe(e["round"])
+        elif kind == "retime_started":
+            self.progress.update(self.task, description=f"timing {e['candidate_id']} again on its own")
+            return
+        elif kind == "retime_finished":
+            fig = e.get("figure")
+            console.print(f"  {e['candidate_id']} timed again on its own: "
+                          + (escape(fig_text(fig)) if fig else f"[red]{e['status']}[/red]"))
+            self.best = e.get("best")
         elif kind == "result":
+            done = self.progress.tasks[0].completed
+            self.progress.update(self.task, total=done, description=f"{e.get('status', 'done')} · "
+                                                                    f"{best_label(e.get('best'))}")
             self.progress.stop()
-
-    def _describe(self, r: int) -> None:
-        best = f"best {self.best:.2f}x" if self.best else "no valid candidate yet"
-        self.progress.update(self.task, description=f"round {r} · {best}")
+            return
+        self.progress.update(self.task, description=f"round {self.round} · {best_label(self.best)}")
 
 
 def summary_table(result: dict[str, Any]) -> Table:
-    t = Table(title=f"hiera optimize · run {result['run_id']} · {result['status']}", title_justify="left")
-    for col in ("round", "space", "direction", "strategy", "valid", "best x"):
-        t.add_column(col)
+    t = folding_table("round", "space", "direction", "strategy", "valid", "best x",
+                      title=f"hiera optimize · run {result['run_id']} · {result['status']}", title_justify="left",
+                      caption="* a first pair, not timed again on its own" if any(
+                          r.get("best") and not r["best"]["retimed"] for r in result["rounds"]) else None,
+                      caption_justify="left")
     for r in result["rounds"]:
         valid = [o for o in r["outcomes"] if o["status"] == "valid"]
-        best = max((o["speedup"] or 0 for o in valid), default=None)
-        t.add_row(str(r["round"]), r["space"], r["direction"], r["strategy"], f"{len(valid)}/{len(r['outcomes'])}",
-                  f"{best:.2f}" if best else "-")
+        b = r.get("best")
+        best = f"{b['speedup']:.2f}{'' if b['retimed'] else '*'} ({b['verdict']})" if b else "-"
+        t.add_row(str(r["round"]), escape(r["space"]), r["direction"], escape(r["strategy"]),
+                  f"{len(valid)}/{len(r['outcomes'])}", best)
     return t
+
+
+def _shape(args: argparse.Namespace) -> tuple[int, int, int | None]:
+    """(rounds, candidates, budget) from the flags: --budget N is any N >= 1, the last round taking what is
+    left; with --rounds too, the two must agree."""
+    k = args.candidates or DEFAULT_CANDIDATES
+    if args.budget is None:
+        return args.rounds or DEFAULT_ROUNDS, k, None
+    rounds = math.ceil(args.budget / k)
+    if args.rounds is not None and args.rounds != rounds:
+        raise UsageError(f"--budget {args.budget} with --candidates {k} is {rounds} round(s), not --rounds "
+                         f"{args.rounds}: give --budget or --rounds")
+    return rounds, k, args.budget
+
+
+def _resumable(args: argparse.Namespace, workspace: Path) -> tuple[RunStore, dict[str, Any]]:
+    """The store and the run that --resume names, refused (before anything is written) when it cannot go on."""
+    shape = [f for f, v in (("--rounds", args.rounds), ("--candidates", args.candidates), ("--budget", args.budget))
+             if v is not None]
+    if shape or args.repeat > 1:
+        raise UsageError(f"--resume continues run {args.resume} with its own settings; drop "
+                         f"{', '.join(shape or ['--repeat'])}")
+    store = RunStore.existing(workspace)
+    if store is None:
+        raise UsageError(f"--resume {args.resume}: no run store in {workspace} (no .hiera/hiera.db); give the "
+                         "--workspace the run was started in")
+    run = store.run(args.resume)
+    if run is None or run["kind"] != "optimize":
+        recent = ", ".join(r["id"] for r in store.runs(kind="optimize", limit=5)) or "none"
+        raise UsageError(f"--resume {args.resume}: no such optimize run in {store.db_path} (recent: {recent})")
+    if run["status"] == "finished":
+        raise UsageError(f"run {args.resume} finished; there is nothing to resume (`hiera report {args.resume}` "
+                         "shows it; `hiera optimize TASK` starts a new run)")
+    if run["status"] == "running":
+        raise UsageError(f"run {args.resume} is still running (pid {run['pid']} on {run.get('host') or '?'}); "
+                         "stop it first")
+    return store, run
+
+
+def _settings(args: argparse.Namespace, device: str, stored: dict[str, Any] | None) -> LoopSettings:
+    """The loop's settings: the flags, or on --resume the run's own (the flags fill what an older run lacks)."""
+    s = stored or {}
+    if stored:
+        rounds, k, budget = s.get("rounds", DEFAULT_ROUNDS), s.get("candidates", DEFAULT_CANDIDATES), s.get("budget")
+    else:
+        rounds, k, budget = _shape(args)
+    space = s.get("space", args.space)
+    limits = eval_limits(args)
+    limits = {"request_timeout_s": s.get("timeout_s", limits["request_timeout_s"]),
+              "build_timeout_s": s.get("build_timeout_s", limits["build_timeout_s"]),
+              "sandbox": s.get("sandbox", limits["sandbox"]) and limits["sandbox"]}
+    results_dir = s.get("results_dir") if stored else args.results_dir
+    return LoopSettings(
+        rounds=rounds, candidates=k, budget=budget, space=None if space == "auto" else Space(space),
+        planning=s.get("planning", not args.no_planning), use_contract=s.get("contract", not args.no_contract),
+        profile=s.get("profile", not args.no_profile), ncu_path=args.ncu,
+        results_dir=Path(results_dir) if results_dir else None, keep_slower=s.get("keep_slower", args.keep_slower),
+        eval=EvalSettings(device=device, precision=Precision(s.get("precision", args.precision)),
+                          space=Space.LIBRARIES_PYTORCH if space == "auto" else Space(space),
+                          timing_trials=s.get("trials", args.trials), **limits),
+    )
 
 
 def cmd_optimize(args: argparse.Namespace) -> int:
     workspace = workspace_of(args)
-    store = RunStore.for_workspace(workspace)
-    resume = args.resume
-    task_arg = args.task
-    if resume:
-        run = store.run(resume)
-        if run is None:
-            raise UsageError(f"--resume {resume}: no such run in {store.db_path}")
-        task_arg = task_arg or run["task_path"]
+    # Everything that can refuse the command is checked before the store is opened: a usage error leaves
+    # no run behind and no .hiera/ in a folder that had none.
+    store, run = _resumable(args, workspace) if args.resume else (None, None)
+    if run is None:
+        _shape(args)  # a --budget that contradicts --rounds is refused before the task is even loaded
+    task_arg = args.task or (run["task_path"] if run else None)
     if not task_arg:
-        raise UsageError("give a task file (or --resume RUN_ID)")
-    try:
-        device = resolve_device(args.device)
-    except ValueError as e:
-        raise UsageError(str(e)) from e
+        raise UsageError("give a task file: hiera optimize TASK.py (or --resume RUN_ID to continue a run)")
+    device = device_or_exit(run["settings"].get("device", args.device) if run else args.device)
     spec = load_task_or_exit(task_arg)
+    if run and spec.source_hash != run["task_hash"]:
+        raise UsageError(f"{spec.path} changed since run {args.resume} started (its candidates were judged "
+                         "against the old task); start a new run")
+    settings = _settings(args, device, run["settings"] if run else None)
+    if run and run.get("backend") in ("expert", "llm"):
+        args.backend = run["backend"]  # the run goes on with the backend that started it
     backend = make_backend(args, workspace)
-    settings = LoopSettings(
-        rounds=args.rounds, candidates=args.candidates,
-        space=None if args.space == "auto" else Space(args.space),
-        planning=not args.no_planning, use_contract=not args.no_contract, profile=not args.no_profile,
-        ncu_path=args.ncu, results_dir=Path(args.results_dir) if args.results_dir else None,
-        keep_slower=args.keep_slower,
-        eval=EvalSettings(device=device, precision=Precision(args.precision),
-                          space=Space.LIBRARIES_PYTORCH if args.space == "auto" else Space(args.space),
-                          timing_trials=args.trials),
-    )
+    store = store or RunStore.for_workspace(workspace)
     events = args.events == "jsonl"
 
     def emit_json(e: dict[str, Any]) -> None:
         sys.stdout.write(json.dumps(e) + "\n")
         sys.stdout.flush()
 
-    human = None if (events or args.json) else HumanProgress(args.rounds * args.candidates)
+    human = None if (events or args.json) else HumanProgress(settings.total)
     sink = emit_json if events else (human or (lambda e: None))
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
-    loop = Loop(spec, backend, store, task_workdir(workspace, spec), settings, sink,
-                cache_dir=workspace / ".hiera" / "cache" / "build")
+
+    def new_loop() -> Loop:
+        return Loop(spec, backend, store, task_workdir(workspace, spec), settings, sink,
+                    cache_dir=workspace / ".hiera" / "cache" / "build")
+
+    loop = new_loop()
     results: list[dict[str, Any]] = []
-    for i in range(max(args.repeat, 1)):
-        if resume:
-            state, first = loop.resume(resume)
-        else:
-            state, first = loop.start(backend.name), 1
+    backend_gone = False
+    for i in range(args.repeat):
+        state, first = loop.resume(args.resume) if args.resume else (loop.start(backend.name), 1)
         try:
             result = loop.run(state, first)
-        except KeyboardInterrupt:
-            result = loop.finish(state, "stopped")
+        except KeyboardInterrupt:  # outside the rounds: while the evaluator started or closed
+            with uninterrupted():
+                result = loop.finish(state, "stopped")
         except Exception as e:
             from engine.agents.llm import BackendUnavailable
 
-            if isinstance(e, BackendUnavailable):
-                # The endpoint went away mid-run (bad key, model gone): stop, keeping what finished.
-                store.record_notice(state.run_id, str(e))
-                result = loop.finish(state, "stopped")
-                console.print(f"[red]stopped:[/red] {e}")
+            if not isinstance(e, BackendUnavailable):
+                store.finish_run(state.run_id, "failed", {"error": f"{type(e).__name__}: {e}"})
                 if events:
-                    emit_json({"event": "notice", "message": str(e)})
-                results.append(result)
-                sink({"event": "result", **result})
-                break
-            store.finish_run(state.run_id, "failed", {"error": f"{type(e).__name__}: {e}"})
+                    emit_json({"event": "error", "message": f"{type(e).__name__}: {e}",
+                               "log": str(store.run_dir(state.run_id))})
+                raise
+            # The endpoint went away mid-run (bad key, model gone): stop, keeping what finished.
+            backend_gone = True
+            store.record_notice(state.run_id, str(e))
+            result = loop.finish(state, "stopped")
+            console.print(f"[red]stopped:[/red] {escape(str(e))}")
             if events:
-                emit_json({"event": "error", "message": f"{type(e).__name__}: {e}",
-                           "log": str(store.run_dir(state.run_id))})
-            raise
+                emit_json({"event": "notice", "message": str(e)})
         results.append(result)
         sink({"event": "result", **result})
         if human:
             console.print(summary_table(result))
             _print_best(result)
-        if result["status"] == "stopped" or resume:
+        if result["status"] == "stopped":
+            _print_stopped(result, args)
             break
         if i + 1 < args.repeat:
-            loop = Loop(spec, backend, store, task_workdir(workspace, spec), settings, sink,
-                        cache_dir=workspace / ".hiera" / "cache" / "build")
+            loop = new_loop()
     final = results[-1]
     if len(results) > 1:
         speedups = [r["best"]["speedup"] if r["best"] else 0.0 for r in results]
@@ -192,59 +290,104 @@ def cmd_optimize(args: argparse.Namespace) -> int:
                           f"median {final['repeat']['median']:.2f}x, max {max(speedups):.2f}x")
     if args.json:
         print(json.dumps(final))
+    if final["status"] == "stopped" and not backend_gone:
+        return EXIT_TERMINATED if signal.SIGTERM in _stopped_by else EXIT_STOPPED
     return EXIT_OK if final["best"] else EXIT_INVALID
+
+
+def resume_command(run_id: str, args: argparse.Namespace) -> str:
+    cmd = f"hiera optimize --resume {run_id}"
+    if args.workspace:
+        cmd += f" --workspace {args.workspace}"
+    return cmd
+
+
+def _print_stopped(result: dict[str, Any], args: argparse.Namespace) -> None:
+    complete = [r["round"] for r in result["rounds"]]
+    in_rounds = sum(len(r["outcomes"]) for r in result["rounds"])
+    partial = result["candidates"] - in_rounds
+    where = f"round{'s' if len(complete) > 1 else ''} {', '.join(map(str, complete))} complete" if complete \
+        else "no round complete"
+    if partial:
+        where += f", {partial} candidate{'s' if partial > 1 else ''} of round {len(complete) + 1}"
+    console.print(f"[yellow]stopped:[/yellow] {result['candidates']} of {result['budget']} candidates evaluated "
+                  f"({where}); everything finished is recorded in run {result['run_id']}")
+    console.print(f"continue with: [bold]{escape(resume_command(result['run_id'], args))}[/bold]")
 
 
 def _print_best(result: dict[str, Any]) -> None:
     b = result["best"]
     secs = result["seconds"]
-    cost = f", ${result['cost_usd']:.4f}" if result.get("cost_usd") is not None else ""
-    tok = result["tokens"]
     again = f" (+{result['retimed']} re-timed)" if result.get("retimed") else ""
+    model = ""
+    if result["backend"] != "expert":
+        tok = result["tokens"]
+        cost = f", ${result['cost_usd']:.4f}" if result.get("cost_usd") is not None else ""
+        model = f"; tokens {tok['prompt']}+{tok['completion']}{cost}"
     console.print(f"evaluated {result['candidates']} candidates{again} in {secs['total']:.0f} s "
                   f"(build {secs['build']:.0f}, verify {secs['verify']:.0f}, time {secs['time']:.0f}, "
-                  f"profile {secs['profile']:.0f}, model "
-                  f"{secs['model']:.0f}); tokens {tok['prompt']}+{tok['completion']}{cost}")
+                  f"profile {secs['profile']:.0f}, model {secs['model']:.0f}){model}")
     if b is None:
-        console.print("[red]no valid candidate[/red]: nothing written; the reasons are listed above")
+        why = "the reasons are listed above" if result["candidates"] else "no candidate was evaluated"
+        console.print(f"[red]no valid candidate[/red]: nothing written; {why}")
         return
     paths = b["paths"] or {}
-    slower = "" if b["speedup"] > 1.0 else " [yellow](slower than eager: no candidate beat the reference)[/yellow]"
-    paired = b.get("paired_reference_ms") or result["reference_ms"]
-    console.print(f"[bold green]best: {b['speedup']:.2f}x[/bold green]{slower} ({b['candidate_ms']:.4g} ms vs "
-                  f"{paired:.4g} ms eager, timed interleaved; eager's median over the run "
+    pair = "timed again on its own" if b["retimed"] else "its first pair, not yet timed again on its own"
+    color = "green" if b["verdict"] == "faster" else "yellow"
+    console.print(f"[bold {color}]best: {escape(fig_text(b))}[/bold {color}] ({b['candidate_ms']:.4g} ms vs "
+                  f"{b['reference_ms']:.4g} ms eager, timed interleaved, {pair}; eager's median over the run "
                   f"{result['reference_ms']:.4g} ms) · round {b['round']} · {b['space']} · {b['direction']}")
     kept_aside = any(v and Path(v).parent.name == SLOWER_DIR for v in paths.values())
     if kept_aside:
-        console.print("  not written beside the task (it is slower than eager); kept in the run's folder "
+        console.print("  not written beside the task (it is not faster than eager); kept in the run's folder "
                       "(--keep-slower writes it beside the task):")
     for k in ("py", "cu"):
         if paths.get(k):
-            console.print(f"  {'' if kept_aside else 'wrote '}{paths[k]}")
+            console.print(f"  {'' if kept_aside else 'wrote '}{escape(shown_path(paths[k]))}")
+    if b.get("first_import"):
+        console.print(f"  [dim]{escape(Path(paths['py']).name)}: {escape(b['first_import'])}[/dim]")
+
+
+USAGE = """hiera optimize TASK.py [options]
+       hiera optimize --resume RUN_ID [--workspace DIR]"""
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("optimize", help="run the HIERA loop on a task and write the best kernel beside it")
-    p.add_argument("task", nargs="?", help="KernelBench-format task .py")
+    p = sub.add_parser("optimize", help="run the HIERA loop on a task and write the best kernel beside it",
+                       usage=USAGE)
+    p.add_argument("task", nargs="?", metavar="TASK.py",
+                   help="KernelBench-format task .py (required, unless --resume RUN_ID continues a run)")
     p.add_argument("--backend", default="expert", choices=["expert", "llm"],
                    help="expert (offline rules and code generators, default) or llm (an OpenAI-compatible endpoint)")
-    p.add_argument("--rounds", type=int, default=3, help="rounds R (default 3)")
-    p.add_argument("--candidates", type=int, default=6, help="candidates per round K (default 6); budget = R*K")
+    p.add_argument("--rounds", type=whole_number(1), default=None,
+                   help=f"rounds R, at least 1 (default: {DEFAULT_ROUNDS}, or what --budget needs)")
+    p.add_argument("--candidates", type=whole_number(1), default=None,
+                   help=f"candidates per round K, at least 1 (default: {DEFAULT_CANDIDATES})")
+    p.add_argument("--budget", type=whole_number(1), default=None, metavar="N",
+                   help="total candidates, any N >= 1: rounds of K, the last one takes what is left "
+                        "(default: R x K)")
     p.add_argument("--space", default="auto", choices=["auto", *[s.value for s in Space]],
-                   help="auto (the SSDA decides every round) or a fixed implementation space")
-    p.add_argument("--no-planning", action="store_true", help="ablation: one fixed unconstrained strategy")
-    p.add_argument("--no-contract", action="store_true", help="ablation: candidates are whole ModelNew files")
-    p.add_argument("--no-profile", action="store_true", help="skip Nsight Compute profiling")
+                   help="auto (the SSDA decides every round, default) or a fixed implementation space")
+    p.add_argument("--no-planning", action="store_true",
+                   help="ablation: one fixed unconstrained strategy (default: planned)")
+    p.add_argument("--no-contract", action="store_true",
+                   help="ablation: candidates are whole ModelNew files (default: contract sources)")
+    p.add_argument("--no-profile", action="store_true", help="skip Nsight Compute profiling (default: profile on GPUs)")
     p.add_argument("--keep-slower", action="store_true",
                    help="write the best beside the task even when it is not faster than eager "
                         "(default: such a result stays in the run's folder)")
     p.add_argument("--ncu", default=None, help="path of the ncu executable (default: found on PATH)")
-    p.add_argument("--repeat", type=int, default=1, help="run the task N times and report the spread")
-    p.add_argument("--resume", default=None, metavar="RUN_ID", help="continue a stopped run")
-    p.add_argument("--trials", type=int, default=100, help="timing trials per candidate (default 100)")
-    p.add_argument("--results-dir", default=None, help="write the result files here instead of beside the task")
+    p.add_argument("--repeat", type=whole_number(1), default=1,
+                   help="run the task N times and report the spread of the best speedups (default: 1)")
+    p.add_argument("--resume", default=None, metavar="RUN_ID",
+                   help="continue a stopped (or killed) run with its own settings; finished candidates are kept, "
+                        "not measured again (default: start a new run)")
+    p.add_argument("--trials", type=whole_number(MIN_TRIALS), default=100,
+                   help=f"timing trials per candidate, at least {MIN_TRIALS} (default: 100)")
+    p.add_argument("--results-dir", default=None, help="write the result files here (default: beside the task)")
     p.add_argument("--events", choices=["jsonl"], default=None,
-                   help="print progress events as JSON lines on stdout (for editors; docs/protocol.md)")
+                   help="print progress events as JSON lines on stdout, for editors (docs/protocol.md; default: off)")
+    add_eval_limits(p)
     from engine.config import add_llm_arguments
 
     add_llm_arguments(p)

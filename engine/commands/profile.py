@@ -17,7 +17,18 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
-from engine.cli import EXIT_OK, EXIT_USAGE, UsageError, console, load_task_or_exit, task_workdir, workspace_of
+from engine.cli import (
+    EXIT_OK,
+    EXIT_STOPPED,
+    EXIT_USAGE,
+    UsageError,
+    console,
+    device_or_exit,
+    load_task_or_exit,
+    seconds,
+    task_workdir,
+    workspace_of,
+)
 
 
 def _cuda_arch(device: str) -> str | None:
@@ -113,14 +124,11 @@ def cmd_profile(args: argparse.Namespace) -> int:
     from contracts.contract import contract_layout, write_contract
     from engine.evaluate.build import BuildConfig, build_one
     from engine.evaluate.outcome import CandidateKind
-    from engine.evaluate.pipeline import candidate_from_file, resolve_device
+    from engine.evaluate.pipeline import candidate_from_file
     from engine.profile import ProfilerUnavailable, find_ncu, profile_candidate, profile_reference
     from engine.store import RunStore
 
-    try:
-        device = resolve_device(args.device)
-    except ValueError as e:
-        raise UsageError(str(e)) from e
+    device = device_or_exit(args.device)
     try:
         ncu = find_ncu(args.ncu)  # before any build: no ncu or no GPU means nothing to do
         if not device.startswith("cuda"):
@@ -171,6 +179,10 @@ def cmd_profile(args: argparse.Namespace) -> int:
         store.record_notice(run_id, str(e))
         store.finish_run(run_id, "failed", {"reason": str(e)})
         return _unavailable(args, e)
+    except KeyboardInterrupt:
+        store.finish_run(run_id, "stopped")
+        console.print(f"[yellow]stopped[/yellow]: the profile of {escape(cand_label)} did not finish (run {run_id})")
+        return EXIT_STOPPED
     except BaseException:
         store.finish_run(run_id, "failed")
         raise
@@ -193,13 +205,14 @@ def _unavailable(args: argparse.Namespace, e: Exception) -> int:
 
 def register(sub: Any) -> None:
     p = sub.add_parser("profile", help="profile a candidate (or the reference) with Nsight Compute")
-    p.add_argument("task", help="KernelBench-format task .py")
+    p.add_argument("task", help="KernelBench-format task .py (required)")
     p.add_argument("candidate", nargs="?", default=None,
                    help="a .cu contract candidate or a ModelNew .py (default: profile the reference)")
     p.add_argument("--device", default="auto", help="cuda or cuda:N (default: auto)")
     p.add_argument("--ncu", default=None, help="the ncu binary (default: $HIERA_NCU, PATH, /opt/nvidia/nsight-compute)")
-    p.add_argument("--kernel", default=None, help="profile only kernels whose name matches this regex")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds allowed for the whole ncu run")
+    p.add_argument("--kernel", default=None, help="profile only kernels whose name matches this regex (default: all)")
+    p.add_argument("--timeout", type=seconds, default=120.0, metavar="SECONDS",
+                   help="seconds allowed for the whole ncu run (default: 120)")
     p.add_argument("--workspace", default=None, help="where .hiera/ lives (default: current directory)")
-    p.add_argument("--json", action="store_true", help="print the Profile as one JSON object on stdout")
+    p.add_argument("--json", action="store_true", help="print the Profile as one JSON object on stdout (default: off)")
     p.set_defaults(func=cmd_profile)
