@@ -145,6 +145,7 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
            "--keep-slower"]  # the bench's own folder: keep every task's best, faster than eager or not
     if args.get("no_profile"):
         cmd.append("--no-profile")
+    cmd += args.get("optimize_flags", [])
     res, log = _run_json(cmd, args["task_timeout_s"])
     r.optimize_wall_s = time.perf_counter() - t0
     if res is None or "rounds" not in res:
@@ -168,7 +169,8 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
         paths = write_baselines(task, out / "baselines")
         lines, log = _run_json_lines([py, "-m", "engine.cli", "eval", str(task), *map(str, paths.values()),
                                       "--json", "--device", device, "--workspace", str(workspace),
-                                      "--precision", args["precision"]], args["task_timeout_s"])
+                                      "--precision", args["precision"], *args.get("eval_flags", [])],
+                                     args["task_timeout_s"])
         by_file = {ev.get("candidate_file"): ev for ev in lines}
         for mode, path in paths.items():
             ev = by_file.get(str(path))

@@ -149,8 +149,21 @@ def shown_path(p: Path | str) -> str:
 
 
 # Where the evaluator compiles a candidate: its content-addressed build folder holds the source under a fixed
-# name (.hiera/cache/build/<hash>/cuda_source.cu or cpu_source.cpp), the candidate's text line for line.
-_BUILD_SOURCE = re.compile(r"[^\s'\"`:]*?[0-9a-f]{16,}/(?:cuda_source\.cu|cpu_source\.cpp)")
+# name (.hiera/cache/build/<hash>/cuda_source.cu or cpu_source.cpp; /sandbox/... as the sandboxed compiler
+# sees it), the candidate's text line for line.
+_BUILD_SOURCE = re.compile(r"(?:[^\s'\"`:]*?[0-9a-f]{16,}|/sandbox)/(?:cuda_source\.cu|cpu_source\.cpp)")
+
+
+def check_sandbox(sandbox: bool, device: str) -> None:
+    """Refuse, before anything is recorded, to evaluate when the sandbox cannot be set up (unless opted out)."""
+    if not sandbox:
+        return
+    from engine.evaluate.sandbox import SandboxUnavailable, probe
+
+    try:
+        probe(device.startswith("cuda"))
+    except SandboxUnavailable as e:
+        raise UsageError(str(e)) from e
 
 
 def user_build_log(log: str, source_name: str) -> str:
@@ -238,9 +251,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         except (ValueError, UnicodeDecodeError) as e:
             raise UsageError(f"{cand_path}: {e}") from e
     workspace = workspace_of(args)
-    store = RunStore.for_workspace(workspace)
     settings = EvalSettings(device=device, precision=Precision(args.precision), space=space,
                             timing_trials=args.trials, **eval_limits(args))
+    check_sandbox(settings.sandbox, device)
+    store = RunStore.for_workspace(workspace)
     # Several candidates share one worker (one start, one set of reference models and inputs); each is
     # still verified and timed against the reference on its own, and recorded as its own run.
     run_of = {c.id: store.start_run(

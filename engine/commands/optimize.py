@@ -23,6 +23,7 @@ from engine.cli import (
     MIN_TRIALS,
     UsageError,
     add_common,
+    check_sandbox,
     add_eval_limits,
     console,
     device_or_exit,
@@ -227,6 +228,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     settings = _settings(args, device, run["settings"] if run else None)
     if run and run.get("backend") in ("expert", "llm"):
         args.backend = run["backend"]  # the run goes on with the backend that started it
+    check_sandbox(settings.eval.sandbox, device)
     backend = make_backend(args, workspace)
     store = store or RunStore.for_workspace(workspace)
     events = args.events == "jsonl"

@@ -175,9 +175,12 @@ def command(policy: Policy, argv: Sequence[str], info_fd: int | None = None) -> 
 
 
 @functools.lru_cache(maxsize=4)
-def probe(gpu: bool, workdir: str) -> None:
-    """Start one trivial sandboxed process; raises SandboxUnavailable with bwrap's own words if it fails."""
-    scratch = Path(workdir) / "probe"
+def probe(gpu: bool, workdir: str | None = None) -> None:
+    """Start one trivial sandboxed process; raises SandboxUnavailable with bwrap's own words if it fails.
+    (In a temporary folder unless given one: a command refused for want of a sandbox leaves nothing behind.)"""
+    import tempfile
+
+    scratch = Path(workdir or tempfile.mkdtemp(prefix="hiera-probe-")) / "probe"
     scratch.mkdir(parents=True, exist_ok=True)
     try:
         cmd = command(Policy(scratch=scratch, gpu=gpu), ["/bin/sh", "-c", "exit 0"])

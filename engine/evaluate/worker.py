@@ -136,10 +136,12 @@ class Worker:
             self.conn = None
 
     def close(self) -> None:
+        # A checker between candidates exits at once; one in the middle of a candidate (a Ctrl-C, a hang) is
+        # not waited for: killing it ends its runner too (the sandbox dies with its parent).
         if self.conn is not None and self.alive():
             try:
                 self.conn.send(None)
-                self.proc.wait(10)  # type: ignore[union-attr]
+                self.proc.wait(2)  # type: ignore[union-attr]
             except (BrokenPipeError, OSError, subprocess.TimeoutExpired):
                 pass
         self.kill()
