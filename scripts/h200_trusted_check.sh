@@ -44,14 +44,14 @@ for l in open('$L/modelnew.jsonl'):
 "; tail -3 "$L/modelnew.err"
 
 step "sandbox and split overhead"
-timeout 120 python3 scripts/bench_sandbox.py tests/data/tasks/big_scale_bias_relu.py tests/data/gpu/scale_bias_relu.cu \
+[ -n "${SKIP_BENCH:-}" ] || timeout 120 python3 scripts/bench_sandbox.py tests/data/tasks/big_scale_bias_relu.py tests/data/gpu/scale_bias_relu.cu \
   --device cuda:0 --repeat 3 --out "$L/bench_sandbox.json" 2>&1 | tail -4
 
 step "evaluator timing against do_bench"
-timeout 90 python3 scripts/bench_evaluator.py --builds 2 --torch-header-builds 0 --out "$L/bench_evaluator.json" \
+[ -n "${SKIP_BENCH:-}" ] || timeout 90 python3 scripts/bench_evaluator.py --builds 2 --torch-header-builds 0 --out "$L/bench_evaluator.json" \
   2>&1 | tail -8
 
 step "gpu tests"
-[ -n "${SKIP_TESTS:-}" ] || timeout 150 python3 -m pytest -q -m gpu -p no:cacheprovider tests/test_evaluate_gpu.py ${EXTRA_TESTS:-} \
+[ -n "${SKIP_TESTS:-}" ] || timeout "${TEST_TIMEOUT:-150}" python3 -m pytest -q -m gpu -p no:cacheprovider tests/test_evaluate_gpu.py ${EXTRA_TESTS:-} \
   > "$L/gpu_tests.txt" 2>&1; tail -15 "$L/gpu_tests.txt" 2>/dev/null
 step "end"
