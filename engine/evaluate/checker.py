@@ -62,7 +62,10 @@ MIN_TRIALS = 20
 class Checker:
     """One task on one device: the trusted state (task, references, inputs) and the judging of candidates."""
 
-    _CACHE_BYTES = 0.3  # share of device memory the cached input sets may hold
+    # Share of device memory the cached input sets may hold. KernelBench's sets reach 6-9 GB, and besides
+    # the cache the checker holds the timing pool, the shared buffers (inputs and outputs), the expected
+    # outputs, and the runner needs room of its own on the same device.
+    _CACHE_BYTES = 0.1
 
     def __init__(self, task_path: str, device: str, precision: str, workdir: str, sandboxed: bool = True):
         self.device = torch.device(device)
@@ -232,6 +235,8 @@ class Checker:
             # On the CPU the checker's own worker threads would spin (OpenMP's wait policy) on the cores the
             # candidate is timed on: while a runner is alive the checker works on one thread.
             self._quiet(True)
+            del out0
+            self._release()
             proc = self._start_runner(req, ex, ref0, deadline)
             reply.load_s = _perf_counter() - t_start
             t1 = _perf_counter()
@@ -276,8 +281,14 @@ class Checker:
             if proc is not None:
                 proc.cleanup()
             self._quiet(False)
+            self._release()
             reply.verify_s = reply.verify_s or (_perf_counter() - t_start)
         return reply
+
+    def _release(self) -> None:
+        """Cached-but-free device memory back to the driver: the runner allocates on the same device."""
+        if self.device.type == "cuda":
+            torch.cuda.empty_cache()
 
     def _quiet(self, on: bool) -> None:
         if self.device.type != "cpu":
@@ -306,14 +317,21 @@ class Checker:
             # What an honest timed call costs beyond its own time, measured before any candidate code is in
             # the runner: the same procedure (flush, events, synchronize, output checks, reply) without the
             # candidate. The timed calls are held to it (_cross_check).
-            self._cal_gaps = [self._calibration_gap(proc, ref) for _ in range(CALIBRATION_CALLS)]
+            self._cal_gaps = [self._calibration_gap(proc, ex) for _ in range(CALIBRATION_CALLS)]
             self._ask(proc, "load", req.load_timeout_s, deadline, "loading the candidate")
         except BaseException:
             proc.cleanup()
             raise
         return proc
 
-    def _calibration_gap(self, proc: CandidateProcess, ref: torch.nn.Module) -> float:
+    def _calibration_gap(self, proc: CandidateProcess, ex: Exchange) -> float:
+        # As before a timed call: the checker's own device work just before (writing inputs), so the switch
+        # between its context and the runner's is in the baseline too.
+        for buf in ex.of_role("input"):
+            if buf.is_floating_point():
+                buf.mul_(1.0)
+        ex.poison_outputs()
+        timing.sync(self.device)
         t0 = _perf_counter()
         rep = proc.request("calibrate", 60.0, scalars={})
         wall = (_perf_counter() - t0) * 1e3
@@ -389,11 +407,23 @@ class Checker:
             n = 4
         return [first] + [self.make_inputs(seed + 1000 + i) for i in range(1, n)]
 
-    def _fresh(self, base: Sequence[Any]) -> tuple[list[Any], float]:
-        """One timed call's inputs: a pool set with every float tensor rescaled by a secret factor, so its
-        contents never repeat (a cache keyed on a fingerprint of the inputs never hits)."""
-        scale = self._rng.uniform(0.9, 1.1)
-        return [x * scale if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in base], scale
+    def _scale(self) -> float:
+        """A secret factor for one timed call's float inputs: contents never repeat, so a cache keyed on a
+        fingerprint of the inputs never hits."""
+        return self._rng.uniform(0.9, 1.1)
+
+    @staticmethod
+    def _scaled(base: Sequence[Any], scale: float) -> list[Any]:
+        return [x * scale if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in base]
+
+    @staticmethod
+    def _write_scaled(bufs: Sequence[Any], base: Sequence[Any], scale: float) -> None:
+        """bufs[i] = base[i] * scale for the float tensors, in place (no GB-sized temporaries)."""
+        for b, x in zip(bufs, base):
+            if isinstance(b, torch.Tensor):
+                b.copy_(x)
+                if b.is_floating_point():
+                    b.mul_(scale)
 
     def _trials_for(self, est_ms: float, req: EvalRequest) -> int:
         target = TIMING_TARGET_MS["cuda" if self.device.type == "cuda" else "cpu"]
@@ -425,8 +455,12 @@ class Checker:
         sampled_any = False
         for i in range(trials):
             base = pool[i % len(pool)]
-            inputs, _ = self._fresh(base)
-            self._write(ex, inputs, ref)
+            scale = self._scale()
+            self._write_scaled(ex.of_role("input"), [x for x in base if isinstance(x, torch.Tensor)], scale)
+            for buf, v in zip(ex.of_role("state"), ref.state_dict().values()):
+                buf.copy_(v)
+            ex.poison_outputs()
+            timing.sync(self.device)
             sampled = i in (0, trials - 1) or self._rng.random() < SAMPLE_RATE
             t0 = _perf_counter()
             rep = self._ask(proc, "call", self._call_limit_s(), deadline, f"timed call {i + 1}", scalars=scalars,
@@ -438,10 +472,12 @@ class Checker:
             cand_ms.append(float(ms))
             if sampled:
                 sampled_any = True
+                inputs = self._scaled(base, scale)
                 self._check_unchanged(ex, inputs, ref, f"timed call {i + 1}")
                 self._compare(ex, self._reference_outputs(ref, inputs),
                               f"timed call {i + 1} disagrees with the reference on its own inputs (work skipped "
                               "when timed, or a cached result?)", Status.SUSPECT)
+                del inputs
         assert sampled_any
         notes = [str(n)[:300] for n in (rep.get("notes") or [])][:4]
         return cand_ms, walls, notes
@@ -461,10 +497,7 @@ class Checker:
         timing.warm_up(run, self.device)
         ms: list[float] = []
         for i in range(trials):
-            fresh, _ = self._fresh(pool[i % len(pool)])
-            for b, s in zip(bufs, fresh):
-                if isinstance(b, torch.Tensor):
-                    b.copy_(s)
+            self._write_scaled(bufs, pool[i % len(pool)], self._scale())
             m, _ = timing.time_call(run, self.device, before=self.flusher.flush)
             ms.append(m)
         return ms
