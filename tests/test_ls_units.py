@@ -12,9 +12,10 @@ from hiera_ls.client import apply_edit_to_disk
 from hiera_ls.edits import create_files_edit, free_targets
 from hiera_ls.jobs import _error_from_log, optimize_argv
 from hiera_ls.modules import find_kernels, kernel_at, scan_python
+from hiera_ls.run_views import lens_summary
 from hiera_ls.settings import Settings, parse_settings
 from hiera_ls.taskfile import wrapper_source, write_task
-from hiera_ls.views import lens_summary, line_diagnostics
+from hiera_ls.views import line_diagnostics
 
 KERNELBENCH = '''import torch
 from torch import nn
@@ -177,7 +178,7 @@ def test_a_kernel_timed_in_an_inlined_header_gets_one_mark_on_its_global_line():
     text = src.read_text()
     assert line_diagnostics(profile, {src.name}, text.splitlines()) == []  # no line of the .cu is hot
     away = cu_elsewhere(profile, {src.name})
-    (d,) = elsewhere_diagnostics(away, text)
+    (d,) = elsewhere_diagnostics(away, text.splitlines(), find_kernels(text))
     (k,) = find_kernels(text)
     assert d.range.start.line == k.line and d.severity == types.DiagnosticSeverity.Warning
     assert d.message.startswith("ncu: ") and "mma.hpp" in d.message
@@ -186,10 +187,13 @@ def test_a_kernel_timed_in_an_inlined_header_gets_one_mark_on_its_global_line():
     assert cu_elsewhere(PROFILE, {"mine.cu"}) == ()
 
 
-def test_lens_summary_names_the_last_direction():
-    obj = {"best": {"speedup": 1.4249}, "rounds": [{"direction": "P"}, {"direction": "M"}]}
-    assert lens_summary(obj) == "1.42x · memory-bound (M)"
-    assert lens_summary({"best": None, "rounds": [{"direction": "T"}]}) == "no faster kernel yet · compute-bound (T)"
+def test_lens_summary_names_the_verdict_and_the_last_direction():
+    obj = {"best": {"speedup": 1.4249, "verdict": "faster"}, "rounds": [{"direction": "P"}, {"direction": "M"}]}
+    assert lens_summary(obj) == "1.42× faster · memory-bound (M)"
+    assert lens_summary({"best": {"speedup": 0.39, "verdict": "slower"}, "rounds": [{"direction": "P"}]}) == (
+        "0.39× slower than eager · parallelism-bound (P)")
+    assert lens_summary({"best": {"speedup": 1.01, "verdict": "level"}, "rounds": []}) == "1.01× level with eager"
+    assert lens_summary({"best": None, "rounds": [{"direction": "T"}]}) == "no valid candidate · compute-bound (T)"
 
 
 def test_result_names_never_collide(tmp_path: Path):
