@@ -147,6 +147,7 @@ async def code_action(ls: HieraServer, params: types.CodeActionParams) -> list[t
     # a large model it would be noise, while on the class line running it says what to add.
     if m is None or not (m.optimizable or m.on_header(line)):
         return None
+    await ls.settings_ready()  # hiera.device decides the words: the first pull may still be on its way
     device = "cpu" if ls.expects_cpu() else "cuda"  # the spaces as they read where the job will run
     actions = [action("Optimize with HIERA", "hiera.optimize", uri, m.name)]
     actions += [action(f"Optimize with HIERA in a fixed space: {space_title(s, device)}", "hiera.optimize", uri,

@@ -36,13 +36,18 @@ SERVER_NOT_INITIALIZED = -32002
 IDLE_S = 0.5  # a frame whose header promised more than came is settled after this long without bytes
 READ_CHUNK = 1 << 16
 CHUNKS_IN_FLIGHT = 8  # the stdin thread waits for the loop beyond this: a flood cannot fill memory
+EXIT_GRACE_S = 2.0
 
 
 def _params_problem(exc: BaseException) -> str:
-    """What is wrong with a message's params, in cattrs' words ("expected int @ $.params.position.line")."""
+    """What is wrong with a message's params, with where: "required field missing @ $.params.position",
+    "Position.line should be in range [0:2147483647], but was -1. @ $.params.position"."""
     cause = exc.__cause__ or exc
     if isinstance(cause, cattrs.ClassValidationError):
-        return "; ".join(cattrs.transform_error(cause, path="$"))[:500]
+        def why(e: BaseException, _type: Any) -> str:
+            return "required field missing" if isinstance(e, KeyError) else str(e) or type(e).__name__
+
+        return "; ".join(cattrs.transform_error(cause, path="$", format_exception=why))[:500]
     return f"{type(cause).__name__}: {cause}"[:500]
 
 
@@ -169,7 +174,20 @@ def serve(server: LanguageServer, stdin: BinaryIO, stdout: BinaryIO, on_exit: Ca
     the event loop before the loop ends (it stops the jobs).
     """
     server.protocol.set_writer(StdoutWriter(stdout))
-    return asyncio.run(_serve(server, stdin.fileno(), on_exit))
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        return loop.run_until_complete(_serve(server, stdin.fileno(), on_exit))
+    finally:
+        # Handlers still running are cancelled and given a moment to unwind, not waited on: asyncio.run
+        # would wait forever for one cancelled inside create_subprocess_exec (seen with Python 3.11).
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.wait(pending, timeout=EXIT_GRACE_S))
+        asyncio.set_event_loop(None)
+        loop.close()
 
 
 async def _serve(server: LanguageServer, fd: int, on_exit: Callable[[], None]) -> int:

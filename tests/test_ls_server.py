@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import sqlite3
@@ -79,8 +80,9 @@ async def test_code_actions_anywhere_in_an_optimizable_class_and_not_outside(cli
     uri = open_file(client, task)
     inside = await actions_at(client, uri, line_of(task, "return torch.relu"))
     titles = [a.title for a in inside]
-    assert titles == ["Optimize with HIERA", "Optimize with HIERA in a fixed space: pure CUDA",
-                      "Optimize with HIERA in a fixed space: CUDA libraries",
+    # hiera.device is "cpu" in these tests: the fixed spaces read as what they hold on the CPU
+    assert titles == ["Optimize with HIERA", "Optimize with HIERA in a fixed space: native C++",
+                      "Optimize with HIERA in a fixed space: C++ libraries",
                       "Optimize with HIERA in a fixed space: libraries + PyTorch", "Profile with Nsight Compute"]
     # Each is a CodeAction carrying a Command (no edit): the work is a job, started on execution.
     assert all(isinstance(a, types.CodeAction) and a.edit is None and a.command for a in inside)
@@ -435,3 +437,108 @@ async def test_jobs_die_with_the_server(tmp_path: Path, how: str):
         if c._server is not None and c._server.returncode is None:
             c._server.send_signal(signal.SIGKILL)
         await hc.stop(c)
+
+
+@pytest.mark.parametrize("fields", ["today", "canonical"])
+async def test_one_best_figure_with_its_own_eager_time_everywhere(client: LanguageClient, workspace: Path,
+                                                                   fields: str):
+    """The re-timed pair (340 µs vs 475 µs: 1.40×) in every view, never the first pair's 1.50× nor the run's
+    median eager (500 µs) beside it; read from today's engine (paired_reference_ms) or the canonical best."""
+    set_fake(workspace, best_fields=fields)
+    task = workspace / "scale_bias_relu.py"
+    uri = open_file(client, task)
+    final = await wait_job(client, (await execute(client, "hiera.optimize", uri, "Model"))["jobId"])
+    figure, pair = "1.40×", "340 µs vs 475 µs eager, re-timed"
+    assert f"{final['bestSpeedup']:.2f}×" == figure
+    assert final["bestSpeedup"] == pytest.approx(final["referenceMs"] / final["bestMs"])
+    assert f"{figure} faster than eager ({pair})" in final["summary"] and final["summary"] in messages(client)
+    diag = await wait_until(lambda: client.diagnostics.get(uri), what="module diagnostic")
+    assert f"a {figure} faster kernel" in diag[0].message
+    hover = (await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), types.Position(line_of(task, "class Model"), 8)))).contents.value
+    assert f"**{figure} faster than eager** · {pair}" in hover
+    assert f"{figure} re-timed" in hover  # the round table's best is the same figure
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert lenses[1].command.title.startswith(f"{figure} faster")
+    res = await client.protocol.send_request_async("hiera/runResults", {"uri": uri})
+    best = res["best"]
+    assert (best["candidate_ms"], best["reference_ms"], best["retimed"], best["verdict"]) == (
+        pytest.approx(0.34), pytest.approx(0.475), True, "faster")
+    assert best["speedup"] == pytest.approx(best["reference_ms"] / best["candidate_ms"])
+    assert best["first"] == {"speedup": pytest.approx(1.5), "candidate_ms": pytest.approx(1 / 3),
+                             "reference_ms": pytest.approx(0.5)}
+    [rnd] = [r for r in res["rounds"] if r["round"] == best["round"]]
+    assert rnd["best"] == {"candidate_id": best["candidate_id"], "speedup": pytest.approx(best["speedup"]),
+                           "retimed": True}
+    # re-timings are drawn on the candidate they re-time: one chart point per candidate
+    assert [e["candidate_id"] for e in res["chart"]] == [f"r{r}c{i}" for r in (1, 2) for i in (1, 2, 3)]
+    timed_again = {e["candidate_id"]: e["retime"] for e in res["chart"] if e["retime"]}
+    assert timed_again[best["candidate_id"]]["speedup"] == pytest.approx(best["speedup"])
+
+
+async def test_a_cpu_run_reads_as_cpu_and_a_gpu_run_as_cuda(client: LanguageClient, workspace: Path):
+    task = workspace / "scale_bias_relu.py"
+    uri = open_file(client, task)
+    titles = [a.title for a in await actions_at(client, uri, line_of(task, "class Model"))]
+    assert "Optimize with HIERA in a fixed space: native C++" in titles  # hiera.device is cpu here
+    assert not any("CUDA" in t for t in titles)
+    for device, spaces, roofline in (("cpu (x86_64)", ["native C++", "C++ libraries"], None),
+                                     ("cuda:0 (NVIDIA H200)", ["pure CUDA", "CUDA libraries"], "85.94 ms")):
+        set_fake(workspace, device=device)
+        final = await wait_job(client, (await execute(client, "hiera.optimize", uri, "Model"))["jobId"])
+        res = await client.protocol.send_request_async("hiera/runResults", {"runId": final["runId"]})
+        assert [r["space_title"] for r in res["rounds"]] == spaces
+        rationale = res["rounds"][0]["rationale"]
+        assert rationale.startswith("Workload:") and " us " not in rationale and "e+04" not in rationale
+        if roofline is None:  # default CPU ceilings are not a bound: no roofline at all
+            assert "roofline" not in rationale and "CUDA" not in rationale and "native C++: 1 generated" in rationale
+        else:
+            assert f"roofline {roofline} on measured ceilings" in rationale and "pure CUDA: 1 generated" in rationale
+        progress = [p.message for p in progress_of(client, final["jobId"])
+                    if isinstance(p, types.WorkDoneProgressReport)]
+        assert any(m.startswith(f"round 1/2 · {spaces[0]} · direction M") for m in progress)
+        hover = (await client.text_document_hover_async(types.HoverParams(
+            types.TextDocumentIdentifier(uri), types.Position(line_of(task, "class Model"), 8)))).contents.value
+        assert all(s in hover for s in spaces) and (device.startswith("cuda") or "CUDA" not in hover)
+
+
+async def test_a_run_whose_engine_died_shows_as_ended(client: LanguageClient, workspace: Path):
+    """kill -9 of an engine run from a terminal leaves its store row at "running": the views must not."""
+    task = workspace / "scale_bias_relu.py"
+    uri = open_file(client, task)
+    set_fake(workspace, delay=30.0)
+    proc = subprocess.Popen([*FAKE_ENGINE, "optimize", str(task), "--events", "jsonl", "--workspace", str(workspace),
+                             "--rounds", "1", "--candidates", "2"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert proc.stdout is not None
+        run_id = json.loads(proc.stdout.readline())["run_id"]  # run_started: the store row exists
+        hover_at = types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(line_of(task, "class Model"), 8))
+        assert f"run `{run_id}` (running)" in (await client.text_document_hover_async(hover_at)).contents.value
+        proc.kill()  # SIGKILL: the engine writes nothing more
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert run_row(workspace, run_id)["status"] == "running"  # what the store still says
+    text = (await client.text_document_hover_async(hover_at)).contents.value
+    assert "(running)" not in text and f"run `{run_id}` (ended without a result: its engine is gone)" in text
+    res = await client.protocol.send_request_async("hiera/runResults", {"runId": run_id})
+    assert res["status"] == "ended"
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert [lens.command.title for lens in lenses] == ["Optimize with HIERA", "no valid candidate · memory-bound (M)"]
+
+
+async def test_run_limits_reach_the_engine_only_when_set(client: LanguageClient, workspace: Path):
+    uri = open_file(client, workspace / "scale_bias_relu.py")
+    argv_log = workspace / "fake_engine_argv.jsonl"
+
+    async def last_argv() -> list[str]:
+        await wait_job(client, (await execute(client, "hiera.optimize", uri, "Model"))["jobId"])
+        return json.loads(argv_log.read_text().splitlines()[-1])
+
+    assert not {"--timeout", "--build-timeout", "--no-sandbox"} & set(await last_argv())  # today's engine works
+    await reconfigure(client, {"device": "cpu", "rounds": 1, "candidates": 2, "timeout": 30, "buildTimeout": 120.5,
+                               "sandbox": False})
+    argv = await last_argv()
+    assert argv[argv.index("--timeout") + 1] == "30" and argv[argv.index("--build-timeout") + 1] == "120.5"
+    assert "--no-sandbox" in argv
