@@ -108,33 +108,34 @@ def _rounds_block(obj: dict[str, Any]) -> str:
 
 def module_hover(module: ModuleClass, obj: dict[str, Any] | None, job_line: str | None,
                  result_file: str | None, root: Path | None = None) -> str:
-    head = f"### HIERA · `{module.name}`\n\n"
+    """The class hover: compact (VS Code's hover is short, and a diagnostic may sit above it), the verdict and
+    its pair first, where the files are, then the details and the rounds as aligned text."""
+    head = f"**HIERA · `{module.name}`**"
     if not module.optimizable:
-        return head + f"Not optimizable as written: {module.problem}. To fix: {ANNOTATION_HELP}."
-    parts = [head]
-    if job_line:
-        parts.append(f"**Running:** {job_line}\n\n")
+        return head + f"\n\nNot optimizable as written: {module.problem}. To fix: {ANNOTATION_HELP}."
+    running = f"\n\n**Running:** {job_line}" if job_line else ""
     if obj is None:
         how = "KernelBench format" if module.kind == "kernelbench" else f"inputs from `{module.inputs_fn}()`"
-        parts.append(f"Optimizable ({how}). No run yet: use *Optimize with HIERA* (code action or code lens).")
-        return "".join(parts)
+        return (f"{head} · optimizable ({how}){running}\n\nNo run yet: use *Optimize with HIERA* (code action or "
+                "code lens).")
     best = obj.get("best")
     device = obj.get("device")
+    parts = []
     if best:
-        parts.append(f"**{speed_phrase(best)}** · {pair_text(best)}\n\n")
+        parts.append(f"{head} · **{speed_phrase(best)}** · {pair_text(best)}{running}")
         if result_file:
-            parts.append(f"Result: `{result_file}` beside this file\n\n")
-        elif kept_back(best) and obj.get("status") not in ("running",):
-            parts.append(f"Nothing was written beside this file; the kept files are in "
-                         f"`{kept_folder(obj, root)}`\n\n")
+            parts.append(f"Result: `{result_file}` beside this file")
+        elif kept_back(best) and obj.get("status") != "running":
+            parts.append(f"Nothing was written beside this file; the kept files are in `{kept_folder(obj, root)}`")
         first = best.get("first") or {}
-        earlier = (f" · its first timing: {times(first.get('speedup'))} ({duration(first.get('candidate_ms'))} vs "
+        earlier = (f"; first timing {times(first.get('speedup'))} ({duration(first.get('candidate_ms'))} vs "
                    f"{duration(first.get('reference_ms'))})") if first else ""
-        parts.append(f"Best: candidate `{best.get('candidate_id')}`, round {best.get('round')}, "
-                     f"{best.get('space_title') or space_title(best.get('space'), device)}"
-                     f"{', direction ' + best['direction'] if best.get('direction') else ''}{earlier}\n\n")
+        details = (f"Best `{best.get('candidate_id')}`: round {best.get('round')}, "
+                   f"{best.get('space_title') or space_title(best.get('space'), device)}"
+                   f"{', direction ' + best['direction'] if best.get('direction') else ''}{earlier} · ")
     else:
-        parts.append(f"No valid candidate yet (eager: {duration(obj.get('reference_ms'))})\n\n")
+        parts.append(f"{head} · no valid candidate yet (eager {duration(obj.get('reference_ms'))}){running}")
+        details = ""
     valid, invalid, why = outcome_counts(obj)
     reasons = ", ".join(f"{k} {v}" for k, v in why.most_common())
     tokens = obj.get("tokens") or {}
@@ -143,12 +144,11 @@ def module_hover(module: ModuleClass, obj: dict[str, Any] | None, job_line: str 
     model = (f"{prompt:,} + {completion:,} model tokens"
              f"{f' (${cost:.4f})' if isinstance(cost, (int, float)) else ', cost unknown'}"
              if prompt or completion else "no model calls")
-    parts.append(f"{valid} valid · {invalid} invalid{f' ({reasons})' if reasons else ''} · {model}\n\n")
-    if obj.get("rounds"):
-        parts.append(_rounds_block(obj))
-    parts.append(f"_{device or '?'} · {obj.get('backend') or '?'} backend · run `{obj.get('run_id')}` "
-                 f"({status_text(obj)})_\n")
-    return "".join(parts)
+    parts.append(f"{details}{valid} valid · {invalid} invalid{f' ({reasons})' if reasons else ''} · {model} · "
+                 f"{device or '?'}, {obj.get('backend') or '?'} backend, run `{obj.get('run_id')}` "
+                 f"({status_text(obj)})")
+    text = "\n\n".join(parts) + "\n\n"
+    return text + (_rounds_block(obj) if obj.get("rounds") else "")
 
 
 def lens_summary(obj: dict[str, Any]) -> str:

@@ -146,7 +146,7 @@ async def test_optimize_job_end_to_end(client: LanguageClient, workspace: Path):
         types.TextDocumentIdentifier(uri), types.Position(line_of(task, "class Model"), 8)))
     text = hover.contents.value
     assert "**1.40× faster than eager** · 340 µs vs 475 µs eager, re-timed" in text
-    assert "its first timing: 1.50× (333.3 µs vs 500 µs)" in text
+    assert "first timing 1.50× (333.3 µs vs 500 µs)" in text
     assert "4 valid · 2 invalid (incorrect 2) · no model calls" in text
     assert "Result: `scale_bias_relu_hiera.py` beside this file" in text
     # the round table as aligned text (a CPU run: its spaces are C++, not CUDA)

@@ -116,11 +116,12 @@ describe('results page', () => {
 
   it('says a slowdown is one: nothing written, where the kept files are, buttons that say "kept slower"', () => {
     const r = sampleResults();
-    const kept = '/ws/.hiera/runs/run-42/slower-than-eager';
+    const kept = '/ws/models/.hiera/runs/run-42/slower-than-eager';
     r.best = r.best && { ...r.best, speedup: 0.39, candidate_ms: 5.1, reference_ms: 2.0, verdict: 'slower' as const, paths: { py: `${kept}/gemm_relu_hiera.py`, cu: `${kept}/gemm_relu_hiera.cpp` } };
     const body = renderResultsBody(r);
     assert.match(body, /class="verdict verdict-slower"><strong>No candidate beat eager<\/strong> \(best 0\.39×: 5\.1 ms vs 2 ms eager\)/);
-    assert.match(body, /Nothing was written beside gemm_relu\.py; the kept files are in <span class="mono">\/ws\/\.hiera\/runs\/run-42\/slower-than-eager\/<\/span>/);
+    // relative to the module's folder (/ws/models/): where the user looks
+    assert.match(body, /Nothing was written beside gemm_relu\.py; the kept files are in <span class="mono">\.hiera\/runs\/run-42\/slower-than-eager\/<\/span>/);
     assert.match(body, />Open kept slower result \(\.py\)</);
     assert.match(body, />Open kept slower kernel \(\.cpp\)</);
   });
@@ -159,12 +160,12 @@ describe('results page', () => {
   });
 
   it('lists in the legend only the horizontal lines the chart draws', () => {
-    assert.match(page, /<div class="legend">.*> reference<\/span>.*> torch\.compile<\/span><\/div>/s);
+    assert.match(page, /<div class="legend">.*> eager \(median\)<\/span>.*> torch\.compile<\/span><\/div>/s);
     assert.doesNotMatch(page, /> max-autotune<\/span>/);
     const noCompile = sampleResults();
     noCompile.compile_ms = { default: null, 'max-autotune': null };
     const body = renderResultsBody(noCompile);
-    assert.match(body, /> reference<\/span>/);
+    assert.match(body, /> eager \(median\)<\/span>/);
     assert.doesNotMatch(body, /> torch\.compile<\/span>/);
   });
 

@@ -66,6 +66,12 @@ function dirname(p: string): string {
   return i > 0 ? p.slice(0, i + 1) : p;
 }
 
+/** A folder as the user reads it: relative to the module's own folder when it is inside it. */
+function besideModule(folder: string, task: string): string {
+  const home = dirname(task);
+  return folder.startsWith(home) && folder.length > home.length ? folder.slice(home.length) : folder;
+}
+
 /** One line that says what became of the run: files created beside the module, or why not and where they are. */
 function outcomeLine(r: RunResults): string {
   const module = basename(r.task);
@@ -82,14 +88,14 @@ function outcomeLine(r: RunResults): string {
     }
     return (
       `<p class="verdict verdict-slower"><strong>No candidate beat eager</strong> (best ${escapeHtml(formatSpeedup(best.speedup))}: ${escapeHtml(pairOf(best))}). ` +
-      `Nothing was written beside ${escapeHtml(module)}; the kept files are in <span class="mono">${escapeHtml(dirname(best.paths.py))}</span>.</p>`
+      `Nothing was written beside ${escapeHtml(module)}; the kept files are in <span class="mono">${escapeHtml(besideModule(dirname(best.paths.py), r.task))}</span>.</p>`
     );
   }
   const created = [r.delivered?.py, r.delivered?.cu].filter((f): f is string => !!f).map(basename);
   const where =
     created.length > 0
       ? `Created ${created.map((f) => `<span class="mono">${escapeHtml(f)}</span>`).join(' and ')} beside ${escapeHtml(module)}.`
-      : `The result is in <span class="mono">${escapeHtml(dirname(best.paths.py))}</span>.`;
+      : `The result is in <span class="mono">${escapeHtml(besideModule(dirname(best.paths.py), r.task))}</span>.`;
   return `<p class="verdict verdict-${verdictOf(best)}"><strong>${escapeHtml(bestPhrase(best))}</strong> (${escapeHtml(pairOf(best))}). ${where}</p>`;
 }
 
@@ -173,7 +179,7 @@ function legendLine(kind: HorizontalLine['kind'], label: string): string {
 /** The key under the chart: the marks, then only the horizontal lines the chart actually draws. */
 export function renderLegend(model: ChartModel): string {
   const lineLabels: Record<HorizontalLine['kind'], string> = {
-    reference: 'reference',
+    reference: 'eager (median)',
     'compile-default': 'torch.compile',
     'compile-max-autotune': 'max-autotune',
   };

@@ -144,7 +144,8 @@ export function shapeChart(results: ChartInput): ChartModel {
 
   const lines: HorizontalLine[] = [];
   if (finitePositive(results.reference_ms)) {
-    lines.push({ kind: 'reference', label: 'PyTorch reference', ms: results.reference_ms });
+    // The run's median eager time: each candidate's own ratio is against its own paired eager run.
+    lines.push({ kind: 'reference', label: 'eager median', ms: results.reference_ms });
   }
   const compiled = results.compile_ms;
   if (compiled !== undefined && compiled !== null) {
