@@ -156,6 +156,16 @@ def with_retimes(rounds: list[dict[str, Any]], rows: list[dict[str, Any]]) -> li
 SLOWER_DIR = "slower-than-eager"
 
 
+def shown_verdict(best: dict[str, Any]) -> Verdict:
+    """The verdict the views say: a best at or under eager's speed is "slower" even when its pair's spread
+    makes it level (it is not delivered: it must not read like a success); above 1 the verdict stands."""
+    speedup = _num(best.get("speedup"))
+    verdict = best.get("verdict") if best.get("verdict") in VERDICTS else None
+    if speedup is None or speedup <= 1.0 or kept_back(best):
+        return "slower"
+    return verdict or "faster"
+
+
 def kept_back(best: dict[str, Any] | None) -> bool:
     """A best that must not be written beside the module: slower than eager by its own pair (or not faster at
     all), or one the engine itself kept in the run's slower-than-eager folder."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from hiera_ls.best import kept_back, reported_speedup
+from hiera_ls.best import kept_back, reported_speedup, shown_verdict
 from hiera_ls.modules import ANNOTATION_HELP, ModuleClass
 from hiera_ls.wording import duration, space_title, times
 
@@ -28,19 +28,24 @@ DIRECTION_NAMES = {"C": "control flow", "P": "parallelism", "M": "memory transac
                    "T": "tensor cores / instruction pipeline"}
 
 
+def _within(best: dict[str, Any]) -> str:
+    spread = best.get("spread")
+    return f" (within the ±{spread:.0%} timing spread)" if isinstance(spread, (int, float)) else ""
+
+
 def speed_phrase(best: dict[str, Any] | None) -> str:
-    """'1.40× faster than eager', '1.01× — level with eager (within ±2%)', '0.80× — slower than eager'."""
+    """'1.40× faster than eager', '1.01× — level with eager (within the ±2% timing spread)', '0.80× — slower
+    than eager' (and '0.90× — slower than eager, level within the ±15% timing spread' for a noisy pair)."""
     speedup = (best or {}).get("speedup")
-    if not isinstance(speedup, (int, float)):
+    if not best or not isinstance(speedup, (int, float)):
         return "no speedup measured"
-    verdict = (best or {}).get("verdict") or ("faster" if speedup > 1.0 else "slower")
+    verdict = shown_verdict(best)
     if verdict == "faster":
         return f"{times(speedup)} faster than eager"
     if verdict == "level":
-        spread = (best or {}).get("spread")
-        within = f" (within the ±{spread:.0%} timing spread)" if isinstance(spread, (int, float)) else ""
-        return f"{times(speedup)} — level with eager{within}"
-    return f"{times(speedup)} — slower than eager"
+        return f"{times(speedup)} — level with eager{_within(best)}"
+    noisy = f", level{_within(best)}" if best.get("verdict") == "level" else ""
+    return f"{times(speedup)} — slower than eager{noisy}"
 
 
 def pair_text(best: dict[str, Any]) -> str:
@@ -156,9 +161,8 @@ def lens_summary(obj: dict[str, Any]) -> str:
     best = obj.get("best")
     d = last_direction(obj)
     if best and isinstance(best.get("speedup"), (int, float)):
-        verdict = best.get("verdict") or ("faster" if best["speedup"] > 1.0 else "slower")
         head = times(best["speedup"]) + {"faster": " faster", "level": " level with eager",
-                                         "slower": " slower than eager"}.get(verdict, "")
+                                         "slower": " slower than eager"}[shown_verdict(best)]
     elif obj.get("status") == "running":
         head = "running"
     else:
@@ -191,7 +195,7 @@ def module_diagnostic(module: ModuleClass, obj: dict[str, Any] | None, result_fi
         paths = best.get("paths") or {}
         where = result_file or short_path(paths.get("py") or paths.get("cu") or
                                           f".hiera/runs/{obj.get('run_id') or '?'}/", root)
-        what = (f"a {x} faster kernel" if best.get("verdict") != "level"
+        what = (f"a {x} faster kernel" if shown_verdict(best) == "faster"
                 else f"a kernel level with eager ({x}, within its timing spread)")
         message, code = f"hiera found {what}: {where}", "faster-kernel"
     return types.Diagnostic(range=_class_range(module, line_text), severity=types.DiagnosticSeverity.Information,

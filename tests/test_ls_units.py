@@ -285,6 +285,13 @@ def test_verdicts_by_the_pairs_own_spread():
     slower = canonical_best({"candidate_id": "a", "speedup": 0.5}, [_row("a", 2.0, 1.0)])
     assert slower["verdict"] == "slower" and kept_back(slower)
     assert kept_back({"speedup": 1.2, "paths": {"py": "/w/.hiera/runs/x/slower-than-eager/m_hiera.py"}})
+    # under eager's speed it reads as slower even when a noisy pair makes it level: it is not delivered
+    from hiera_ls.run_views import lens_summary, speed_phrase
+
+    noisy = {"speedup": 0.67, "verdict": "level", "spread": 0.45}
+    assert speed_phrase(noisy) == "0.67× — slower than eager, level (within the ±45% timing spread)"
+    assert lens_summary({"best": noisy, "rounds": []}) == "0.67× slower than eager"
+    assert speed_phrase(level) == "1.01× — level with eager (within the ±4% timing spread)"
 
 
 def test_rounds_keep_the_figure_the_run_keeps():

@@ -222,7 +222,8 @@ async function main() {
       }
     };
     await step(`[${tag}] job reports progress (screenshot)`, async () => {
-      let s = await waitForStatus(page, ['clock', 'sync', ...END_ICONS], 60_000);
+      // The status bar still shows the previous job's end until this one's first status arrives.
+      let s = await waitForStatus(page, ['clock', 'sync'], 60_000);
       const deadline = Date.now() + 60_000;
       while (['clock', 'sync'].includes(s.icon) && !/c\d/.test(s.text) && Date.now() < deadline) {
         await sleep(400);

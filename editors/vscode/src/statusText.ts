@@ -12,12 +12,19 @@ export interface StatusView {
   severity: 'normal' | 'warning' | 'error';
 }
 
-/** The best's verdict; from the figure alone for a server that sends none. */
+/**
+ * The verdict the editor shows (the same rule as hiera_ls/best.py shown_verdict): at or under eager's speed
+ * a best is "slower" even when its pair's spread makes it level, since it is not delivered and must not read
+ * like a success; above 1 the server's verdict stands (from the figure alone for a server that sends none).
+ */
 export function verdictOf(job: Pick<JobStatus, 'bestSpeedup' | 'verdict'>): Verdict | null {
-  if (job.verdict === 'faster' || job.verdict === 'level' || job.verdict === 'slower') {
-    return job.verdict;
+  if (job.bestSpeedup === null) {
+    return null;
   }
-  return job.bestSpeedup === null ? null : job.bestSpeedup > 1 ? 'faster' : 'slower';
+  if (job.bestSpeedup <= 1 || job.verdict === 'slower') {
+    return 'slower';
+  }
+  return job.verdict === 'level' ? 'level' : 'faster';
 }
 
 /** 'r2/3 c3/6': the same round and candidate numbers the code lens shows (hiera-ls `round 2/3 · candidate 3/6`). */
@@ -52,7 +59,7 @@ function finished(job: JobStatus, results: StatusView['command']): StatusView {
     case 'slower':
       return {
         text: `$(arrow-down) HIERA ${formatSpeedup(x as number)} slower`,
-        tooltip: `Job ${job.jobId} finished: no candidate beat eager (best ${formatSpeedup(x as number)})${detail}\nNothing was written beside the module. Click for results.`,
+        tooltip: `Job ${job.jobId} finished: no candidate beat eager (best ${formatSpeedup(x as number)}${job.verdict === 'level' ? ', level within its timing spread' : ''})${detail}\nNothing was written beside the module. Click for results.`,
         command: results,
         severity: 'warning',
       };

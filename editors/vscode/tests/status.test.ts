@@ -31,6 +31,8 @@ describe('statusView', () => {
     assert.equal(loss.text, '$(arrow-down) HIERA 0.39× slower');
     assert.equal(loss.severity, 'warning');
     assert.match(loss.tooltip, /Nothing was written beside the module/);
+    // under eager's speed is a slowdown even when the pair's spread calls it level: it was not delivered
+    assert.equal(statusView('running', job({ ...done, bestSpeedup: 0.67, verdict: 'level', delivered: false })).text, '$(arrow-down) HIERA 0.67× slower');
     // a server without verdicts: the figure decides, and a slowdown never gets the check mark
     assert.equal(statusView('running', job({ state: 'finished', bestSpeedup: 0.39 })).text, '$(arrow-down) HIERA 0.39× slower');
     assert.equal(statusView('running', job({ state: 'finished', bestSpeedup: null })).text, '$(warning) HIERA no valid candidate');

@@ -33,9 +33,9 @@ function fact(label: string, value: string): string {
   return `<div class="fact"><span class="fact-label">${escapeHtml(label)}</span><span class="fact-value">${escapeHtml(value)}</span></div>`;
 }
 
-/** How the best compares with eager: the server's verdict, or from the figure alone (older servers). */
+/** The verdict shown: "slower" at or under eager's speed whatever the spread (statusText.ts verdictOf). */
 function verdictOf(best: BestCandidate): Verdict {
-  return best.verdict ?? (best.speedup > 1 ? 'faster' : 'slower');
+  return best.speedup <= 1 || best.verdict === 'slower' ? 'slower' : (best.verdict ?? 'faster');
 }
 
 /** '8.221 ms vs 16.56 ms eager, re-timed': the best's own pair (the same as the hover and the status bar). */
