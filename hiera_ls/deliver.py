@@ -71,12 +71,13 @@ async def _deliver_optimize(ls: HieraServer, job: Job) -> None:
         return
     speed = f"{speed_phrase(best)} ({pair_text(best)})"
     paths = best.get("paths") or {}
+    in_run = kept_folder(res | {"best": best}, job.root)  # the engine's folder for the run's files
     if kept_back(best):
         # Not what the user asked for: nothing beside their module; the run keeps the best for a look.
         ls.tell_job_end(job, types.MessageType.Warning,
                         f"hiera: no candidate beat eager for {name} (best {times(best['speedup'])}: "
                         f"{pair_text(best)}). Nothing was written beside {module_file}; the kept files are in "
-                        f"{kept_folder(res | {'best': best}, job.root)}")
+                        f"{in_run}")
         return
     module = (await ls.parse(ls.document_text(job.path) or await _read(str(job.path)) or "")).by_name(name)
     py_src, cu_src = await _read(paths.get("py")), await _read(paths.get("cu"))
@@ -85,7 +86,6 @@ async def _deliver_optimize(ls: HieraServer, job: Job) -> None:
                         f"hiera: {name} is {speed}, but the result file {paths.get('py')} is missing; see run "
                         f"{res.get('run_id')} in .hiera/runs/")
         return
-    in_run = kept_folder(res | {"best": best}, job.root)
     folder = job.path.parent
     engine_py = Path(paths["py"]).resolve()
     if engine_py.parent == folder:
