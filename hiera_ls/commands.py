@@ -1,12 +1,15 @@
 """The `hiera.*` commands: check the request, describe a Job, hand it to the JobManager, return at once.
 
 What could make a job pointless is checked here, before anything starts, and told to the user with what to
-do (a class without inputs, a `.cu` that is not from a run, no CUDA device where one was asked for).
+do (a class without inputs, a `.cu` that is not from a run, no CUDA device where one was asked for, a file
+outside the workspace folders). Arguments of the wrong shape are the client's mistake, not the user's:
+they are `BadArguments`, answered as Invalid Params without a message to the user.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,17 +17,28 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from hiera_ls import jobs as jobs_mod
+from hiera_ls.files import FileRefused, read_text
 from hiera_ls.jobs import Job, JobError, engine_env, new_job_id, optimize_argv, profile_argv
-from hiera_ls.modules import ANNOTATION_HELP, ModuleClass, find_kernels, scan_python
-from hiera_ls.settings import SPACE_TITLES, SPACES, Settings
+from hiera_ls.modules import ANNOTATION_HELP, ModuleClass
+from hiera_ls.settings import SPACES, Settings
 from hiera_ls.taskfile import write_task
+from hiera_ls.wording import space_title
 
 if TYPE_CHECKING:
     from hiera_ls.core import HieraServer
 
+log = logging.getLogger(__name__)
+
 
 class CommandError(JobError):
     """A request the user has to change; the message says how."""
+
+
+class BadArguments(Exception):
+    """Arguments no client following docs/protocol.md §3 sends (a URI that is not a string, no class name)."""
+
+
+OUTSIDE_CONFIRM = "Optimize anyway"
 
 
 @dataclass(frozen=True)
@@ -43,29 +57,62 @@ def _arg(args: tuple[Any, ...], i: int, key: str) -> Any:
 
 
 def uri_to_path(uri: Any) -> Path:
-    if not isinstance(uri, str) or not uri.startswith("file:"):
+    if not isinstance(uri, str):
+        raise BadArguments(f"expected a file URI string as the first argument, got {uri!r}")
+    if not uri.startswith("file:"):
         raise CommandError(f"hiera: expected a file URI, got {uri!r}")
     from pygls.uris import to_fs_path
 
-    fs = to_fs_path(uri)
-    if fs is None:
+    try:
+        fs = to_fs_path(uri)
+        path = Path(fs).resolve() if fs else None
+    except (ValueError, OSError) as e:
+        raise CommandError(f"hiera: cannot map {uri} to a file on this machine ({e})") from e
+    if path is None:
         raise CommandError(f"hiera: cannot map {uri} to a file on this machine")
-    return Path(fs).resolve()
+    return path
+
+
+async def read_source(path: Path) -> str:
+    """A module's or kernel's text: a regular file of bounded size (never /dev/zero, never a FIFO)."""
+    try:
+        return await asyncio.to_thread(read_text, path)
+    except FileRefused as e:
+        raise CommandError(f"hiera: cannot read {path.name}: {e}") from e
+
+
+async def confirm_outside(ls: HieraServer, path: Path) -> None:
+    """A file outside every workspace folder runs only when the user says so in the editor (and never where
+    the client cannot ask): the engine executes the module's code."""
+    if ls.index.contains(path):
+        return
+    caps = ls.client_capabilities.window
+    if caps is not None and caps.show_message is not None:
+        try:
+            answer = await ls.window_show_message_request_async(types.ShowMessageRequestParams(
+                type=types.MessageType.Warning,
+                message=f"hiera: {path} is outside the workspace folders. The engine runs the module's code: "
+                        "optimize it anyway?",
+                actions=[types.MessageActionItem(OUTSIDE_CONFIRM), types.MessageActionItem("Cancel")]))
+        except Exception as e:  # the client could not ask
+            log.warning("showMessageRequest failed: %s", e)
+            answer = None
+        if answer is not None and answer.title == OUTSIDE_CONFIRM:
+            return
+    raise CommandError(f"hiera: {path.name} is outside the workspace folders ({path.parent}); add its folder to "
+                       "the workspace to optimize it")
 
 
 async def _target(ls: HieraServer, uri: Any, class_name: Any) -> Target:
     path = uri_to_path(uri)
     if not isinstance(class_name, str) or not class_name:
-        raise CommandError("hiera: which class? The command needs the module class name as its second argument")
-    try:
-        source = await asyncio.to_thread(path.read_text)
-    except OSError as e:
-        raise CommandError(f"hiera: cannot read {path}: {e.strerror}") from e
-    scan = scan_python(source)
+        raise BadArguments("which class? The command takes the module class name as its second argument")
+    source = await read_source(path)
+    scan = await ls.parse(source)
     module = scan.by_name(class_name)
     if module is None:
         unsaved = ls.document_text(path)
-        if unsaved is not None and scan_python(unsaved).by_name(class_name):
+        if unsaved is not None and (await ls.parse(unsaved)).by_name(class_name):
             raise CommandError(f"hiera: {class_name} is not in the saved {path.name}; save the file, then run again")
         raise CommandError(f"hiera: no module class {class_name} in {path.name} (hiera optimizes nn.Module "
                            "subclasses with inputs; see the README)")
@@ -73,6 +120,7 @@ async def _target(ls: HieraServer, uri: Any, class_name: Any) -> Target:
         raise CommandError(f"hiera: {path.name} defines ModelNew, so it is a result; optimize the original module")
     if not module.optimizable:
         raise CommandError(f"hiera: cannot optimize {class_name}: {module.problem}. To fix: {ANNOTATION_HELP}")
+    await confirm_outside(ls, path)
     unsaved = ls.document_text(path)
     if unsaved is not None and unsaved != source:
         ls.show(types.MessageType.Warning, f"hiera: {path.name} has unsaved changes; hiera runs the saved file")
@@ -106,10 +154,10 @@ async def optimize(ls: HieraServer, *args: Any) -> dict[str, Any] | None:
     t = await _target(ls, _arg(args, 0, "uri"), _arg(args, 1, "className"))
     options = _arg(args, 2, "options") or {}
     if not isinstance(options, dict):
-        raise CommandError(f"hiera: the options argument should be an object, got {options!r}")
+        raise BadArguments(f"the options argument should be an object, got {options!r}")
     space = options.get("space") or None
     if space not in (None, "auto", *SPACES):
-        raise CommandError(f"hiera: unknown space {space!r}; use one of auto, {', '.join(SPACES)}")
+        raise BadArguments(f"unknown space {space!r}; use one of auto, {', '.join(SPACES)}")
     running = ls.jobs.for_module(t.path, t.module.name)
     if running is not None:
         ls.show(types.MessageType.Info, f"hiera: {t.module.name} is already being optimized (job {running.id}); "
@@ -117,7 +165,7 @@ async def optimize(ls: HieraServer, *args: Any) -> dict[str, Any] | None:
         return {"jobId": running.id, "state": running.state}
     settings = ls.settings
     root = ls.index.root_of(t.path)
-    in_space = f" in {SPACE_TITLES[space]}" if space in SPACE_TITLES else ""
+    in_space = f" in {space_title(space, 'cpu' if ls.expects_cpu() else 'cuda')}" if space in SPACES else ""
     job = _new_job(ls, "optimize", f"HIERA: optimizing {t.module.name}{in_space}", root, uri=t.uri, path=t.path,
                    class_name=t.module.name)
     job.results_dir = root / ".hiera" / "ls" / "results" / job.id
@@ -160,11 +208,8 @@ async def profile_kernel(ls: HieraServer, *args: Any) -> dict[str, Any] | None:
     if not Path(origin.task).exists():
         raise CommandError(f"hiera: the task of {path.name}'s run ({origin.task}) is gone; run Optimize again")
     settings = ls.settings
-    try:
-        text = await asyncio.to_thread(path.read_text)
-    except OSError as e:
-        raise CommandError(f"hiera: cannot read {path}: {e.strerror}") from e
-    names = [k.name for k in find_kernels(text)]
+    text = await read_source(path)
+    names = [k.name for k in await ls.kernels_of(path, text)]
     job = _new_job(ls, "profileKernel", f"HIERA: profiling {names[0] if names else path.name} with Nsight Compute",
                    origin.root, uri=path.as_uri(), path=path)
 
@@ -180,7 +225,7 @@ async def profile_kernel(ls: HieraServer, *args: Any) -> dict[str, Any] | None:
 async def cancel(ls: HieraServer, *args: Any) -> dict[str, Any]:
     job_id = _arg(args, 0, "jobId")
     if job_id is not None and not isinstance(job_id, str):
-        raise CommandError(f"hiera: hiera.cancel takes a job id string, got {job_id!r}")
+        raise BadArguments(f"hiera.cancel takes a job id string, got {job_id!r}")
     if job_id is not None and job_id not in ls.jobs.jobs:
         raise CommandError(f"hiera: no job {job_id}")
     done = ls.jobs.cancel(job_id)

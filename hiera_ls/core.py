@@ -1,5 +1,6 @@
-"""The server object: its state (index, settings, jobs) and the services the feature modules use
-(messages, publishing diagnostics, refreshing lenses, loading settings, adopting changes made on disk).
+"""The server object: its state (index, settings, jobs, document scans) and the services the feature modules
+use (messages, publishing diagnostics, refreshing lenses, loading settings, adopting changes made on disk,
+whether a run is still alive).
 
 server.py registers the LSP handlers on one instance of it; commands.py and deliver.py receive it.
 """
@@ -11,20 +12,27 @@ import contextlib
 import logging
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import default_converter
 from pygls.uris import to_fs_path
+from pygls.workspace import TextDocument
 
 from engine.profile.hotlines import Elsewhere, HotLine
-from hiera_ls import deliver, views
+from hiera_ls import deliver, run_views, views
 from hiera_ls.client import keep_plain_json
-from hiera_ls.index import Watcher, WorkspaceIndex, read_disk_state, text_hash
-from hiera_ls.jobs import CudaProbe, JobManager
-from hiera_ls.modules import ModuleClass, scan_python
+from hiera_ls.doc_scans import DocumentScans
+from hiera_ls.documents import HieraProtocol
+from hiera_ls.files import read_text_or_none
+from hiera_ls.index import Watcher, WorkspaceIndex, text_hash
+from hiera_ls.jobs import CudaProbe, Job, JobManager
+from hiera_ls.modules import Kernel, ModuleClass, PythonScan
 from hiera_ls.results import assemble
+from hiera_ls.scanner import SMALL_BYTES, ScanWorker
 from hiera_ls.settings import Settings, parse_settings, settings_json
+from hiera_ls.store import engine_alive
 
 log = logging.getLogger("hiera_ls")
 
@@ -36,14 +44,17 @@ LENS_REFRESH_MIN_S = 1.0
 class HieraServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("hiera-ls", VERSION, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
-                         converter_factory=lambda: keep_plain_json(default_converter()))
+                         converter_factory=lambda: keep_plain_json(default_converter()), protocol_cls=HieraProtocol)
         self.index = WorkspaceIndex([])
+        self.scanner = ScanWorker()
+        self.scans = DocumentScans(self.scanner, self.index, self.document_text, self._scanned)
         self.settings = Settings()
         self.init_options: Any = None
         self.cuda = CudaProbe()
         self.jobs = JobManager(self, on_done=lambda job: deliver.on_job_done(self, job),
                                on_update=lambda job: self.schedule_lens_refresh())
         self.watcher: Watcher | None = None
+        self._uris: dict[Path, str] = {}  # open documents: path -> the client's URI
         self._told_no_cuda = False
         self._diag_timers: dict[Path, asyncio.TimerHandle] = {}
         self._lens_timer: asyncio.TimerHandle | None = None
@@ -59,8 +70,24 @@ class HieraServer(LanguageServer):
         self.window_show_message(types.ShowMessageParams(type=kind, message=message))
         self.log(message)
 
-    def log(self, message: str) -> None:
-        self.window_log_message(types.LogMessageParams(type=types.MessageType.Log, message=message))
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
+        self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    def tell_job_end(self, job: Job, kind: types.MessageType, message: str) -> None:
+        """How a job ended, in one sentence: shown as a message, or only logged for a client that shows it
+        itself from `hiera/jobStatus` (initializationOptions `clientShowsJobEnd`: the VS Code extension, whose
+        toast carries a Show Results button; two toasts for one event would be one too many)."""
+        job.summary = message
+        if isinstance(self.init_options, dict) and self.init_options.get("clientShowsJobEnd") is True:
+            self.log(message, kind)
+        else:
+            self.show(kind, message)
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """pygls shows every error it catches as an error toast; protocol and handler errors go to the log."""
+        log.error("server error (%s): %s", getattr(source, "__name__", source), error)
+        with contextlib.suppress(Exception):
+            self.log(f"hiera-ls: {type(error).__name__}: {error}", types.MessageType.Error)
 
     def tell_no_cuda_once(self, detail: str) -> None:
         if self._told_no_cuda:
@@ -71,24 +98,69 @@ class HieraServer(LanguageServer):
                   "Nsight Compute. For GPU kernels, run where torch.cuda.is_available() is True, or point "
                   "hiera.interpreter at a CUDA build of PyTorch")
 
+    def expects_cpu(self) -> bool:
+        """Whether a job started now runs on the CPU: hiera.device is cpu, or auto where no CUDA device was seen."""
+        return self.settings.device == "cpu" or (self.settings.device == "auto" and self.cuda.known is False)
+
     def path_of(self, uri: str) -> Path | None:
-        fs = to_fs_path(uri)
-        return Path(fs).resolve() if fs else None
+        """The local path of a file: URI; None for another scheme or one that names no path (a NUL byte)."""
+        try:
+            fs = to_fs_path(uri)
+            return Path(fs).resolve() if fs else None
+        except (ValueError, OSError, TypeError):
+            return None
+
+    def set_roots(self, roots: list[Path]) -> None:
+        self.index = self.scans.index = WorkspaceIndex(roots)
+
+    def opened(self, path: Path, uri: str) -> None:
+        self.index.open_docs.add(path)
+        self._uris[path] = uri
+
+    def closed(self, path: Path) -> None:
+        self.index.open_docs.discard(path)
+        self._uris.pop(path, None)
+        self.scans.closed(path)
+
+    def uri_of(self, path: Path) -> str:
+        """The URI the client uses for a file (its own spelling for an open one; ours resolves symlinks)."""
+        return self._uris.get(path) or path.as_uri()
+
+    def _doc(self, path: Path) -> TextDocument | None:
+        if path not in self.index.open_docs:
+            return None
+        return self.workspace.text_documents.get(unquote(self.uri_of(path)))
 
     def document_text(self, path: Path) -> str | None:
         """The editor's text of an open document, None when it is not open."""
-        if path not in self.index.open_docs:
-            return None
-        return self.workspace.get_text_document(path.as_uri()).source
+        doc = self._doc(path)
+        return doc.source if doc is not None else None
 
     def text_of(self, path: Path) -> str:
+        """An open document's text, else the file's (a regular file of bounded size; "" otherwise)."""
         text = self.document_text(path)
-        if text is not None:
-            return text
-        try:
-            return path.read_text(errors="replace")
-        except OSError:
-            return ""
+        return text if text is not None else (read_text_or_none(path) or "")
+
+    async def scan_of(self, path: Path) -> PythonScan | None:
+        """The module classes of a .py: an open document's from its scans, another file's from the index
+        (the disk walk and the watcher keep it), else read and parsed now."""
+        if path in self.index.open_docs:
+            return await self.scans.scan_of(path)
+        scan = self.index.scan(path)
+        if scan is None:
+            text = await asyncio.to_thread(read_text_or_none, path)
+            scan = await self.parse(text) if text else None
+        return scan
+
+    async def parse(self, text: str) -> PythonScan:
+        return await self.scans.parse(text)
+
+    async def kernels_of(self, path: Path, text: str) -> list[Kernel]:
+        return await self.scans.kernels(path, text)
+
+    def _scanned(self, path: Path) -> None:
+        self.schedule_publish(path, 0.0)
+        self.schedule_lens_refresh()
 
     def open_paths(self) -> set[Path]:
         return set(self.index.open_docs)
@@ -115,7 +187,16 @@ class HieraServer(LanguageServer):
 
     def module_run(self, path: Path, module: ModuleClass) -> dict[str, Any] | None:
         run = self.index.latest_run(path, module)
-        return assemble(self.index.reader(path), run) if run else None
+        return assemble(self.index.reader(path), run, self.run_is_live(run)) if run else None
+
+    def run_is_live(self, run: dict[str, Any]) -> bool:
+        """Whether a run the store calls running has an engine: one of this server's jobs runs it, or (a run
+        no job of ours knows: started from a terminal or by an earlier server) its recorded pid is a live
+        hiera process. A job of ours that ended — with a result or without — ends its run."""
+        if run.get("status") != "running":
+            return False
+        ours = self.jobs.owns_live_run(run["id"])
+        return ours if ours is not None else engine_alive(run.get("pid"))
 
     def result_file(self, path: Path, module: ModuleClass, run_id: str | None) -> str | None:
         """The result file this server created beside the module for that run (the newest one)."""
@@ -127,35 +208,39 @@ class HieraServer(LanguageServer):
 
     # --- diagnostics ---------------------------------------------------------------------------------------
 
-    def diagnostics_for(self, path: Path) -> list[types.Diagnostic]:
-        text = self.text_of(path)
+    async def diagnostics_for(self, path: Path) -> list[types.Diagnostic]:
         if path.suffix == ".py":
-            scan = self.index.scan(path) if path in self.index.open_docs else scan_python(text)
-            if scan is None or scan.is_result:
-                return []
-            lines = text.splitlines()
-            out = []
-            for m in scan.modules:
-                if not m.optimizable:
-                    continue
-                key = (path, m.name)
-                if self.jobs.for_module(path, m.name) is not None and key in self._module_diags:
-                    d = self._module_diags[key]
-                    if d is not None:  # the class may have moved since: keep the message, move the range
-                        d = views.module_diagnostic_at(d, m, lines)
-                else:
-                    obj = self.module_run(path, m)
-                    d = views.module_diagnostic(m, obj, self.result_file(path, m, obj and obj.get("run_id")),
-                                                lines[m.class_line] if m.class_line < len(lines) else "",
-                                                self.index.root_of(path))
-                    self._module_diags[key] = d
-                if d:
-                    out.append(d)
-            return out
+            return self._module_diagnostics(path, self.index.scan(path))
         if path.suffix == ".cu":
+            text = self.text_of(path)
             hot, away = self.cu_findings(path, text)
-            return views.diagnostics_of(hot, text.splitlines()) + views.elsewhere_diagnostics(away, text)
+            lines = text.splitlines()
+            kernels = await self.kernels_of(path, text) if away else []
+            return views.diagnostics_of(hot, lines) + views.elsewhere_diagnostics(away, lines, kernels)
         return []
+
+    def _module_diagnostics(self, path: Path, scan: PythonScan | None) -> list[types.Diagnostic]:
+        if scan is None or scan.is_result:
+            return []
+        lines = self.text_of(path).splitlines()
+        root = self.index.root_of(path)
+        out = []
+        for m in scan.modules:
+            if not m.optimizable:
+                continue
+            key = (path, m.name)
+            if self.jobs.for_module(path, m.name) is not None and key in self._module_diags:
+                d = self._module_diags[key]
+                if d is not None:  # the class may have moved since: keep the message, move the range
+                    d = run_views.module_diagnostic_at(d, m, lines)
+            else:
+                obj = self.module_run(path, m)
+                d = run_views.module_diagnostic(m, obj, self.result_file(path, m, obj and obj.get("run_id")),
+                                                lines[m.class_line] if m.class_line < len(lines) else "", root)
+                self._module_diags[key] = d
+            if d:
+                out.append(d)
+        return out
 
     def cu_findings(self, path: Path, text: str, found: tuple[dict[str, Any], Any] | None = None
                     ) -> tuple[tuple[HotLine, ...], tuple[Elsewhere, ...]]:
@@ -185,12 +270,11 @@ class HieraServer(LanguageServer):
         return profile, names
 
     async def publish_for(self, path: Path) -> None:
-        doc_version = None
-        if path in self.index.open_docs:
-            doc_version = self.workspace.get_text_document(path.as_uri()).version
-        diags = self.diagnostics_for(path)
+        doc = self._doc(path)
+        doc_version = doc.version if doc is not None else None
+        diags = await self.diagnostics_for(path)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=path.as_uri(), diagnostics=diags, version=doc_version))
+            uri=self.uri_of(path), diagnostics=diags, version=doc_version))
 
     def schedule_publish(self, path: Path, delay: float = DIAG_DEBOUNCE_S) -> None:
         old = self._diag_timers.pop(path, None)
@@ -264,7 +348,8 @@ class HieraServer(LanguageServer):
 
     async def _apply_disk_changes(self, paths: set[Path]) -> None:
         store = {p for p in paths if p.name.startswith("hiera.db") or p.name == ".hiera"}
-        # a git checkout can touch thousands of files: read them off the event loop
-        state = await asyncio.to_thread(read_disk_state, paths - store)
+        rest = sorted(paths - store)
+        # a git checkout can touch thousands of files: parsed by the scan worker, off the loop and the GIL
+        state = await self.scanner.run("read_disk_state", rest, size=SMALL_BYTES)
         if self.index.apply_disk_state(state) or store:
             self.refresh_views()

@@ -11,11 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from hiera_ls.best import kept_back
 from hiera_ls.edits import client_can_create_files, create_files_edit, free_targets, result_stem
+from hiera_ls.files import read_text_or_none
 from hiera_ls.index import text_hash
 from hiera_ls.jobs import Job
-from hiera_ls.modules import find_kernels, scan_python
-from hiera_ls.views import kernels_of, speed_phrase
+from hiera_ls.run_views import kept_folder, pair_text, speed_phrase
+from hiera_ls.views import kernels_of
+from hiera_ls.wording import times
 
 if TYPE_CHECKING:
     from hiera_ls.core import HieraServer
@@ -30,7 +33,7 @@ async def on_job_done(ls: HieraServer, job: Job) -> None:
     if job.state == "cancelled":
         ls.log(f"hiera: {job.title} cancelled; finished candidates stay in the run store")
     elif job.state == "failed":
-        ls.show(types.MessageType.Error, failure_message(ls, job))
+        ls.tell_job_end(job, types.MessageType.Error, failure_message(ls, job))
     elif job.kind == "optimize":
         await _deliver_optimize(ls, job)
     else:
@@ -51,38 +54,37 @@ def failure_message(ls: HieraServer, job: Job) -> str:
 
 
 async def _read(path: str | None) -> str | None:
-    if not path:
-        return None
-    try:
-        return await asyncio.to_thread(Path(path).read_text)
-    except OSError:
-        return None
+    return await asyncio.to_thread(read_text_or_none, path) if path else None
 
 
 async def _deliver_optimize(ls: HieraServer, job: Job) -> None:
     res = job.result or {}
-    best = res.get("best")
+    best = job.best  # canonical: one pair's figures (jobs.py _finish)
     assert job.path is not None and job.class_name is not None
-    module = scan_python(ls.document_text(job.path) or await _read(str(job.path)) or "").by_name(job.class_name)
+    name, module_file = job.class_name, job.path.name
+    job.delivered = False
     if not best:
         valid = sum(1 for r in res.get("rounds") or [] for o in r.get("outcomes") or [] if o.get("status") == "valid")
-        ls.show(types.MessageType.Info,
-                f"hiera: no valid candidate beat the reference for {job.class_name} ({valid} valid of "
-                f"{res.get('candidates', '?')}); hover the class for the rounds, or try more rounds or another space")
+        ls.tell_job_end(job, types.MessageType.Info,
+                        f"hiera: no valid candidate for {name} ({valid} valid of {res.get('candidates', '?')}); "
+                        "hover the class for the rounds, or try more rounds or another space")
         return
-    speed = f"{speed_phrase(best['speedup'])} ({best.get('candidate_ms', 0):.4g} ms vs " \
-            f"{res.get('reference_ms') or 0:.4g} ms on {res.get('device', '?')})"
+    speed = f"{speed_phrase(best)} ({pair_text(best)})"
     paths = best.get("paths") or {}
+    in_run = kept_folder(res | {"best": best}, job.root)  # the engine's folder for the run's files
+    if kept_back(best):
+        # Not what the user asked for: nothing beside their module; the run keeps the best for a look.
+        ls.tell_job_end(job, types.MessageType.Warning,
+                        f"hiera: no candidate beat eager for {name} (best {times(best['speedup'])}: "
+                        f"{pair_text(best)}). Nothing was written beside {module_file}; the kept files are in "
+                        f"{in_run}")
+        return
+    module = (await ls.parse(ls.document_text(job.path) or await _read(str(job.path)) or "")).by_name(name)
     py_src, cu_src = await _read(paths.get("py")), await _read(paths.get("cu"))
     if py_src is None:
-        ls.show(types.MessageType.Warning, f"hiera: {job.class_name} is {speed}, but the result file "
-                                           f"{paths.get('py')} is missing; see run {res.get('run_id')} in .hiera/runs/")
-        return
-    in_run = ", ".join(str(p) for p in (paths.get("py"), paths.get("cu")) if p)
-    if best["speedup"] <= 1.0:
-        # Not what the user asked for: no files beside their module; the run keeps the best for a look.
-        ls.show(types.MessageType.Info, f"hiera: no candidate beat eager for {job.class_name}: the best is {speed}. "
-                                        f"Nothing was created beside {job.path.name}; the best is in {in_run}")
+        ls.tell_job_end(job, types.MessageType.Warning,
+                        f"hiera: {name} is {speed}, but the result file {paths.get('py')} is missing; see run "
+                        f"{res.get('run_id')} in .hiera/runs/")
         return
     folder = job.path.parent
     engine_py = Path(paths["py"]).resolve()
@@ -90,31 +92,35 @@ async def _deliver_optimize(ls: HieraServer, job: Job) -> None:
         # An engine without --results-dir support already wrote the files beside the module.
         written = [engine_py] + ([Path(paths["cu"]).resolve()] if paths.get("cu") else [])
         _record(ls, job, best, written, cu_src)
-        ls.show(types.MessageType.Info, f"hiera: {job.class_name} is {speed}: wrote "
-                                        f"{' and '.join(p.name for p in written)}")
+        job.delivered = True
+        ls.tell_job_end(job, types.MessageType.Info,
+                        f"hiera: {name} is {speed}: wrote {' and '.join(p.name for p in written)}")
         return
     # the kernel file is .cu on a GPU, .cpp on the CPU path
     kernel_suffix = Path(paths["cu"]).suffix if paths.get("cu") else ".cu"
     files = [(".py", py_src)] + ([(kernel_suffix, cu_src)] if cu_src is not None else [])
     targets = free_targets(folder, result_stem(job.path, module), [s for s, _ in files], ls.open_paths())
     if not client_can_create_files(ls.client_capabilities):
-        ls.show(types.MessageType.Info, f"hiera: {job.class_name} is {speed}. This editor cannot create files "
-                                        f"through an edit; the result is in {in_run}")
+        ls.tell_job_end(job, types.MessageType.Info,
+                        f"hiera: {name} is {speed}. This editor cannot create files through an edit; the result is "
+                        f"in {in_run}")
         return
     edit = create_files_edit([(t, text) for t, (_, text) in zip(targets, files)])
     try:
         answer = await asyncio.wait_for(ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
-            edit=edit, label=f"hiera: {job.class_name} {best['speedup']:.2f}x")), timeout=APPLY_TIMEOUT_S)
+            edit=edit, label=f"hiera: {name} {times(best['speedup'])}")), timeout=APPLY_TIMEOUT_S)
     except Exception as e:  # the client errored or never answered
         answer = types.ApplyWorkspaceEditResult(applied=False, failure_reason=f"{type(e).__name__}: {e}")
     if not answer.applied:
         why = f" ({answer.failure_reason})" if answer.failure_reason else ""
-        ls.show(types.MessageType.Warning, f"hiera: {job.class_name} is {speed}, but the editor did not apply the "
-                                           f"edit{why}; the result is in {in_run}")
+        ls.tell_job_end(job, types.MessageType.Warning,
+                        f"hiera: {name} is {speed}, but the editor did not apply the edit{why}; the result is in "
+                        f"{in_run}")
         return
     _record(ls, job, best, targets, cu_src)
-    ls.show(types.MessageType.Info, f"hiera: {job.class_name} is {speed}: created "
-                                    f"{' and '.join(t.name for t in targets)} beside {job.path.name}")
+    job.delivered = True
+    ls.tell_job_end(job, types.MessageType.Info,
+                    f"hiera: {name} is {speed}: created {' and '.join(t.name for t in targets)} beside {module_file}")
 
 
 def _record(ls: HieraServer, job: Job, best: dict[str, Any], written: list[Path], cu_src: str | None) -> None:
@@ -151,17 +157,18 @@ async def _deliver_profile(ls: HieraServer, job: Job) -> None:
                                          "created": time.time(),
                                          **({"data": data} if data is not None and not run_id else {})}
         ls.save_state(job.root)
-        names = [k.name for k in find_kernels(text)]
+        names = [k.name for k in await ls.kernels_of(job.path, text)]
         flagged = len(ls.cu_findings(job.path, text)[0])  # what the diagnostics will show, not every sampled line
         b = (data or {}).get("bottleneck") or {}
         bottleneck = f", bottleneck: {b['rule']}" + (f" ({b['direction']})" if b.get("direction") else "") \
             if b.get("rule") else ""
-        ls.show(types.MessageType.Info, f"hiera: profiled {names[0] if names else job.path.name}{bottleneck}; "
-                                        f"{flagged} source line(s) flagged; hover the kernel for the summary")
+        ls.tell_job_end(job, types.MessageType.Info,
+                        f"hiera: profiled {names[0] if names else job.path.name}{bottleneck}; {flagged} source "
+                        "line(s) flagged; hover the kernel for the summary")
         await ls.publish_for(job.path)
         return
     kernels = kernels_of(data) if data else []
     b = (data or {}).get("bottleneck") or {}
     summary = f"{len(kernels)} kernel(s)" + (f", bottleneck {b['rule']} ({b.get('direction') or '?'})"
                                              if b.get("rule") else "")
-    ls.show(types.MessageType.Info, f"hiera: profiled {job.class_name}: {summary} (run {run_id or '?'})")
+    ls.tell_job_end(job, types.MessageType.Info, f"hiera: profiled {job.class_name}: {summary} (run {run_id or '?'})")

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hiera_ls.files import read_text, read_text_or_none
 from hiera_ls.modules import ModuleClass, PythonScan, scan_python
 from hiera_ls.store import StoreReader
 from hiera_ls.taskfile import task_path
@@ -65,10 +66,8 @@ def walk(roots: Iterable[Path]) -> tuple[dict[Path, PythonScan], set[Path]]:
 
 def scan_file(p: Path) -> PythonScan | None:
     try:
-        if p.stat().st_size > MAX_BYTES:
-            return None
-        return scan_python(p.read_text(errors="replace"))
-    except OSError:
+        return scan_python(read_text(p, MAX_BYTES))
+    except OSError:  # gone, unreadable, over the size limit, or not a regular file (a FIFO named x.py)
         return None
 
 
@@ -113,8 +112,8 @@ class LsState:
         self.path = root / ".hiera" / "ls" / "state.json"
         self.results: dict[str, dict[str, Any]] = {}
         self.profiles: dict[str, dict[str, Any]] = {}
-        with contextlib.suppress(OSError, ValueError):
-            data = json.loads(self.path.read_text())
+        with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
+            data = json.loads(read_text_or_none(self.path) or "{}")
             self.results = dict(data.get("results", {}))
             self.profiles = dict(data.get("profiles", {}))
 
@@ -148,6 +147,11 @@ class WorkspaceIndex:
                 best = r
         return best or (self.roots[0] if self.roots else path.parent)
 
+    def contains(self, path: Path) -> bool:
+        """Whether the file is inside one of the workspace folders."""
+        path = path.resolve()
+        return any(path.is_relative_to(r) for r in self.roots)
+
     def reader(self, path_or_root: Path) -> StoreReader:
         root = path_or_root if path_or_root in self._readers else self.root_of(path_or_root)
         if root not in self._readers:
@@ -173,15 +177,6 @@ class WorkspaceIndex:
             if p not in self.open_docs:
                 self.py[p] = scan
         self.cu = cu
-
-    def update_text(self, path: Path, source: str) -> PythonScan:
-        scan = scan_python(source)
-        self.py[path] = scan
-        return scan
-
-    def refresh_from_disk(self, path: Path) -> bool:
-        """Re-read one file changed outside the editor (blocking: small reads); True when the index changed."""
-        return self.apply_disk_state(read_disk_state([path]))
 
     def apply_disk_state(self, state: DiskState) -> bool:
         """Adopt what read_disk_state found (on the event loop); True when what the index knows changed."""
@@ -275,9 +270,8 @@ class WorkspaceIndex:
         prof = self.state(root).profiles.get(str(path.resolve())) or {}
         if prof.get("sha"):
             out.add(prof["sha"])
-        if origin and origin.source_path:
-            with contextlib.suppress(OSError):
-                out.add(text_hash(Path(origin.source_path).read_text()))
+        if origin and origin.source_path and (text := read_text_or_none(origin.source_path)) is not None:
+            out.add(text_hash(text))
         return out
 
     def modules_json(self) -> list[dict[str, Any]]:

@@ -30,7 +30,11 @@ from typing import Any, Literal
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from hiera_ls.settings import SPACE_TITLES, Settings
+from hiera_ls.best import canonical_best
+from hiera_ls.run_views import speed_phrase
+from hiera_ls.settings import Settings
+from hiera_ls.store import StoreReader
+from hiera_ls.wording import duration, space_title, times
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +96,18 @@ def optimize_argv(settings: Settings, task: Path, root: Path, space: str | None,
             "--space", space or s.space, "--precision", s.precision, "--device", device, *_tool_flags(s, True)]
     if results_dir is not None:
         argv += ["--results-dir", str(results_dir)]
+    return argv + _run_limit_flags(s)
+
+
+def _run_limit_flags(s: Settings) -> list[str]:
+    """--timeout, --build-timeout and --no-sandbox only when set: an engine without them keeps working."""
+    argv: list[str] = []
+    if s.timeout_s is not None:
+        argv += ["--timeout", f"{s.timeout_s:g}"]
+    if s.build_timeout_s is not None:
+        argv += ["--build-timeout", f"{s.build_timeout_s:g}"]
+    if not s.sandbox:
+        argv.append("--no-sandbox")
     return argv
 
 
@@ -108,6 +124,11 @@ class CudaProbe:
     def __init__(self) -> None:
         self._result: tuple[bool, str] | None = None
         self._lock = asyncio.Lock()
+
+    @property
+    def known(self) -> bool | None:
+        """The answer once asked (None before)."""
+        return None if self._result is None else self._result[0]
 
     async def check(self) -> tuple[bool, str]:
         """(available, detail) where detail names the interpreter and any error."""
@@ -156,7 +177,11 @@ class Job:
     of: int | None = None
     best_speedup: float | None = None
     message: str = "queued"
+    run_device: str | None = None  # the device the engine reported (run_started): the words of the views
     result: dict[str, Any] | None = None  # the optimize `result` event, or profile's --json object
+    best: dict[str, Any] | None = None  # the result's canonical best (hiera_ls.best), once the job ended
+    summary: str | None = None  # the sentence that tells the job's end (deliver.py), for clients' own toasts
+    delivered: bool | None = None  # whether result files were written beside the module
     error: str | None = None
     error_log: str | None = None
     returncode: int | None = None
@@ -174,9 +199,15 @@ class Job:
         return self.state in ("queued", "running")
 
     def status_json(self) -> dict[str, Any]:
+        best = self.best or {}
         return {"jobId": self.id, "state": self.state, "runId": self.run_id, "round": self.round,
-                "index": self.index, "of": self.of, "bestSpeedup": self.best_speedup, "message": self.message,
-                "kind": self.kind, "uri": self.uri, "className": self.class_name}
+                "rounds": self.rounds, "index": self.index, "of": self.of, "bestSpeedup": self.best_speedup,
+                "message": self.message, "kind": self.kind, "uri": self.uri, "className": self.class_name,
+                "device": self.run_device,
+                # the end of an optimize job: its canonical best (one pair) and what became of the files
+                "verdict": best.get("verdict"), "bestMs": best.get("candidate_ms"),
+                "referenceMs": best.get("reference_ms"), "retimed": best.get("retimed"),
+                "delivered": self.delivered, "summary": self.summary}
 
 
 def _error_from_log(log_path: Path) -> str | None:
@@ -220,6 +251,14 @@ class JobManager:
 
     def active(self) -> list[Job]:
         return [j for j in self.jobs.values() if j.active]
+
+    def owns_live_run(self, run_id: str) -> bool | None:
+        """True: a job of this server is running it; False: a job of this server ran it and ended (with or
+        without a result); None: no job of this server knows it (a terminal run, or an earlier server's)."""
+        mine = [j for j in self.jobs.values() if j.run_id == run_id]
+        if not mine:
+            return None
+        return any(not j.settled for j in mine)
 
     def for_module(self, path: Path, class_name: str) -> Job | None:
         """The module's optimize job that is not settled yet (queued, running, or delivering its result)."""
@@ -337,19 +376,18 @@ class JobManager:
         if job.cancel_requested:
             job.state, job.message = "cancelled", "cancelled"
             if job.run_id:
-                from hiera_ls.store import StoreReader
-
                 StoreReader(job.root).mark_ended(job.run_id, "stopped")
             return
         if job.kind == "optimize":
             status = (job.result or {}).get("status")
             if job.result is not None and status in ("finished", "stopped"):
                 job.state = "finished"
-                best = job.result.get("best")
-                from hiera_ls.views import speed_phrase
-
-                job.message = (f"done: {speed_phrase(best['speedup'])}" if best and best.get("speedup")
-                               else "done: no valid candidate beat the reference")
+                job.best = self._canonical_best(job)
+                if job.best and isinstance(job.best.get("speedup"), (int, float)):
+                    job.best_speedup = job.best["speedup"]  # the one figure: its re-timing's where re-timed
+                    job.message = f"done: {speed_phrase(job.best)}"
+                else:
+                    job.message = "done: no valid candidate"
                 return
             if job.error is None:
                 job.error = (f"the run ended {status}" if status else _error_from_log(job.log_path)
@@ -364,9 +402,20 @@ class JobManager:
         job.state = "failed"
         job.message = f"failed: {job.error}"
         if job.run_id:
-            from hiera_ls.store import StoreReader
-
             StoreReader(job.root).mark_ended(job.run_id, "failed")
+
+    @staticmethod
+    def _canonical_best(job: Job) -> dict[str, Any] | None:
+        """The result's best with its pair from the store (today's engine gives no paired eager for older
+        stores' re-timings); the result alone when the store cannot be read."""
+        best = (job.result or {}).get("best")
+        run_id = (job.result or {}).get("run_id") or job.run_id
+        reader = StoreReader(job.root)
+        try:
+            rows = reader.candidates(run_id) if run_id else []
+        finally:
+            reader.close()
+        return canonical_best(best, rows)
 
     def _interrupt(self, job: Job) -> None:
         assert job.proc is not None
@@ -390,6 +439,7 @@ class JobManager:
             job.run_dir = Path(ev["run_dir"]) if ev.get("run_dir") else None
             job.rounds = ev.get("rounds")
             job.of = ev.get("candidates")
+            job.run_device = ev.get("device") or job.device
             self._update(job, "running", f"started on {ev.get('device', '?')} · {ev.get('backend', '')} backend")
         elif kind == "notice":
             msg = str(ev.get("message", ""))
@@ -397,12 +447,12 @@ class JobManager:
             self.ls.window_show_message(types.ShowMessageParams(types.MessageType.Info, f"hiera: {msg}"))
         elif kind == "reference_timed":
             ms = ev.get("reference_ms")
-            self._update(job, "running", f"reference {ms:.4g} ms" if isinstance(ms, (int, float))
-                         else "reference timed")
+            self._update(job, "running", f"eager timed: {duration(ms)}" if isinstance(ms, (int, float))
+                         else "eager timed")
         elif kind == "round_started":
             job.round = ev.get("round")
             job.index = 0
-            space = SPACE_TITLES.get(str(ev.get("space")), str(ev.get("space")))
+            space = space_title(str(ev.get("space")), job.run_device or job.device)
             strategy = f": {ev['strategy']}" if ev.get("strategy") else ""
             self._update(job, "running", f"round {job.round}/{job.rounds or '?'} · {space} · direction "
                                          f"{ev.get('direction', '?')}{strategy}")
@@ -429,7 +479,7 @@ class JobManager:
 
     @staticmethod
     def _where(job: Job) -> str:
-        best = f"best {job.best_speedup:.2f}x" if job.best_speedup else "best -"
+        best = f"best {times(job.best_speedup)}" if job.best_speedup else "best -"
         return f"round {job.round or '?'}/{job.rounds or '?'} · candidate {job.index or '?'}/{job.of or '?'} · {best}"
 
     # --- progress and status ---------------------------------------------------------------------------------

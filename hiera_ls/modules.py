@@ -205,8 +205,11 @@ def find_kernels(source: str) -> list[Kernel]:
     """`__global__` functions of a CUDA source; comments are blanked first (same length, same lines)."""
     blank = _BLANK.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)
     out = []
+    line, pos = 0, 0  # newlines are counted from the previous match on: linear in the file's size
     for m in _GLOBAL.finditer(blank):
-        out.append(Kernel(m.group(1), blank.count("\n", 0, m.start()), blank.count("\n", 0, m.start(1))))
+        line += blank.count("\n", pos, m.start())
+        pos = m.start()
+        out.append(Kernel(m.group(1), line, line + blank.count("\n", m.start(), m.start(1))))
     return out
 
 

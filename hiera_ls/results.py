@@ -1,8 +1,11 @@
 """`hiera/runResults`: a run as the §2 optimize object (docs/protocol.md), built from the store, never re-run.
 
 A finished run's summary already is that object (the engine stores it); a run still going, stopped or
-killed has none, so the object is assembled from its decisions, candidates and model calls. Either way
-the chart, the torch.compile baselines and the profile report are added from the store.
+killed has none, so the object is assembled from its decisions, candidates and model calls. Either way:
+the best is the canonical one (best.py: one pair's speedup, candidate time and eager time), each round's
+outcomes carry their re-timings, the texts read in the words of the run's device (wording.py), and a run
+that still says "running" though its engine is gone says "ended". The chart, the torch.compile baselines
+and the profile report are added from the store.
 """
 
 from __future__ import annotations
@@ -11,53 +14,91 @@ import re
 from pathlib import Path
 from typing import Any
 
+from hiera_ls.best import RETIMED_SUFFIX, canonical_best, retime_json, retimings, with_retimes
 from hiera_ls.store import StoreReader
+from hiera_ls.wording import readable_rationale, space_title
 
 _COMPILE = re.compile(r"(?:torch\.?compile|compile)[:/_\- ]*(default|max-autotune)", re.I)
+ENDED = "ended"  # a run the store says is running, whose engine is neither this server's job nor alive
 
 
 def _best(cands: list[dict[str, Any]], decisions: dict[int, dict[str, Any]]) -> dict[str, Any] | None:
-    valid = [c for c in cands if c["status"] == "valid" and c.get("speedup")]
-    if not valid:
+    """The best of a run without a summary: the valid candidate with the highest figure the run keeps (its
+    re-timing's where it was re-timed; one whose re-timing failed is not kept)."""
+    again = retimings(cands)
+    kept = []
+    for c in cands:
+        if c["id"].endswith(RETIMED_SUFFIX) or c["status"] != "valid" or not c.get("speedup"):
+            continue
+        rt = again.get(c["id"])
+        if rt is not None and (rt["status"] != "valid" or not rt.get("speedup")):
+            continue
+        kept.append((rt["speedup"] if rt is not None else c["speedup"], c))
+    if not kept:
         return None
-    b = max(valid, key=lambda c: c["speedup"])
+    figure, b = max(kept, key=lambda k: k[0])
     d = decisions.get(b.get("round") or -1, {})
     src = b.get("source_path") or ""
-    return {"candidate_id": b["id"], "speedup": b["speedup"], "candidate_ms": b.get("candidate_ms"),
-            "round": b.get("round"), "space": b.get("space") or d.get("space"), "direction": d.get("direction"),
+    return {"candidate_id": b["id"], "speedup": figure, "round": b.get("round"),
+            "space": b.get("space") or d.get("space"), "direction": d.get("direction"),
             "paths": {"py": src if src.endswith(".py") else None,
                       # the kernel: a .cu on the GPU path, a .cpp on the CPU path
                       "cu": src if src.endswith((".cu", ".cpp")) else None}}
 
 
-def assemble(reader: StoreReader, run: dict[str, Any]) -> dict[str, Any]:
-    """The §2 object for any run: the stored summary when the engine wrote one, else rebuilt from rows."""
+def assemble(reader: StoreReader, run: dict[str, Any], live: bool = True) -> dict[str, Any]:
+    """The §2 object for any run: the stored summary when the engine wrote one, else rebuilt from rows.
+
+    `live`: whether a run the store calls running still has an engine (this server's job, or its pid)."""
     cands = [c for c in reader.candidates(run["id"]) if not _is_compile_baseline(c)]
     summary = run.get("summary")
     if isinstance(summary, dict) and "rounds" in summary:
         out = dict(summary)
         out.setdefault("run_id", run["id"])
-        return out
+    else:
+        out = _rebuilt(reader, run, cands)
+    out["best"] = canonical_best(out.get("best"), cands)
+    out["rounds"] = with_retimes(list(out.get("rounds") or []), cands)
+    if not out.get("device"):
+        out["device"] = run.get("device")
+    if out.get("status") == "running" and not live:
+        out["status"] = ENDED
+    _in_device_words(out)
+    return out
+
+
+def _rebuilt(reader: StoreReader, run: dict[str, Any], cands: list[dict[str, Any]]) -> dict[str, Any]:
     decisions = {d["round"]: d for d in reader.decisions(run["id"])}
     rounds = []
     for r, d in sorted(decisions.items()):
         outcomes = [{"candidate_id": c["id"], "index": c.get("idx"), "status": c["status"], "reason": c["reason"],
                      "speedup": c.get("speedup"), "candidate_ms": c.get("candidate_ms")}
-                    for c in cands if c.get("round") == r]
+                    for c in cands if c.get("round") == r and not c["id"].endswith(RETIMED_SUFFIX)]
         rounds.append({"round": r, "space": d["space"], "scores": d["scores"], "direction": d["direction"],
                        "strategy": d["strategy"], "rationale": d["rationale"], "outcomes": outcomes})
     calls = reader.model_calls(run["id"])
     costs = [c["cost_usd"] for c in calls if c.get("cost_usd") is not None]
+    firsts = [c for c in cands if not c["id"].endswith(RETIMED_SUFFIX)]
     return {
         "run_id": run["id"], "status": run["status"], "task": run["task_path"], "device": run.get("device"),
         "backend": run.get("backend"), "reference_ms": run.get("reference_ms"), "best": _best(cands, decisions),
-        "candidates": len(cands), "rounds": rounds,
+        "candidates": len(firsts), "retimed": len(cands) - len(firsts), "rounds": rounds,
         "tokens": {"prompt": sum(c["prompt_tokens"] for c in calls),
                    "completion": sum(c["completion_tokens"] for c in calls)},
         "seconds": {"build": _sum(cands, "build_s"), "verify": _sum(cands, "verify_s"), "time": _sum(cands, "time_s"),
                     "model": sum(c["seconds"] for c in calls)},
         "cost_usd": sum(costs) if costs else None,
     }
+
+
+def _in_device_words(out: dict[str, Any]) -> None:
+    """Space titles and rationales as they read on the run's device (a CPU run has no CUDA in it)."""
+    device = out.get("device")
+    for r in out["rounds"]:
+        r["space_title"] = space_title(r.get("space"), device)
+        r["rationale"] = readable_rationale(r.get("rationale"), device)
+    if isinstance(out.get("best"), dict):
+        out["best"]["space_title"] = space_title(out["best"].get("space"), device)
 
 
 def _sum(rows: list[dict[str, Any]], key: str) -> float:
@@ -93,14 +134,17 @@ def profile_path(reader: StoreReader, run: dict[str, Any]) -> str | None:
     return str(reports[-1]) if reports else None
 
 
-def run_results(reader: StoreReader, run: dict[str, Any]) -> dict[str, Any]:
+def run_results(reader: StoreReader, run: dict[str, Any], live: bool = True) -> dict[str, Any]:
     """The `hiera/runResults` answer for one run."""
-    out = assemble(reader, run)
+    out = assemble(reader, run, live)
     all_cands = reader.candidates(run["id"])
+    again = retimings(all_cands)
+    # One point per candidate; a re-timing is drawn on the candidate it re-times (`retime`), not as another.
     out["chart"] = [{"candidate_id": c["id"], "round": c.get("round"), "index": c.get("idx"), "status": c["status"],
                      "valid": c["status"] == "valid", "candidate_ms": c.get("candidate_ms"),
-                     "speedup": c.get("speedup")}
-                    for c in all_cands if not _is_compile_baseline(c)]
+                     "reference_ms": c.get("reference_ms"), "speedup": c.get("speedup"),
+                     "retime": retime_json(again.get(c["id"]))}
+                    for c in all_cands if not _is_compile_baseline(c) and not c["id"].endswith(RETIMED_SUFFIX)]
     out["compile_ms"] = _compile_ms(run, all_cands)
     out["profile"] = profile_path(reader, run)
     return out

@@ -1,9 +1,11 @@
 """hiera-ls: LSP wiring. Each handler adapts one LSP message to the modules that do the work.
 
-core.py (the server object and its services), index.py (what is in the workspace), jobs.py and
-commands.py (engine subprocesses), deliver.py (what a finished job changes), views.py (hover,
-diagnostics, lens text), results.py (hiera/runResults), settings.py. Every handler is async or trivially
-short; nothing here waits on the engine.
+core.py (the server object and its services), stdio.py and framing.py (the transport and the protocol's
+checks), documents.py and doc_scans.py (open documents, parsed off the event loop), index.py (what is in
+the workspace), jobs.py and commands.py (engine subprocesses), deliver.py (what a finished job changes),
+run_views.py and views.py (hover, diagnostics, lens text), results.py (hiera/runResults), best.py (the one
+best figure), wording.py (device-aware words), settings.py. Every handler is async or trivially short;
+nothing here waits on the engine, and nothing that grows with a file runs on the event loop.
 """
 
 from __future__ import annotations
@@ -18,14 +20,17 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 
-from hiera_ls import commands, views
-from hiera_ls.commands import CommandError
+from hiera_ls import commands, run_views, stdio, views
+from hiera_ls.commands import BadArguments, CommandError
 from hiera_ls.core import HieraServer
-from hiera_ls.index import Watcher, WorkspaceIndex, walk
-from hiera_ls.modules import find_kernels, kernel_at, scan_python
+from hiera_ls.index import Watcher
+from hiera_ls.modules import Kernel
 from hiera_ls.results import run_results
-from hiera_ls.settings import SPACE_TITLES, SPACES, settings_json
+from hiera_ls.scanner import SMALL_BYTES
+from hiera_ls.settings import SPACES, settings_json
+from hiera_ls.wording import space_title
 
 log = logging.getLogger("hiera_ls")
 
@@ -54,14 +59,15 @@ async def initialize(ls: HieraServer, params: types.InitializeParams) -> None:
         roots.append(Path(params.root_path).resolve())
     if not roots:
         roots.append(Path.cwd().resolve())
-    ls.index = WorkspaceIndex(roots)
+    ls.set_roots(roots)
     ls.init_options = params.initialization_options
 
 
 @server.feature(types.INITIALIZED)
 async def initialized(ls: HieraServer, params: types.InitializedParams) -> None:
     await ls.load_settings()
-    py, cu = await asyncio.to_thread(walk, ls.index.roots)
+    # Every file of the workspace parsed: in the scan worker, so hovers and lenses answer meanwhile.
+    py, cu = await ls.scanner.run("walk", ls.index.roots, size=SMALL_BYTES)
     ls.index.merge_walk(py, cu)
     ls.log(f"hiera: indexed {sum(len(s.modules) for s in ls.index.py.values())} module classes in "
            f"{len(ls.index.py)} files and {len(ls.index.cu)} .cu files")
@@ -85,21 +91,22 @@ async def did_change_configuration(ls: HieraServer, params: types.DidChangeConfi
 async def did_open(ls: HieraServer, params: types.DidOpenTextDocumentParams) -> None:
     if (p := _p(ls, params.text_document.uri)) is None:
         return
-    ls.index.open_docs.add(p)
+    ls.opened(p, params.text_document.uri)
     if p.suffix == ".py":
-        ls.index.update_text(p, params.text_document.text)
+        ls.scans.opened(p)  # its diagnostics follow the scan
     else:
         ls.index.cu.add(p)
-    await ls.publish_for(p)
+        await ls.publish_for(p)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 async def did_change(ls: HieraServer, params: types.DidChangeTextDocumentParams) -> None:
-    if (p := _p(ls, params.text_document.uri)) is None:
+    if (p := _p(ls, params.text_document.uri)) is None or p not in ls.index.open_docs:
         return
     if p.suffix == ".py":
-        ls.index.update_text(p, ls.workspace.get_text_document(params.text_document.uri).source)
-    ls.schedule_publish(p)
+        ls.scans.changed(p)  # debounced, off the loop; diagnostics follow the scan
+    else:
+        ls.schedule_publish(p)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
@@ -112,12 +119,8 @@ async def did_save(ls: HieraServer, params: types.DidSaveTextDocumentParams) -> 
 async def did_close(ls: HieraServer, params: types.DidCloseTextDocumentParams) -> None:
     if (p := _p(ls, params.text_document.uri)) is None:
         return
-    ls.index.open_docs.discard(p)
-    ls.index.refresh_from_disk(p)  # back to what the disk says
-
-
-def _scan(ls: HieraServer, p: Path) -> Any:
-    return ls.index.scan(p) if p in ls.index.open_docs else scan_python(ls.text_of(p))
+    ls.closed(p)
+    ls.on_disk_change({p})  # back to what the disk says
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
@@ -136,7 +139,7 @@ async def code_action(ls: HieraServer, params: types.CodeActionParams) -> list[t
         if ls.index.cu_origin(p) is None:
             return None
         return [action("Profile kernel", "hiera.profileKernel", uri)]
-    scan = _scan(ls, p)
+    scan = await ls.scan_of(p)
     if scan is None or scan.is_result:
         return None
     m = scan.at(line)
@@ -144,9 +147,11 @@ async def code_action(ls: HieraServer, params: types.CodeActionParams) -> list[t
     # a large model it would be noise, while on the class line running it says what to add.
     if m is None or not (m.optimizable or m.on_header(line)):
         return None
+    await ls.settings_ready()  # hiera.device decides the words: the first pull may still be on its way
+    device = "cpu" if ls.expects_cpu() else "cuda"  # the spaces as they read where the job will run
     actions = [action("Optimize with HIERA", "hiera.optimize", uri, m.name)]
-    actions += [action(f"Optimize with HIERA in a fixed space: {SPACE_TITLES[s]}", "hiera.optimize", uri, m.name,
-                       {"space": s}) for s in SPACES]
+    actions += [action(f"Optimize with HIERA in a fixed space: {space_title(s, device)}", "hiera.optimize", uri,
+                       m.name, {"space": s}) for s in SPACES]
     actions.append(action("Profile with Nsight Compute", "hiera.profile", uri, m.name))
     return actions
 
@@ -155,7 +160,7 @@ async def code_action(ls: HieraServer, params: types.CodeActionParams) -> list[t
 async def code_lens(ls: HieraServer, params: types.CodeLensParams) -> list[types.CodeLens] | None:
     if (p := _p(ls, params.text_document.uri)) is None or p.suffix != ".py":
         return None
-    scan = _scan(ls, p)
+    scan = await ls.scan_of(p)
     if scan is None or scan.is_result:
         return None
     uri = params.text_document.uri
@@ -167,14 +172,14 @@ async def code_lens(ls: HieraServer, params: types.CodeLensParams) -> list[types
         job = ls.jobs.for_module(p, m.name)
         if job is not None:
             out.append(types.CodeLens(rng, types.Command(title=f"HIERA: {job.message} · cancel", command="hiera.cancel",
-                                                             arguments=[job.id])))
+                                                         arguments=[job.id])))
         else:
             out.append(types.CodeLens(rng, types.Command(title="Optimize with HIERA", command="hiera.optimize",
-                                                             arguments=[uri, m.name])))
+                                                         arguments=[uri, m.name])))
         obj = ls.module_run(p, m)
         if obj is not None and obj.get("status") != "running":
-            out.append(types.CodeLens(rng, types.Command(title=views.lens_summary(obj), command="hiera.showResults",
-                                                         arguments=[obj["run_id"]])))
+            out.append(types.CodeLens(rng, types.Command(title=run_views.lens_summary(obj),
+                                                         command="hiera.showResults", arguments=[obj["run_id"]])))
     return out
 
 
@@ -194,23 +199,25 @@ async def hover(ls: HieraServer, params: types.HoverParams) -> types.Hover | Non
         return None
     pos = params.position
     if p.suffix == ".py":
-        scan = _scan(ls, p)
+        scan = await ls.scan_of(p)
         m = scan.at(pos.line) if scan is not None and not scan.is_result else None
         if m is None or not m.on_header(pos.line):
             return None
         job = ls.jobs.for_module(p, m.name)
         obj = ls.module_run(p, m) if m.optimizable else None
-        text = views.module_hover(m, obj, job.message if job else None,
-                                  ls.result_file(p, m, obj.get("run_id") if obj else None))
+        text = run_views.module_hover(m, obj, job.message if job else None,
+                                      ls.result_file(p, m, obj.get("run_id") if obj else None),
+                                      ls.index.root_of(p))
         return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text),
                            types.Range(types.Position(m.class_line, m.name_col),
                                        types.Position(m.class_line, m.name_col + len(m.name))))
     source = ls.text_of(p)
-    lines = source.splitlines()
-    kernel = kernel_at(source, pos.line)
-    if kernel is None and pos.line < len(lines):  # the kernel's name anywhere, e.g. at its launch
-        word = _word_at(lines[pos.line], pos.character)
-        kernel = next((k for k in find_kernels(source) if k.name == word), None)
+    kernels = await ls.kernels_of(p, source)
+    kernel: Kernel | None = next((k for k in kernels if k.line <= pos.line <= k.name_line), None)
+    if kernel is None:  # the kernel's name anywhere, e.g. at its launch
+        lines = source.splitlines()
+        word = _word_at(lines[pos.line], pos.character) if pos.line < len(lines) else ""
+        kernel = next((k for k in kernels if k.name == word), None) if word else None
     if kernel is None:
         return None
     found = ls.index.profile_for_cu(p)
@@ -228,7 +235,9 @@ async def _run_command(ls: HieraServer, fn: Any, args: tuple[Any, ...]) -> Any:
     await ls.settings_ready()
     try:
         return await fn(ls, *args)
-    except CommandError as e:
+    except BadArguments as e:  # a client's mistake, not the user's: an error response, logged, no toast
+        raise JsonRpcInvalidParams(str(e)) from e
+    except CommandError as e:  # the user's request cannot run as asked: say what to do
         ls.show(types.MessageType.Error, str(e))
         return {"error": str(e)}
 
@@ -258,7 +267,7 @@ async def cmd_show_results(ls: HieraServer, *args: Any) -> Any:
     """Protocol §3: the answer is the run's results; clients render them (through hiera/runResults)."""
     first = args[0] if args else None
     run_id = first.get("runId") if isinstance(first, dict) else first
-    return _results_for({"runId": run_id}, ls)
+    return await _results_for({"runId": run_id}, ls)
 
 
 def _with_delivered(ls: HieraServer, reader: Any, out: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -273,13 +282,17 @@ def _with_delivered(ls: HieraServer, reader: Any, out: dict[str, Any] | None) ->
     return out
 
 
-def _results_for(params: Any, ls: HieraServer) -> dict[str, Any] | None:
+def _answer(ls: HieraServer, reader: Any, run: dict[str, Any]) -> dict[str, Any] | None:
+    return _with_delivered(ls, reader, run_results(reader, run, ls.run_is_live(run)))
+
+
+async def _results_for(params: Any, ls: HieraServer) -> dict[str, Any] | None:
     params = params if isinstance(params, dict) else {}
     run_id, uri = params.get("runId"), params.get("uri")
     if isinstance(run_id, str):
         for reader in ls.index.readers():
             if (run := reader.run(run_id)) is not None:
-                return _with_delivered(ls, reader, run_results(reader, run))
+                return _answer(ls, reader, run)
         return None
     if not isinstance(uri, str) or (p := ls.path_of(uri)) is None:
         return None
@@ -287,28 +300,28 @@ def _results_for(params: Any, ls: HieraServer) -> dict[str, Any] | None:
     if p.suffix == ".cu":
         origin = ls.index.cu_origin(p)
         run = reader.run(origin.run_id) if origin else None
-        return _with_delivered(ls, reader, run_results(reader, run)) if run else None
-    scan = _scan(ls, p)
+        return _answer(ls, reader, run) if run else None
+    scan = await ls.scan_of(p) if p.suffix == ".py" else None
     runs = [r for m in (scan.modules if scan else ()) if m.optimizable and (r := ls.index.latest_run(p, m))]
     if not runs:
         return None
-    return _with_delivered(ls, reader, run_results(reader, max(runs, key=lambda r: r["started"])))
+    return _answer(ls, reader, max(runs, key=lambda r: r["started"]))
 
 
 @server.feature(RUN_RESULTS)
 async def run_results_request(ls: HieraServer, params: Any) -> dict[str, Any] | None:
-    return _results_for(params, ls)
+    return await _results_for(params, ls)
 
 
 @server.feature(MODULES)
-async def modules_request(ls: HieraServer, params: Any) -> dict[str, Any]:
-    """The index, for clients' tree views and tests: optimizable modules and known kernels."""
+async def modules_request(ls: HieraServer, params: Any = None) -> dict[str, Any]:
+    """The index, for clients' tree views and tests: optimizable modules and known kernels (no params)."""
     kernels = []
     for cu in sorted(ls.index.cu):
         origin = ls.index.cu_origin(cu)
         kernels.append({"uri": cu.as_uri(), "path": str(cu), "runId": origin.run_id if origin else None,
                         "candidateId": origin.candidate_id if origin else None,
-                        "kernels": [k.name for k in find_kernels(ls.text_of(cu))]})
+                        "kernels": [k.name for k in await ls.kernels_of(cu, ls.text_of(cu))]})
     return {"modules": ls.index.modules_json(), "kernels": kernels, "settings": settings_json(ls.settings),
             "jobs": [j.status_json() for j in ls.jobs.jobs.values()]}
 
@@ -318,14 +331,9 @@ async def progress_cancel(ls: HieraServer, params: types.WorkDoneProgressCancelP
     ls.jobs.cancel_token(params.token)
 
 
-# Synchronous on purpose: pygls runs them inline, before it closes stdout and exits.
+# Synchronous on purpose: pygls runs it inline, before it answers. (`exit` is stdio.py's: it ends the loop.)
 @server.feature(types.SHUTDOWN)
 def shutdown(ls: HieraServer, params: Any = None) -> None:
-    _stop_everything(ls)
-
-
-@server.feature(types.EXIT)
-def exit_(ls: HieraServer, params: Any = None) -> None:
     _stop_everything(ls)
 
 
@@ -337,6 +345,8 @@ def _stop_everything(ls: HieraServer) -> None:
     if ls.watcher is not None:
         ls.watcher.stop()
         ls.watcher = None
+    with contextlib.suppress(Exception):  # after the loop has closed, its transports are gone already
+        ls.scanner.stop()
 
 
 def main() -> None:
@@ -350,13 +360,16 @@ def main() -> None:
 
     def on_signal(signum: int, frame: Any) -> None:
         server.jobs.kill_all()
+        server.scanner.stop()
         os._exit(128 + signum)
 
     for sig in (signal.SIGTERM, signal.SIGHUP):
         with contextlib.suppress(ValueError, OSError):
             signal.signal(sig, on_signal)
+    code = 1
     try:
-        server.start_io(sys.stdin.buffer, real_stdout)
+        code = stdio.serve(server, sys.stdin.buffer, real_stdout, lambda: _stop_everything(server))
     finally:
         # stdin EOF, exit, or a crash: no job outlives the server.
         _stop_everything(server)
+    sys.exit(code)

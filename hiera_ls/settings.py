@@ -11,9 +11,10 @@ import re
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
+from hiera_ls.wording import GPU_SPACE_TITLES
+
 SPACES = ("pure_cuda", "cuda_libraries", "libraries_pytorch")
-SPACE_TITLES = {"pure_cuda": "pure CUDA", "cuda_libraries": "CUDA libraries",
-                "libraries_pytorch": "libraries + PyTorch"}
+SPACE_TITLES = GPU_SPACE_TITLES  # device-aware titles: hiera_ls.wording.space_title
 
 Backend = Literal["expert", "llm"]
 Precision = Literal["fp32", "tf32"]
@@ -38,6 +39,10 @@ class Settings:
     precision: Precision = "fp32"
     device: str = "auto"
     ncu_path: str = ""
+    # Limits and isolation of candidate runs; None / True: the engine's own defaults (no flag is passed).
+    timeout_s: float | None = None
+    build_timeout_s: float | None = None
+    sandbox: bool = True  # False is an explicit opt-out: candidates then run without the engine's sandbox
     llm: LlmSettings = field(default_factory=LlmSettings)
 
 
@@ -58,6 +63,10 @@ def _is_str(v: Any) -> bool:
     return isinstance(v, str)
 
 
+def _seconds(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 7 * 86400
+
+
 _TOP: dict[str, _Check] = {
     "backend": ("backend", _one_of("expert", "llm"), '"expert" (offline, built in) or "llm" (a model endpoint)'),
     "rounds": ("rounds", _int_in(1, 50), "a whole number from 1 to 50"),
@@ -67,7 +76,11 @@ _TOP: dict[str, _Check] = {
     "device": ("device", lambda v: isinstance(v, str) and bool(_DEVICE.match(v)),
                '"auto", "cpu", "cuda" or "cuda:N"'),
     "ncuPath": ("ncu_path", _is_str, "the path of the ncu executable (or its folder), or empty"),
+    "timeout": ("timeout_s", _seconds, "seconds, more than 0 (or null for the engine's default)"),
+    "buildTimeout": ("build_timeout_s", _seconds, "seconds, more than 0 (or null for the engine's default)"),
+    "sandbox": ("sandbox", lambda v: isinstance(v, bool), "true (default) or false"),
 }
+_CAMEL = {name: key for key, (name, _, _) in _TOP.items()}
 _LLM: dict[str, _Check] = {
     "baseUrl": ("base_url", _is_str, "an OpenAI-compatible endpoint URL, or empty"),
     "model": ("model", _is_str, "a model name, or empty"),
@@ -103,8 +116,8 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
     llm: dict[str, Any] = {}
     errors: list[str] = []
     for key, value in flat.items():
-        if value is None:
-            continue  # an unset key in VS Code's view of the section
+        if value is None or (key in ("timeout", "buildTimeout") and value == 0):
+            continue  # an unset key in VS Code's view of the section (0: no limit of the editor's own)
         if key in _TOP:
             name, ok, valid = _TOP[key]
             target, default = top, getattr(defaults, name)
@@ -128,5 +141,5 @@ def settings_json(s: Settings) -> dict[str, Any]:
         if f.name == "llm":
             d["llm"] = {"baseUrl": s.llm.base_url, "model": s.llm.model, "apiKeyEnv": s.llm.api_key_env}
         else:
-            d["ncuPath" if f.name == "ncu_path" else f.name] = getattr(s, f.name)
+            d[_CAMEL.get(f.name, f.name)] = getattr(s, f.name)
     return d

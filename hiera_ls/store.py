@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -143,3 +144,25 @@ def _json_or_none(text: str) -> dict[str, Any] | None:
     except ValueError:
         return None
     return v if isinstance(v, dict) else None
+
+
+def engine_alive(pid: object) -> bool:
+    """Whether a run's recorded engine pid (runs.pid, written by RunStore.start_run/resume_run) is a live hiera
+    process: it exists, is not a zombie, and (where /proc tells) its command line is hiera's or the engine's,
+    so a pid the kernel has since given to another program does not keep a dead run "running"."""
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # exists, owned by someone else
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rsplit(b")", 1)[1].split()[0]
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            cmdline = f.read().lower()
+    except (OSError, IndexError):
+        return True  # no /proc here: existence is all there is to go on
+    return state not in (b"Z", b"X") and (b"hiera" in cmdline or b"engine" in cmdline)

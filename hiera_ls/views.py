@@ -1,4 +1,6 @@
-"""What the editor shows, as text and diagnostics, from a run's §2 object and its profiles (no LSP I/O here).
+"""What the editor shows of Nsight Compute profiles, as hover text and diagnostics (no LSP I/O here).
+
+What it shows of a run (speedups, the module hover, lens and diagnostic) is in run_views.py.
 
 Profiles are the engine's `Profile.to_json()` (engine/profile/metrics.py) as stored in the `profiles`
 table: `kernels` (KernelProfile), `lines` (LineFinding: file, 1-based line, kernel, stall samples, excess
@@ -8,7 +10,6 @@ skipped, never an error: the reader must survive a newer or older writer.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,145 +21,9 @@ from lsprotocol import types
 from engine.profile.hotlines import Elsewhere, HotLine, elsewhere, hot_lines
 from engine.profile.metrics import LineFinding, Profile
 from engine.profile.readings import kernel_base
-from hiera_ls.modules import ModuleClass, find_kernels
-from hiera_ls.settings import SPACE_TITLES
+from hiera_ls.modules import Kernel
 
 SOURCE = "hiera"
-
-# The label a code lens gives the last round's direction: what the kernel was found limited by.
-DIRECTION_LABELS = {"C": "control-flow-bound", "P": "parallelism-bound", "M": "memory-bound",
-                    "R": "reuse-bound", "T": "compute-bound"}
-DIRECTION_NAMES = {"C": "control flow", "P": "parallelism", "M": "memory transactions", "R": "data reuse",
-                   "T": "tensor cores / instruction pipeline"}
-
-
-def _ms(v: Any) -> str:
-    return f"{v:.4g} ms" if isinstance(v, (int, float)) else "-"
-
-
-def speed_phrase(speedup: float | None) -> str:
-    """'1.42x faster', or for a kernel that lost to eager, say so plainly: never call a slowdown faster."""
-    if not speedup:
-        return "no speedup measured"
-    if speedup > 1.0:
-        return f"{speedup:.2f}x faster"
-    return f"{speedup:.2f}x the eager speed (slower than the reference)"
-
-
-def _x(v: Any) -> str:
-    return f"{v:.2f}x" if isinstance(v, (int, float)) else "-"
-
-
-def outcome_counts(obj: dict[str, Any]) -> tuple[int, int, Counter[str]]:
-    statuses = [o.get("status") for r in obj.get("rounds") or [] for o in r.get("outcomes") or []]
-    invalid = Counter(s for s in statuses if s != "valid")
-    return statuses.count("valid"), sum(invalid.values()), invalid
-
-
-def last_direction(obj: dict[str, Any]) -> str | None:
-    rounds = obj.get("rounds") or []
-    return rounds[-1].get("direction") if rounds else None
-
-
-# --- module class ------------------------------------------------------------------------------------------
-
-
-def module_hover(module: ModuleClass, obj: dict[str, Any] | None, job_line: str | None,
-                 result_file: str | None) -> str:
-    head = f"### HIERA · `{module.name}`\n\n"
-    if not module.optimizable:
-        from hiera_ls.modules import ANNOTATION_HELP
-
-        return head + f"Not optimizable as written: {module.problem}. To fix: {ANNOTATION_HELP}."
-    parts = [head]
-    if job_line:
-        parts.append(f"**Running:** {job_line}\n\n")
-    if obj is None:
-        how = "KernelBench format" if module.kind == "kernelbench" else f"inputs from `{module.inputs_fn}()`"
-        parts.append(f"Optimizable ({how}). No run yet: use *Optimize with HIERA* (code action or code lens).")
-        return "".join(parts)
-    best = obj.get("best")
-    ref = obj.get("reference_ms")
-    status = obj.get("status", "?")
-    where = f"{obj.get('device') or '?'} · {obj.get('backend') or '?'} backend · run `{obj.get('run_id')}` ({status})"
-    if best:
-        parts.append(f"**{speed_phrase(best.get('speedup'))}** · {_ms(best.get('candidate_ms'))} vs {_ms(ref)} "
-                     f"reference · {where}\n\n")
-        parts.append(f"Best: candidate `{best.get('candidate_id')}`, round {best.get('round')}, "
-                     f"{SPACE_TITLES.get(best.get('space') or '', best.get('space') or '?')}"
-                     f"{', direction ' + best['direction'] if best.get('direction') else ''}\n\n")
-    else:
-        parts.append(f"No valid candidate faster than the reference yet ({_ms(ref)}) · {where}\n\n")
-    valid, invalid, why = outcome_counts(obj)
-    reasons = ", ".join(f"{k} {v}" for k, v in why.most_common())
-    parts.append(f"**{valid} valid · {invalid} invalid**{f' ({reasons})' if reasons else ''}\n\n")
-    rounds = obj.get("rounds") or []
-    if rounds:
-        parts.append("| round | space | direction | strategy | valid | best |\n|---|---|---|---|---|---|\n")
-        for r in rounds:
-            outs = r.get("outcomes") or []
-            speeds = [o["speedup"] for o in outs if o.get("status") == "valid" and o.get("speedup")]
-            d = r.get("direction") or "?"
-            score = (r.get("scores") or {}).get(d)
-            strategy = str(r.get("strategy") or "").replace("|", "/")[:60]
-            parts.append(f"| {r.get('round')} | {SPACE_TITLES.get(r.get('space') or '', r.get('space') or '?')} "
-                         f"| {d} {DIRECTION_NAMES.get(d, '')}{f' ({score:.2f})' if isinstance(score, float) else ''}"
-                         f" | {strategy} | {len(speeds)}/{len(outs)} | {_x(max(speeds)) if speeds else '-'} |\n")
-        parts.append("\n")
-    tokens = obj.get("tokens") or {}
-    prompt, completion = tokens.get("prompt") or 0, tokens.get("completion") or 0
-    cost = obj.get("cost_usd")
-    if prompt or completion:
-        parts.append(f"Model tokens: {prompt:,} prompt + {completion:,} completion"
-                     f"{f' · cost ${cost:.4f}' if isinstance(cost, (int, float)) else ' · cost unknown'}\n\n")
-    else:
-        parts.append("Model tokens: none (expert backend, no model calls) · cost $0\n\n")
-    if result_file:
-        parts.append(f"Result: `{result_file}`\n")
-    return "".join(parts)
-
-
-def lens_summary(obj: dict[str, Any]) -> str:
-    """'1.42x · memory-bound (M)': the best speedup and what the last round found the kernel limited by."""
-    best = obj.get("best")
-    d = last_direction(obj)
-    head = f"{_x(best.get('speedup'))}" if best else (
-        "running" if obj.get("status") == "running" else "no faster kernel yet")
-    return f"{head} · {DIRECTION_LABELS.get(d, d)} ({d})" if d else head
-
-
-def _short(path: str, root: Path | None) -> str:
-    if root is not None:
-        try:
-            return str(Path(path).relative_to(root))
-        except ValueError:
-            pass
-    return path
-
-
-def module_diagnostic(module: ModuleClass, obj: dict[str, Any] | None, result_file: str | None,
-                      line_text: str, root: Path | None = None) -> types.Diagnostic | None:
-    """'hiera found a 1.42x faster kernel: <where>': the result beside the module once there is one, else the
-    best candidate so far (a run still going, or one made from a terminal) in the run folder."""
-    best = (obj or {}).get("best")
-    if not best or not isinstance(best.get("speedup"), (int, float)) or best["speedup"] <= 1.0:
-        return None
-    paths = best.get("paths") or {}
-    where = result_file or _short(paths.get("py") or paths.get("cu") or
-                                  f".hiera/runs/{obj.get('run_id') if obj else '?'}/", root)
-    start = types.Position(module.class_line, module.name_col)
-    end = types.Position(module.class_line, max(module.name_col + len(module.name), len(line_text.rstrip())))
-    return types.Diagnostic(range=types.Range(start, end), severity=types.DiagnosticSeverity.Information,
-                            source=SOURCE, code="faster-kernel",
-                            message=f"hiera found a {best['speedup']:.2f}x faster kernel: {where}")
-
-
-def module_diagnostic_at(d: types.Diagnostic, module: ModuleClass, lines: list[str]) -> types.Diagnostic:
-    line_text = lines[module.class_line] if module.class_line < len(lines) else ""
-    start = types.Position(module.class_line, module.name_col)
-    end = types.Position(module.class_line, max(module.name_col + len(module.name), len(line_text.rstrip())))
-    return types.Diagnostic(range=types.Range(start, end), severity=d.severity, source=d.source, code=d.code,
-                            message=d.message)
 
 
 # --- profiles (engine/profile/metrics.py: Profile.to_json) ----------------------------------------------
@@ -324,12 +189,12 @@ def _this_file(p: Profile, names: set[str]) -> Callable[[LineFinding], bool]:
     return mine
 
 
-def elsewhere_diagnostics(found: Sequence[Elsewhere], source: str) -> list[types.Diagnostic]:
+def elsewhere_diagnostics(found: Sequence[Elsewhere], lines: list[str], kernels: Sequence[Kernel]
+                          ) -> list[types.Diagnostic]:
     """One diagnostic per kernel whose time is in other files' lines, on its `__global__` line (the file's
     first line when the kernel is not found in the text), so the file does not look cold when it is not."""
-    lines = source.splitlines()
-    kernels = {k.name: k for k in find_kernels(source)}
-    return [_ncu_diagnostic(lines, k.line if (k := kernels.get(kernel_base(e.kernel))) else 0, e.warning,
+    by_name = {k.name: k for k in kernels}
+    return [_ncu_diagnostic(lines, k.line if (k := by_name.get(kernel_base(e.kernel))) else 0, e.warning,
                             e.message(with_kernel=len(found) > 1)) for e in found]
 
 

@@ -9,6 +9,7 @@ edits to disk as an editor would, and records `hiera/jobStatus` and code-lens re
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -98,6 +99,15 @@ def client_factory() -> LanguageClient:
     def job_status(params: Any) -> None:
         client.job_status.append(params)  # type: ignore[attr-defined]
 
+    client.message_requests = []  # type: ignore[attr-defined]
+    client.message_request_answer = None  # type: ignore[attr-defined]  # the title the "user" clicks
+
+    @client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)
+    def message_request(params: types.ShowMessageRequestParams) -> types.MessageActionItem | None:
+        client.message_requests.append(params)  # type: ignore[attr-defined]
+        answer = client.message_request_answer  # type: ignore[attr-defined]
+        return types.MessageActionItem(answer) if answer else None
+
     @client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
     def lens_refresh(params: Any) -> None:
         client.lens_refreshes += 1  # type: ignore[attr-defined]
@@ -184,3 +194,135 @@ def messages(client: LanguageClient) -> list[str]:
 
 def line_of(path: Path, needle: str) -> int:
     return next(i for i, text in enumerate(path.read_text().splitlines()) if needle in text)
+
+
+# --- a raw-framing client ----------------------------------------------------------------------------------
+
+
+class RawClient:
+    """hiera-ls spoken to byte by byte: frames are written exactly as a test gives them (wrong lengths,
+    missing headers, garbage), and the server's output is read by this class's own strict parser, not by
+    hiera_ls.framing, so the reader under test is not graded by itself."""
+
+    def __init__(self, ws: Path, init_options: dict[str, Any] | None = None, **env: str) -> None:
+        import subprocess
+        import threading
+
+        self.ws = ws
+        self.init_options = init_options if init_options is not None else {"hiera": SETTINGS}
+        self.proc = subprocess.Popen([sys.executable, "-m", "hiera_ls"], cwd=ws, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     env=server_env(HIERA_LS_NO_WATCH="1", **env))
+        self.received: list[dict[str, Any]] = []
+        self.stderr: list[str] = []
+        self._cond = threading.Condition()
+        self._next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._drain_stderr, daemon=True).start()
+
+    # --- writing -----------------------------------------------------------------------------------------
+
+    def raw(self, data: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    @staticmethod
+    def frame(obj: Any, length: int | None = None, header: bytes | None = None) -> bytes:
+        body = json.dumps(obj).encode()
+        head = header if header is not None else f"Content-Length: {len(body) if length is None else length}\r\n\r\n"
+        return (head.encode() if isinstance(head, str) else head) + body
+
+    def send(self, obj: Any, **kw: Any) -> None:
+        self.raw(self.frame(obj, **kw))
+
+    def new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    def request(self, method: str, params: Any = None, *, omit_params: bool = False, **kw: Any) -> int:
+        msg_id = self.new_id()
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "id": msg_id, "method": method}
+        if not omit_params:
+            msg["params"] = params
+        self.send(msg, **kw)
+        return msg_id
+
+    def notify(self, method: str, params: Any = None) -> None:
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    # --- reading -----------------------------------------------------------------------------------------
+
+    def _read(self) -> None:
+        out = self.proc.stdout
+        assert out is not None
+        while True:
+            length = None
+            while (line := out.readline()) not in (b"\r\n", b""):
+                name, _, value = line.decode().partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            if not line or length is None:
+                return
+            msg = json.loads(out.read(length))
+            with self._cond:
+                self.received.append(msg)
+                self._cond.notify_all()
+            if "method" in msg and "id" in msg:  # a server request: answer as a plain client would
+                self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
+
+    def _drain_stderr(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.stderr.append(line.decode(errors="replace"))
+
+    def wait(self, predicate: Any, timeout: float = 15.0, what: str = "a message") -> Any:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                found = next((m for m in self.received if predicate(m)), None)
+                if found is not None:
+                    return found
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"timed out waiting for {what}; stderr:\n{''.join(self.stderr[-30:])}")
+                self._cond.wait(left)
+
+    def response(self, msg_id: Any, timeout: float = 15.0) -> dict[str, Any]:
+        return self.wait(lambda m: m.get("id") == msg_id and "method" not in m and ("result" in m or "error" in m),
+                         timeout, f"the response to {msg_id!r}")
+
+    def call(self, method: str, params: Any = None, timeout: float = 15.0, **kw: Any) -> dict[str, Any]:
+        return self.response(self.request(method, params, **kw), timeout)
+
+    def notifications(self, method: str) -> list[dict[str, Any]]:
+        with self._cond:
+            return [m for m in self.received if m.get("method") == method and "id" not in m]
+
+    # --- the session ---------------------------------------------------------------------------------------
+
+    def initialize(self, capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
+        answer = self.call("initialize", {"processId": None, "rootUri": self.ws.as_uri(),
+                                          "capabilities": capabilities or {},
+                                          "initializationOptions": self.init_options,
+                                          "workspaceFolders": [{"uri": self.ws.as_uri(), "name": "ws"}]})
+        self.notify("initialized", {})
+        return answer
+
+    def exit_code(self, timeout: float = 10.0) -> int:
+        return self.proc.wait(timeout)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            with contextlib.suppress(Exception):
+                f.close()
+
+
+def rss_mb(pid: int) -> float:
+    """The resident memory of a process in MB (Linux /proc)."""
+    with open(f"/proc/{pid}/status") as f:
+        kb = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+    return kb / 1024

@@ -12,9 +12,10 @@ from hiera_ls.client import apply_edit_to_disk
 from hiera_ls.edits import create_files_edit, free_targets
 from hiera_ls.jobs import _error_from_log, optimize_argv
 from hiera_ls.modules import find_kernels, kernel_at, scan_python
+from hiera_ls.run_views import lens_summary
 from hiera_ls.settings import Settings, parse_settings
 from hiera_ls.taskfile import wrapper_source, write_task
-from hiera_ls.views import lens_summary, line_diagnostics
+from hiera_ls.views import line_diagnostics
 
 KERNELBENCH = '''import torch
 from torch import nn
@@ -177,7 +178,7 @@ def test_a_kernel_timed_in_an_inlined_header_gets_one_mark_on_its_global_line():
     text = src.read_text()
     assert line_diagnostics(profile, {src.name}, text.splitlines()) == []  # no line of the .cu is hot
     away = cu_elsewhere(profile, {src.name})
-    (d,) = elsewhere_diagnostics(away, text)
+    (d,) = elsewhere_diagnostics(away, text.splitlines(), find_kernels(text))
     (k,) = find_kernels(text)
     assert d.range.start.line == k.line and d.severity == types.DiagnosticSeverity.Warning
     assert d.message.startswith("ncu: ") and "mma.hpp" in d.message
@@ -186,10 +187,13 @@ def test_a_kernel_timed_in_an_inlined_header_gets_one_mark_on_its_global_line():
     assert cu_elsewhere(PROFILE, {"mine.cu"}) == ()
 
 
-def test_lens_summary_names_the_last_direction():
-    obj = {"best": {"speedup": 1.4249}, "rounds": [{"direction": "P"}, {"direction": "M"}]}
-    assert lens_summary(obj) == "1.42x · memory-bound (M)"
-    assert lens_summary({"best": None, "rounds": [{"direction": "T"}]}) == "no faster kernel yet · compute-bound (T)"
+def test_lens_summary_names_the_verdict_and_the_last_direction():
+    obj = {"best": {"speedup": 1.4249, "verdict": "faster"}, "rounds": [{"direction": "P"}, {"direction": "M"}]}
+    assert lens_summary(obj) == "1.42× faster · memory-bound (M)"
+    assert lens_summary({"best": {"speedup": 0.39, "verdict": "slower"}, "rounds": [{"direction": "P"}]}) == (
+        "0.39× slower than eager · parallelism-bound (P)")
+    assert lens_summary({"best": {"speedup": 1.01, "verdict": "level"}, "rounds": []}) == "1.01× level with eager"
+    assert lens_summary({"best": None, "rounds": [{"direction": "T"}]}) == "no valid candidate · compute-bound (T)"
 
 
 def test_result_names_never_collide(tmp_path: Path):
@@ -239,3 +243,144 @@ def test_wrapper_is_a_task_the_engine_loads(tmp_path: Path):
     task = write_task(tmp_path, tmp_path / "blocks.py", src, module)
     spec = load_task(task)
     assert [a.tensor.shape for a in spec.inputs] == [(64, 128)] and spec.name == "blocks_FusedBlock"
+
+
+# --- the one best figure (hiera_ls/best.py) ---------------------------------------------------------------
+
+
+def _row(cid: str, cand: float, ref: float, status: str = "valid", iqr: float = 0.02) -> dict:
+    def t(ms: float) -> dict:
+        return {"median_ms": ms, "p25_ms": ms * (1 - iqr / 2), "p75_ms": ms * (1 + iqr / 2)}
+
+    return {"id": cid, "status": status, "candidate_ms": cand, "reference_ms": ref,
+            "speedup": ref / cand if status == "valid" else None,
+            "outcome": {"timing": {"candidate": t(cand), "reference": t(ref)}}}
+
+
+def test_the_best_pairs_its_speedup_with_its_own_eager_time_never_another():
+    from hiera_ls.best import canonical_best
+
+    rows = [_row("r1c1", 8.221, 19.0), _row("r1c1-retimed", 8.221, 16.56)]
+    # today's engine: the re-timing's speedup and candidate time, the paired eager as paired_reference_ms
+    today = canonical_best({"candidate_id": "r1c1", "speedup": 16.56 / 8.221, "candidate_ms": 8.221,
+                            "paired_reference_ms": 16.56}, rows)
+    assert (today["speedup"], today["reference_ms"], today["retimed"], today["verdict"]) == (
+        pytest.approx(16.56 / 8.221), 16.56, True, "faster")
+    assert today["first"]["speedup"] == pytest.approx(19.0 / 8.221)
+    # an older result with a speedup and no pair: the store row whose ratio it is gives both times
+    old = canonical_best({"candidate_id": "r1c1", "speedup": 16.56 / 8.221}, rows)
+    assert (old["candidate_ms"], old["reference_ms"]) == (8.221, 16.56)
+    # the engine's canonical fields win; a speedup that disagrees with its own pair is the pair's ratio
+    canon = canonical_best({"candidate_id": "r1c1", "speedup": 3.0, "candidate_ms": 8.0, "reference_ms": 16.0,
+                            "retimed": False, "spread": 0.5, "verdict": "level"}, rows)
+    assert (canon["speedup"], canon["retimed"], canon["spread"], canon["verdict"]) == (2.0, False, 0.5, "level")
+
+
+def test_verdicts_by_the_pairs_own_spread():
+    from hiera_ls.best import canonical_best, kept_back, verdict_of
+
+    assert [verdict_of(x, 0.04) for x in (1.05, 1.03, 0.97, 0.95)] == ["faster", "level", "level", "slower"]
+    level = canonical_best({"candidate_id": "a", "speedup": 1.01}, [_row("a", 1.0, 1.01, iqr=0.04)])
+    assert level["verdict"] == "level" and level["spread"] == pytest.approx(0.04) and not kept_back(level)
+    slower = canonical_best({"candidate_id": "a", "speedup": 0.5}, [_row("a", 2.0, 1.0)])
+    assert slower["verdict"] == "slower" and kept_back(slower)
+    assert kept_back({"speedup": 1.2, "paths": {"py": "/w/.hiera/runs/x/slower-than-eager/m_hiera.py"}})
+    # under eager's speed it reads as slower even when a noisy pair makes it level: it is not delivered
+    from hiera_ls.run_views import lens_summary, speed_phrase
+
+    noisy = {"speedup": 0.67, "verdict": "level", "spread": 0.45}
+    assert speed_phrase(noisy) == "0.67× — slower than eager, level (within the ±45% timing spread)"
+    assert lens_summary({"best": noisy, "rounds": []}) == "0.67× slower than eager"
+    assert speed_phrase(level) == "1.01× — level with eager (within the ±4% timing spread)"
+
+
+def test_rounds_keep_the_figure_the_run_keeps():
+    from hiera_ls.best import with_retimes
+
+    rounds = [{"round": 1, "outcomes": [
+        {"candidate_id": "a", "status": "valid", "speedup": 2.31}, {"candidate_id": "b", "status": "valid",
+                                                                    "speedup": 1.2},
+        {"candidate_id": "c", "status": "valid", "speedup": 3.0}]}]
+    rows = [_row("a-retimed", 1.0, 2.01), _row("c-retimed", 1.0, 1.0, status="incorrect")]
+    [r] = with_retimes(rounds, rows)
+    assert r["best"] == {"candidate_id": "a", "speedup": pytest.approx(2.01), "retimed": True}
+    assert [o["retime"] and o["retime"]["status"] for o in r["outcomes"]] == ["valid", None, "incorrect"]
+
+
+def test_cpu_words_and_readable_durations():
+    from hiera_ls.wording import duration, readable_rationale, space_title
+
+    assert [space_title(s, "cpu (x86_64)") for s in ("pure_cuda", "cuda_libraries")] == ["native C++", "C++ libraries"]
+    assert space_title("pure_cuda", "cuda:0 (NVIDIA H200)") == "pure CUDA"
+    text = ("Workload: x; memory-bound, roofline 8.594e+04 us on default (CPU) ceilings. pure CUDA: 2 generated C++ "
+            "loop nest(s) | -> pure_cuda")
+    assert readable_rationale(text, "cpu") == (
+        "Workload: x; memory-bound. native C++: 2 generated C++ loop nest(s) | -> native C++")
+    assert "roofline 85.94 ms on measured ceilings" in readable_rationale(text.replace("default (CPU)", "measured"),
+                                                                           "cuda:0")
+    assert [duration(v) for v in (8.2213, 0.3333, 85940.0, None)] == ["8.221 ms", "333.3 µs", "85.94 s", "-"]
+
+
+# --- transport and documents -------------------------------------------------------------------------------
+
+
+def test_frame_reader_reads_split_frames_and_recovers_from_bad_ones():
+    import json as _json
+
+    from hiera_ls.framing import FrameReader
+
+    msg = {"jsonrpc": "2.0", "id": 1, "method": "x", "params": {"text": "Content-Length: 9\n" * 3}}
+    body = _json.dumps(msg).encode()
+    data = f"Content-Length: {len(body)}\r\n\r\n".encode() + body
+    r = FrameReader()
+    got = [f for i in range(0, len(data), 7) for f in r.feed(data[i:i + 7])]  # a header text inside the body
+    assert [f.message for f in got] == [msg] and not r.pending
+    plain = _json.dumps({"jsonrpc": "2.0", "id": 2, "method": "y"}).encode()
+    assert r.feed(f"Content-Length: {len(plain) + 9}\r\n\r\n".encode() + plain) == []  # too long: waits...
+    [late] = r.idle()  # ...until the stream pauses
+    assert late.message["id"] == 2 and "but the body was" in late.problem
+    [refused] = r.feed(b"Content-Length: 99999999999\r\n\r\n" + body) + r.idle()
+    assert refused.rejected and refused.message == msg
+
+
+def test_incremental_changes_match_pygls(tmp_path: Path):
+    from pygls.workspace import TextDocument
+
+    from hiera_ls.documents import apply_change
+
+    text = "a = 1\nb = 'é😋x'\r\nc = 3\n"
+    edits = [((1, 6), (1, 8), "Z"), ((0, 0), (0, 0), "# top\n"), ((3, 0), (9, 0), "end\n"), ((1, 0), (2, 2), "")]
+    ours, theirs = TextDocument("file:///x.py", text), TextDocument("file:///x.py", text)
+    for (sl, sc), (el, ec), new in edits:
+        change = types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(sl, sc), types.Position(el, ec)), text=new)
+        apply_change(ours, change)
+        theirs.apply_change(types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(sl, sc), types.Position(el, ec)), text=new))
+        assert ours.source == theirs.source
+
+
+def test_the_kernel_scan_is_linear():
+    import time as _time
+
+    src = "".join(f"/* k */ __global__ void k{i}(float* x) {{ x[0] = {i}; }}\n" for i in range(20000))
+    t0 = _time.perf_counter()
+    kernels = find_kernels(src)
+    assert _time.perf_counter() - t0 < 2.0  # quadratic took ~20 s
+    assert (kernels[-1].name, kernels[-1].line) == ("k19999", 19999)
+
+
+def test_files_are_read_only_when_regular_and_small(tmp_path: Path):
+    import os
+
+    from hiera_ls.files import FileRefused, read_text
+
+    os.mkfifo(tmp_path / "pipe.py")
+    for path, why in ((tmp_path / "pipe.py", "not a regular file"), (Path("/dev/zero"), "not a regular file"),
+                      (tmp_path / "missing.py", "cannot open")):
+        with pytest.raises(FileRefused, match=why):
+            read_text(path)
+    (tmp_path / "big.py").write_text("x" * 2000)
+    with pytest.raises(FileRefused, match="over the"):
+        read_text(tmp_path / "big.py", limit=1000)
+    assert read_text(tmp_path / "big.py") == "x" * 2000

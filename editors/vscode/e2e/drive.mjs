@@ -1,7 +1,9 @@
-// Drives code-server in headless Chromium through the user's path: open the module, run the "Optimize
-// with HIERA" code action, watch the job, check the files it wrote, open the results view, take a
-// screenshot. Started by run.sh, which sets the E2E_* variables. Every step is recorded in
-// $E2E_OUT/steps.json, passed or not, so a partial run still says how far it got.
+// Drives code-server in headless Chromium through a user's path, twice: a module the machine can speed up
+// (the result files arrive beside it through workspace/applyEdit) and one it cannot (nothing is written
+// beside it; the results view, the status bar and the Problems panel say so, and "Open kept slower result"
+// opens the kept copy). Along the way it checks that the code lens and the status bar report the same
+// round and candidate, and captures the hover, the Problems panel and the results view. Started by run.sh,
+// which sets the E2E_* variables. Every step is recorded in $E2E_OUT/steps.json, passed or not.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
@@ -11,12 +13,13 @@ const { chromium } = require(process.env.E2E_PLAYWRIGHT);
 
 const URL_ = process.env.E2E_URL;
 const WORKSPACE = process.env.E2E_WORKSPACE;
-const MODULE = process.env.E2E_MODULE;
+const WIN = process.env.E2E_WIN_MODULE;
+const LOSS = process.env.E2E_LOSS_MODULE;
 const OUT = process.env.E2E_OUT;
 const USER_DATA = process.env.E2E_USER_DATA;
-// A moderate viewport keeps the screenshots legible and small enough for the docs (~150-250 KB).
 const [VIEW_W, VIEW_H] = (process.env.E2E_VIEWPORT ?? '1360x860').split('x').map(Number);
 const JOB_TIMEOUT_MS = Number(process.env.HIERA_E2E_JOB_TIMEOUT ?? 900) * 1000;
+const END_ICONS = ['check', 'dash', 'arrow-down', 'warning', 'error', 'circle-slash'];
 
 const steps = [];
 function record(name, ok, detail = '') {
@@ -70,7 +73,7 @@ async function runCommand(page, title) {
   await page.keyboard.press('Enter');
 }
 
-/** The status bar item's codicon: zap (ready), loading, sync (running), check, error, circle-slash, clock. */
+/** The status bar item's codicon (zap, loading, sync, clock, check, dash, arrow-down, warning, error, circle-slash) and text. */
 async function statusIcon(page) {
   const item = page.locator('.statusbar-item', { hasText: 'HIERA' }).first();
   if ((await item.count()) === 0) {
@@ -82,7 +85,7 @@ async function statusIcon(page) {
   return { icon, text };
 }
 
-async function waitForStatus(page, icons, timeoutMs) {
+async function waitForStatus(page, icons, timeoutMs, onPoll) {
   const deadline = Date.now() + timeoutMs;
   let last;
   while (Date.now() < deadline) {
@@ -90,19 +93,31 @@ async function waitForStatus(page, icons, timeoutMs) {
     if (last && icons.includes(last.icon)) {
       return last;
     }
-    await sleep(500);
+    if (onPoll) {
+      await onPoll(last);
+    }
+    await sleep(400);
   }
   throw new Error(`status bar never showed ${icons.join('/')}; last: ${JSON.stringify(last)}`);
 }
 
+/** The code lens texts shown in the editor. */
+async function lensTexts(page) {
+  return (await page.locator('.monaco-editor .codelens-decoration').allInnerTexts().catch(() => [])).map((t) => t.replace(/\s+/g, ' ').trim());
+}
+
 /** The results webview's inner frame (webviews are nested iframes), once it has rendered its content. */
-async function resultsFrame(page, timeoutMs) {
+async function resultsFrame(page, timeoutMs, needle) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
       try {
-        if ((await frame.locator('#content').count()) > 0 && (await frame.locator('#content').innerText()).trim() !== '') {
-          return frame;
+        const content = frame.locator('#content');
+        if ((await content.count()) > 0) {
+          const text = (await content.innerText()).trim();
+          if (text !== '' && (needle === undefined || text.includes(needle))) {
+            return frame;
+          }
         }
       } catch {
         // Frames come and go while the webview loads.
@@ -110,7 +125,7 @@ async function resultsFrame(page, timeoutMs) {
     }
     await sleep(500);
   }
-  throw new Error('the results view did not render');
+  throw new Error(`the results view did not render${needle ? ` (waiting for "${needle}")` : ''}`);
 }
 
 async function main() {
@@ -120,8 +135,8 @@ async function main() {
   });
   const page = await browser.newPage({ viewport: { width: VIEW_W, height: VIEW_H } });
   let failed = false;
-  const step = async (name, fn) => {
-    if (failed) {
+  const step = async (name, fn, { always = false } = {}) => {
+    if (failed && !always) {
       record(name, false, 'skipped after an earlier failure');
       return undefined;
     }
@@ -137,191 +152,283 @@ async function main() {
     }
   };
 
-  const before = listFiles(WORKSPACE);
   await step('workbench loads', async () => {
     await page.goto(URL_);
     await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
   });
-  await step(`open ${MODULE}`, async () => {
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').fill(MODULE);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: MODULE }).first().waitFor({ timeout: 15_000 });
-    await page.keyboard.press('Enter');
-    await page.locator('.monaco-editor .view-line', { hasText: 'class Model' }).waitFor({ timeout: 15_000 });
-  });
-  await step('hiera-ls starts (status bar ready)', async () => {
-    const s = await waitForStatus(page, ['zap', 'error'], 90_000);
-    if (s.icon === 'error') {
-      throw new Error(`the extension reports the server failed: "${s.text}" (see logs/ for the HIERA output)`);
-    }
-    return s.text;
-  });
-  await step('run the "Optimize with HIERA" code action', async () => {
-    await page.locator('.monaco-editor .view-line', { hasText: 'class Model' }).click();
-    await page.keyboard.press('Control+.');
-    const action = page.locator('.action-widget .action-list-item, .action-widget .monaco-list-row', { hasText: /Optimize with HIERA(?! in)/ }).first();
-    try {
-      await action.waitFor({ timeout: 20_000 });
-      await action.click();
-      return 'via the quick fix menu';
-    } catch {
-      await page.keyboard.press('Escape');
-      await runCommand(page, 'HIERA: Optimize Module at Cursor');
-      return 'quick fix menu had no such item; ran HIERA: Optimize Module at Cursor';
-    }
-  });
-  await step('job reports progress', async () => {
-    let s = await waitForStatus(page, ['clock', 'sync', 'check', 'error', 'circle-slash'], 60_000);
-    // Give the job a few seconds to report its round and candidate ("HIERA r1 1/2") for the screenshot.
-    const deadline = Date.now() + 20_000;
-    while (['clock', 'sync'].includes(s.icon) && !/r\d/.test(s.text) && Date.now() < deadline) {
-      await sleep(500);
-      s = (await statusIcon(page)) ?? s;
-    }
-    await page.screenshot({ path: path.join(OUT, 'progress.png') });
-    return s.text;
-  });
-  const done = await step('job ends', async () => {
-    const s = await waitForStatus(page, ['check', 'error', 'circle-slash'], JOB_TIMEOUT_MS);
-    return s.text;
-  });
-  const stem = MODULE.replace(/\.py$/, '');
-  let delivered = { py: undefined, kernel: undefined };
-  await step('the run wrote new files into the workspace', async () => {
-    // The result .py and kernel arrive through workspace/applyEdit; give the editor a moment to save them.
-    // Files under .hiera/ are the server's bookkeeping (store, logs); the deliverables land beside the module:
-    // <stem>_hiera.py and the kernel, <stem>_hiera.cu on a GPU or <stem>_hiera.cpp on the CPU.
-    const deadline = Date.now() + 30_000;
-    let added = [];
-    const beside = () => added.filter((f) => !f.includes(path.sep) && f.startsWith(`${stem}_hiera`));
-    const pick = () => ({
-      py: beside().find((f) => f.endsWith('.py')),
-      kernel: beside().find((f) => f.endsWith('.cu') || f.endsWith('.cpp')),
-    });
-    while (Date.now() < deadline) {
-      added = listFiles(WORKSPACE).filter((f) => !before.includes(f));
-      delivered = pick();
-      if (delivered.py && delivered.kernel && statSync(path.join(WORKSPACE, delivered.py)).size > 0) {
-        break;
-      }
-      await sleep(1000);
-    }
-    writeFileSync(path.join(OUT, 'new-files.txt'), `${added.join('\n')}\n`);
-    const missing = [!delivered.py && `${stem}_hiera.py`, !delivered.kernel && `${stem}_hiera.cu/.cpp`].filter(Boolean);
-    if (missing.length > 0) {
-      throw new Error(`missing beside the module: ${missing.join(', ')} (job ended with "${done ?? '?'}"; new files: ${added.join(', ') || 'none'})`);
-    }
-    for (const f of [delivered.py, delivered.kernel]) {
-      if (statSync(path.join(WORKSPACE, f)).size === 0) {
-        throw new Error(`${f} is empty on disk: the edit created it but its text was not saved`);
-      }
-    }
-    if (!/class ModelNew\b/.test(readFileSync(path.join(WORKSPACE, delivered.py), 'utf8'))) {
-      throw new Error(`${delivered.py} has no class ModelNew`);
-    }
-    return `${delivered.py}, ${delivered.kernel} (all new: ${added.length} files, the rest under .hiera/)`;
-  });
-  await step('the files came through workspace/applyEdit', async () => {
-    // hiera.trace.server is "messages" in the test workspace, so the HIERA log records the request.
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline) {
-      for (const log of findFiles(USER_DATA && path.join(USER_DATA, 'logs'), 'HIERA.log')) {
-        const text = readFileSync(log, 'utf8');
-        if (/Received request 'workspace\/applyEdit/.test(text) && /Sending response 'workspace\/applyEdit/.test(text)) {
-          const created = /hiera: .*created .*/.exec(text)?.[0];
-          return created ?? 'applyEdit request answered';
-        }
-      }
-      await sleep(1000);
-    }
-    throw new Error('no workspace/applyEdit round trip in the HIERA log');
-  });
-  // Show the results whatever the run's outcome, as long as the server runs: a failed run has results too.
-  failed = failed && !steps.some((s) => s.name === 'job ends' && s.ok);
-  await step('results view renders the chart with real data', async () => {
+
+  const openModule = async (module) => {
     await page.keyboard.press('Escape');
-    await runCommand(page, 'HIERA: Show Results');
-    const frame = await resultsFrame(page, 60_000);
-    // The view first renders what it has; wait for the run's chart.
-    await frame.locator('svg.chart').waitFor({ timeout: 30_000 }).catch(() => {});
-    const text = await frame.locator('#content').innerText();
-    writeFileSync(path.join(OUT, 'results.txt'), text);
-    const marks = await frame.locator('svg.chart .pt').count();
-    const valid = await frame.locator('svg.chart .pt-valid').count();
-    const rows = await frame.locator('table.decisions tr.decision').count();
-    await sleep(1000);
-    await page.screenshot({ path: path.join(OUT, 'results.png') });
-    if ((await frame.locator('svg.chart').count()) === 0) {
-      throw new Error(`no chart: ${text.slice(0, 160).replace(/\s+/g, ' ')}`);
-    }
-    if (marks === 0 || rows === 0) {
-      throw new Error(`chart with ${marks} candidate marks and ${rows} decision rows`);
-    }
-    const best = /best\s*([^\n]*)/.exec(text)?.[1]?.trim() ?? '?';
-    return `chart drawn: ${marks} candidates (${valid} valid), ${rows} round decision(s), best ${best}`;
-  });
-  await step('results view maximized (screenshot)', async () => {
-    // The same view with the whole editor area: the screenshot the docs use.
-    await page.locator('.tabs-container .tab', { hasText: 'HIERA' }).first().click();
-    await runCommand(page, 'View: Toggle Maximize Editor Group');
-    await sleep(1500);
-    const frame = await resultsFrame(page, 10_000);
-    await frame.locator('svg.chart').waitFor({ timeout: 10_000 });
-    await page.screenshot({ path: path.join(OUT, 'results-view.png') });
-    await page.locator('.tabs-container .tab', { hasText: 'HIERA' }).first().click();
-    await runCommand(page, 'View: Toggle Maximize Editor Group');
-    await sleep(1000);
-  });
-  /** Clicks a results-view button and waits for the file it opens; returns "<label> opened <path>". */
-  const openFromResults = async (action, expected) => {
-    const frame = await resultsFrame(page, 10_000);
-    const button = frame.locator(`button[data-action="${action}"]`);
-    if ((await button.count()) === 0 || (await button.isDisabled())) {
-      throw new Error(`the ${action} button is ${(await button.count()) === 0 ? 'missing' : 'disabled'}`);
-    }
-    const label = (await button.innerText()).trim();
-    await button.click();
-    // The file beside the module, not the engine's copy under .hiera/ that hiera/runResults names.
-    await page.locator('.editor-group-container .tab.active', { hasText: expected }).first().waitFor({ timeout: 15_000 });
-    await sleep(500);
-    const crumbs = (await page.locator('.editor-group-container.active .breadcrumbs-control').first().innerText().catch(() => '')).replace(/\s+/g, ' ');
-    if (crumbs.includes('.hiera')) {
-      throw new Error(`"${label}" opened the engine's copy (${crumbs.trim()}) instead of ${expected} beside the module`);
-    }
-    return `"${label}" opened ${expected}`;
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill(module);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: module }).first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.editor-group-container .tab.active', { hasText: module }).first().waitFor({ timeout: 15_000 });
+    await page.locator('.monaco-editor .view-line', { hasText: 'class Model' }).first().waitFor({ timeout: 15_000 });
   };
-  await step('"Open kernel" opens the kernel beside the module', async () => {
-    if (!delivered.kernel) {
-      throw new Error('no delivered kernel');
+
+  /** One module through the whole path; `expectWin` picks which outcome the checks expect. */
+  const journey = async (module, expectWin) => {
+    const tag = expectWin ? 'win' : 'loss';
+    const stem = module.replace(/\.py$/, '');
+    const before = listFiles(WORKSPACE);
+    if (!expectWin) {
+      // The first journey's results view and result files: closed, so that this module is what is in view.
+      await step(`[${tag}] close the first module's editors`, async () => {
+        await runCommand(page, 'View: Close All Editors');
+        await sleep(800);
+      });
     }
-    const detail = await openFromResults('openKernel', delivered.kernel);
-    if (!detail.includes(`(${path.extname(delivered.kernel)})`)) {
-      throw new Error(`the button does not name the file it opens: ${detail}`);
+    await step(`[${tag}] open ${module}`, () => openModule(module));
+    await step(`[${tag}] hiera-ls ready (status bar)`, async () => {
+      const s = await waitForStatus(page, ['zap', 'error', ...END_ICONS], 90_000);
+      if (s.icon === 'error') {
+        throw new Error(`the extension reports a failure: "${s.text}" (see logs/ for the HIERA output)`);
+      }
+      return s.text;
+    });
+    await step(`[${tag}] run the "Optimize with HIERA" code action`, async () => {
+      await page.locator('.monaco-editor .view-line', { hasText: 'class Model' }).first().click();
+      await page.keyboard.press('Control+.');
+      const action = page.locator('.action-widget .action-list-item, .action-widget .monaco-list-row', { hasText: /Optimize with HIERA(?! in)/ }).first();
+      try {
+        await action.waitFor({ timeout: 20_000 });
+        await action.click();
+        return 'via the quick fix menu';
+      } catch {
+        await page.keyboard.press('Escape');
+        await runCommand(page, 'HIERA: Optimize Module at Cursor');
+        return 'quick fix menu had no such item; ran HIERA: Optimize Module at Cursor';
+      }
+    });
+    // While the job runs: the lens and the status bar must name the same round and candidate.
+    const samples = [];
+    let disagreeSince;
+    let longestDisagreement = 0;
+    const compare = async (status) => {
+      if (!status || !['sync', 'clock'].includes(status.icon)) {
+        return;
+      }
+      const lens = (await lensTexts(page)).find((t) => t.startsWith('HIERA:')) ?? '';
+      const s = /r(\d+)(?:\/\d+)? c(\d+)\/(\d+)/.exec(status.text);
+      const l = /round (\d+)\/\d+ · candidate (\d+)\/(\d+)/.exec(lens);
+      const agree = !s || (l !== null && s[1] === l[1] && s[2] === l[2]);
+      samples.push({ status: status.text, lens, agree });
+      if (agree) {
+        disagreeSince = undefined;
+      } else {
+        disagreeSince ??= Date.now();
+        longestDisagreement = Math.max(longestDisagreement, Date.now() - disagreeSince);
+      }
+    };
+    await step(`[${tag}] job reports progress (screenshot)`, async () => {
+      // The status bar still shows the previous job's end until this one's first status arrives.
+      let s = await waitForStatus(page, ['clock', 'sync'], 60_000);
+      const deadline = Date.now() + 60_000;
+      while (['clock', 'sync'].includes(s.icon) && !/c\d/.test(s.text) && Date.now() < deadline) {
+        await sleep(400);
+        s = (await statusIcon(page)) ?? s;
+        await compare(s);
+      }
+      await sleep(1500); // the lens refreshes at most once a second
+      await page.screenshot({ path: path.join(OUT, `progress-${tag}.png`) });
+      return `${s.text} | lens: ${(await lensTexts(page)).join(' | ')}`;
+    });
+    const done = await step(`[${tag}] job ends`, async () => (await waitForStatus(page, END_ICONS, JOB_TIMEOUT_MS, compare)).text);
+    await step(`[${tag}] code lens and status bar agree on the progress`, async () => {
+      writeFileSync(path.join(OUT, `progress-${tag}.json`), JSON.stringify(samples, null, 2));
+      const compared = samples.filter((x) => /c\d/.test(x.status));
+      if (compared.length === 0) {
+        return 'the job moved too fast to compare (no sample with a candidate)';
+      }
+      if (longestDisagreement > 3000) {
+        const bad = compared.filter((x) => !x.agree).slice(0, 3);
+        throw new Error(`they disagreed for ${(longestDisagreement / 1000).toFixed(1)} s, e.g. ${JSON.stringify(bad)}`);
+      }
+      return `${compared.length} samples, ${compared.filter((x) => !x.agree).length} transient mismatches (longest ${(longestDisagreement / 1000).toFixed(1)} s)`;
+    });
+    await step(`[${tag}] the status bar says ${expectWin ? 'faster' : 'slower, distinctly'}`, async () => {
+      const s = await statusIcon(page);
+      const ok = expectWin ? s?.icon === 'check' && /\d\.\d\d×$/.test(s.text) : s?.icon === 'arrow-down' && /× slower$/.test(s.text);
+      if (!ok) {
+        throw new Error(`status bar: ${JSON.stringify(s)} (job ended with "${done ?? '?'}")`);
+      }
+      return s.text;
+    });
+    const figure = /(\d+\.\d\d)×/.exec((await statusIcon(page))?.text ?? '')?.[1];
+    let delivered = { py: undefined, kernel: undefined };
+    await step(`[${tag}] ${expectWin ? 'the result files arrive beside the module' : 'nothing is written beside the module'}`, async () => {
+      const beside = (added) => added.filter((f) => !f.includes(path.sep) && f.startsWith(`${stem}_`) && f.includes('_hiera'));
+      const deadline = Date.now() + (expectWin ? 30_000 : 8_000);
+      let added = [];
+      while (Date.now() < deadline) {
+        added = listFiles(WORKSPACE).filter((f) => !before.includes(f));
+        delivered = { py: beside(added).find((f) => f.endsWith('.py')), kernel: beside(added).find((f) => f.endsWith('.cu') || f.endsWith('.cpp')) };
+        if (expectWin && delivered.py && delivered.kernel && statSync(path.join(WORKSPACE, delivered.py)).size > 0) {
+          break;
+        }
+        await sleep(1000);
+      }
+      writeFileSync(path.join(OUT, `new-files-${tag}.txt`), `${added.join('\n')}\n`);
+      if (!expectWin) {
+        if (beside(added).length > 0) {
+          throw new Error(`a slower result was written beside the module: ${beside(added).join(', ')}`);
+        }
+        const kept = added.filter((f) => f.includes('slower-than-eager'));
+        if (kept.length === 0) {
+          throw new Error(`no kept copy under .hiera/runs/*/slower-than-eager/ (new files: ${added.join(', ') || 'none'})`);
+        }
+        return `kept in the run's folder: ${kept.join(', ')}`;
+      }
+      if (!delivered.py || !delivered.kernel) {
+        throw new Error(`missing beside the module (job ended with "${done ?? '?'}"; new files: ${added.join(', ') || 'none'})`);
+      }
+      if (!/class ModelNew\b/.test(readFileSync(path.join(WORKSPACE, delivered.py), 'utf8'))) {
+        throw new Error(`${delivered.py} has no class ModelNew`);
+      }
+      return `${delivered.py}, ${delivered.kernel}`;
+    });
+    if (expectWin) {
+      await step(`[${tag}] the files came through workspace/applyEdit`, async () => {
+        const deadline = Date.now() + 15_000;
+        while (Date.now() < deadline) {
+          for (const log of findFiles(USER_DATA && path.join(USER_DATA, 'logs'), 'HIERA.log')) {
+            const text = readFileSync(log, 'utf8');
+            if (/Received request 'workspace\/applyEdit/.test(text) && /Sending response 'workspace\/applyEdit/.test(text)) {
+              return /hiera: .*created .*/.exec(text)?.[0] ?? 'applyEdit request answered';
+            }
+          }
+          await sleep(1000);
+        }
+        throw new Error('no workspace/applyEdit round trip in the HIERA log');
+      });
     }
-    return detail;
-  });
-  await step('"Open result" opens the .py beside the module; editor screenshot', async () => {
-    if (!delivered.py || !delivered.kernel) {
-      throw new Error('no delivered files to open');
+    await step(`[${tag}] hover on the class: the same figure (screenshot)`, async () => {
+      await page.keyboard.press('Escape');
+      await page.locator('.editor-group-container .tab', { hasText: module }).first().click();
+      const name = page.locator('.monaco-editor .view-line', { hasText: 'class Model' }).first().locator('span', { hasText: /^Model$/ }).first();
+      let text = '';
+      for (let attempt = 0; attempt < 4 && !text.includes('HIERA'); attempt++) {
+        await page.mouse.move(0, 0);
+        await sleep(300);
+        await name.hover();
+        const hover = page.locator('.monaco-hover:not(.hidden)').filter({ hasText: 'HIERA' }).first();
+        await hover.waitFor({ timeout: 8_000 }).catch(() => {});
+        text = (await hover.innerText().catch(() => '')) ?? '';
+      }
+      writeFileSync(path.join(OUT, `hover-${tag}.txt`), text);
+      await page.screenshot({ path: path.join(OUT, `hover-${tag}.png`) });
+      if (!text.includes('HIERA')) {
+        throw new Error('no HIERA hover on the class name');
+      }
+      if (figure && !text.includes(`${figure}×`)) {
+        throw new Error(`the hover does not show the status bar's ${figure}×: ${text.slice(0, 200)}`);
+      }
+      if (!expectWin && !/slower than eager/.test(text)) {
+        throw new Error(`the hover does not call the slowdown one: ${text.slice(0, 200)}`);
+      }
+      if (/CUDA/.test(text)) {
+        throw new Error(`a CPU run's hover speaks of CUDA: ${text}`);
+      }
+      return text.split('\n').slice(0, 3).join(' / ');
+    });
+    await step(`[${tag}] the Problems panel (screenshot)`, async () => {
+      await page.mouse.move(VIEW_W / 2, VIEW_H - 5);
+      await page.keyboard.press('Control+Shift+M'); // View: Problems
+      const panel = page.locator('.markers-panel');
+      await panel.waitFor({ timeout: 10_000 });
+      const want = expectWin ? /hiera found a .*faster kernel/ : /no kernel beat eager/;
+      const deadline = Date.now() + 15_000;
+      let text = '';
+      while (Date.now() < deadline && !want.test(text)) {
+        await sleep(500);
+        text = (await panel.innerText().catch(() => '')) ?? '';
+      }
+      writeFileSync(path.join(OUT, `problems-${tag}.txt`), text);
+      await page.screenshot({ path: path.join(OUT, `problems-${tag}.png`) });
+      await page.keyboard.press('Control+J'); // View: Toggle Panel Visibility: out of the next screenshots' way
+      if (!want.test(text)) {
+        throw new Error(`the Problems panel has no ${want}: ${text.slice(0, 300)}`);
+      }
+      return text.split('\n').find((l) => want.test(l)) ?? '';
+    });
+    await step(`[${tag}] results view: chart and decisions side by side (screenshot)`, async () => {
+      await runCommand(page, 'HIERA: Show Results');
+      const frame = await resultsFrame(page, 60_000, expectWin ? 'Created' : 'No candidate beat eager');
+      await frame.locator('svg.chart').waitFor({ timeout: 30_000 }).catch(() => {});
+      const text = await frame.locator('#content').innerText();
+      writeFileSync(path.join(OUT, `results-${tag}.txt`), text);
+      const marks = await frame.locator('svg.chart .pt').count();
+      const rows = await frame.locator('table.decisions tr.decision').count();
+      // The table must fit the side-by-side panel: its Best column is inside the view (or scrollable).
+      /* global document, window -- this function runs in the webview, not in Node */
+      const fits = await frame.evaluate(() => {
+        const table = document.querySelector('table.decisions');
+        const scroller = document.querySelector('.table-scroll');
+        if (!table || !scroller) {
+          return 'no table';
+        }
+        const best = table.querySelector('tr.decision td:last-child')?.getBoundingClientRect();
+        return best && best.right <= window.innerWidth + 1 ? 'fits' : scroller.scrollWidth > scroller.clientWidth ? 'scrolls' : 'clipped';
+      });
+      await sleep(800);
+      await page.screenshot({ path: path.join(OUT, `results-${tag}.png`) });
+      if (marks === 0 || rows === 0) {
+        throw new Error(`chart with ${marks} candidate marks and ${rows} decision rows`);
+      }
+      if (fits === 'clipped' || fits === 'no table') {
+        throw new Error(`the Decisions table is ${fits} in the side-by-side panel`);
+      }
+      if (figure && !text.includes(`${figure}×`)) {
+        throw new Error(`the results view does not show the status bar's ${figure}×`);
+      }
+      return `${marks} candidates, ${rows} round(s), table ${fits}; ${text.split('\n').find((l) => /beat eager|faster than eager|level with eager/.test(l)) ?? ''}`;
+    });
+    /** Clicks a results-view button and waits for the file it opens; returns "<label> opened <file>". */
+    const openFromResults = async (action, expected) => {
+      const frame = await resultsFrame(page, 10_000);
+      const button = frame.locator(`button[data-action="${action}"]`);
+      if ((await button.count()) === 0 || (await button.isDisabled())) {
+        throw new Error(`the ${action} button is ${(await button.count()) === 0 ? 'missing' : 'disabled'}`);
+      }
+      const label = (await button.innerText()).trim();
+      await button.click();
+      await page.locator('.editor-group-container .tab.active', { hasText: expected }).first().waitFor({ timeout: 15_000 });
+      await sleep(500);
+      const crumbs = (await page.locator('.editor-group-container.active .breadcrumbs-control').first().innerText().catch(() => '')).replace(/\s+/g, ' ');
+      return { label, crumbs };
+    };
+    if (expectWin) {
+      await step(`[${tag}] "Open kernel" and "Open result" open the files beside the module (editor screenshot)`, async () => {
+        const kernel = await openFromResults('openKernel', delivered.kernel);
+        if (kernel.crumbs.includes('.hiera')) {
+          throw new Error(`"${kernel.label}" opened the engine's copy (${kernel.crumbs})`);
+        }
+        await page.locator('.editor-group-container .tab', { hasText: delivered.kernel }).first().click();
+        await runCommand(page, 'View: Keep Editor');
+        const result = await openFromResults('openResult', delivered.py);
+        if (result.crumbs.includes('.hiera')) {
+          throw new Error(`"${result.label}" opened the engine's copy (${result.crumbs})`);
+        }
+        await page.locator('.monaco-editor .view-line', { hasText: 'ModelNew' }).first().waitFor({ timeout: 15_000 });
+        await sleep(1000);
+        await page.screenshot({ path: path.join(OUT, 'editor-win.png') });
+        return `"${kernel.label}", "${result.label}"`;
+      });
+    } else {
+      await step(`[${tag}] "Open kept slower result" opens the kept copy`, async () => {
+        const opened = await openFromResults('openResult', `${stem}_hiera.py`);
+        if (!/kept slower/.test(opened.label) || !opened.crumbs.includes('slower-than-eager')) {
+          throw new Error(`"${opened.label}" opened ${opened.crumbs}`);
+        }
+        return `"${opened.label}" opened ${opened.crumbs.trim()}`;
+      });
     }
-    // The kernel opened as a preview editor, which the next file would replace: keep it open.
-    await page.locator('.editor-group-container .tab', { hasText: delivered.kernel }).first().click();
-    await runCommand(page, 'View: Keep Editor');
-    const detail = await openFromResults('openResult', delivered.py);
-    // Kernel in the second group (over the results view), the result module in the first.
-    await page.locator('.editor-group-container .tab', { hasText: delivered.kernel }).first().click();
-    await runCommand(page, 'View: Move Editor into Next Group');
-    await page.locator('.editor-group-container.active .tab.active', { hasText: delivered.kernel }).first().waitFor({ timeout: 10_000 });
-    await page.locator('.editor-group-container .tab', { hasText: delivered.py }).first().click();
-    await page.locator('.monaco-editor .view-line', { hasText: 'ModelNew' }).first().waitFor({ timeout: 15_000 });
-    await page.mouse.move(VIEW_W / 2, VIEW_H - 1);
-    await sleep(1500);
-    await page.screenshot({ path: path.join(OUT, 'editor.png') });
-    return detail;
-  });
-  if (!steps.some((s) => s.name.startsWith('results view renders') && s.ok)) {
-    await page.screenshot({ path: path.join(OUT, 'results.png') }).catch(() => {});
-  }
+  };
+
+  await journey(WIN, true);
+  failed = !steps.some((s) => s.name === 'workbench loads' && s.ok); // the loss journey runs whatever the win's did
+  await journey(LOSS, false);
   await browser.close();
   const bad = steps.filter((s) => !s.ok);
   console.log(`[drive] ${steps.length - bad.length} passed, ${bad.length} failed`);

@@ -108,6 +108,9 @@ export class HieraClient implements vscode.Disposable {
       outputChannel: this.log,
       // Server settings are pulled through workspace/configuration; this also notifies it of changes.
       synchronize: { configurationSection: SECTION },
+      // The extension shows a job's end itself, from hiera/jobStatus (with a Show Results button); the server
+      // then only logs its sentence, so one event makes one toast.
+      initializationOptions: { clientShowsJobEnd: true },
     };
     const client = new LanguageClient(CLIENT_ID, 'HIERA', serverOptions, clientOptions);
     guardCommandRegistration(client.getFeature(ExecuteCommandRequest.method));

@@ -8,6 +8,7 @@ import { RestartScheduler } from './restart';
 import { ResultsPanel } from './results/panel';
 import { classifyChange } from './settings';
 import { StatusItem } from './status';
+import { jobEndToast } from './statusText';
 
 let client: HieraClient | undefined;
 
@@ -40,16 +41,13 @@ export function activate(context: vscode.ExtensionContext): void {
       ResultsPanel.notify(job);
       if (ended) {
         restarts.jobEnded();
-        if (job.state === 'finished' && job.runId !== null) {
-          const best = job.bestSpeedup !== null ? `best ${job.bestSpeedup.toFixed(2)}×` : 'no valid candidate';
-          void vscode.window.showInformationMessage(`HIERA run finished: ${best}.`, 'Show Results').then((choice) => {
-            if (choice !== undefined) {
+        const toast = jobEndToast(job);
+        if (toast !== undefined) {
+          const show = { info: vscode.window.showInformationMessage, warning: vscode.window.showWarningMessage, error: vscode.window.showErrorMessage }[toast.kind];
+          void show(toast.text, toast.action).then((choice) => {
+            if (choice === 'Show Results') {
               void vscode.commands.executeCommand('hiera.showResults', job.runId);
-            }
-          });
-        } else if (job.state === 'failed') {
-          void vscode.window.showErrorMessage(`HIERA job failed: ${job.message}`, 'Show Log').then((choice) => {
-            if (choice !== undefined) {
+            } else if (choice === 'Show Log') {
               log.show();
             }
           });

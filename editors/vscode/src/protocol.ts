@@ -11,15 +11,30 @@ export const OPTIMIZE_COMMAND = 'hiera.optimize';
 
 export type JobState = 'queued' | 'running' | 'finished' | 'failed' | 'cancelled';
 
+/** How the best compares with eager by its own pair: beyond the pair's timing spread, or within it. */
+export type Verdict = 'faster' | 'level' | 'slower';
+
 export interface JobStatus {
   jobId: string;
   state: JobState;
   runId: string | null;
   round: number | null;
+  /** The run's number of rounds, once the engine said (servers before this field: absent). */
+  rounds?: number | null;
   index: number | null;
   of: number | null;
+  /** The best so far while running; at the end the run's one figure (its re-timing's where re-timed). */
   bestSpeedup: number | null;
   message: string;
+  /** At the end of an optimize job: the best's verdict and its own pair (candidate and eager ms). */
+  verdict?: Verdict | null;
+  bestMs?: number | null;
+  referenceMs?: number | null;
+  retimed?: boolean | null;
+  /** Whether result files were written beside the module. */
+  delivered?: boolean | null;
+  /** The sentence that tells the job's end (the server leaves the toast to the extension). */
+  summary?: string | null;
 }
 
 export type Direction = 'C' | 'P' | 'M' | 'R' | 'T';
@@ -34,6 +49,14 @@ export type CandidateStatus =
   | 'incorrect'
   | 'suspect';
 
+/** A re-timing of a candidate (the engine times the best again before it reports it), with its own pair. */
+export interface Retime {
+  status: string;
+  candidate_ms: number | null;
+  reference_ms: number | null;
+  speedup: number | null;
+}
+
 export interface Outcome {
   candidate_id: string;
   index: number;
@@ -41,6 +64,7 @@ export interface Outcome {
   reason: string;
   speedup: number | null;
   candidate_ms: number | null;
+  retime?: Retime | null;
 }
 
 export interface RoundDecision {
@@ -51,6 +75,10 @@ export interface RoundDecision {
   strategy: string;
   rationale: string;
   outcomes: Outcome[];
+  /** The space as it reads on the run's device ("native C++" on the CPU). */
+  space_title?: string;
+  /** The round's kept best: its re-timing's figure where it was re-timed. */
+  best?: { candidate_id: string; speedup: number; retimed: boolean } | null;
 }
 
 export interface BestCandidate {
@@ -61,6 +89,14 @@ export interface BestCandidate {
   space: string;
   direction: string;
   paths: { py: string; cu: string | null };
+  /** The eager time of the same pair as candidate_ms (speedup = reference_ms / candidate_ms). */
+  reference_ms?: number | null;
+  retimed?: boolean;
+  spread?: number | null;
+  verdict?: Verdict;
+  /** A re-timed best's first pair. */
+  first?: { speedup: number; candidate_ms: number; reference_ms: number } | null;
+  space_title?: string;
 }
 
 export interface ChartEntry {
@@ -71,12 +107,15 @@ export interface ChartEntry {
   valid: boolean;
   candidate_ms: number | null;
   speedup: number | null;
+  reference_ms?: number | null;
+  /** Its re-timing, drawn on this candidate rather than as another one. */
+  retime?: Retime | null;
 }
 
 /** Result of `hiera/runResults`: the optimize object of §2 plus chart data. */
 export interface RunResults {
   run_id: string;
-  /** 'finished' | 'stopped' | 'failed' per §2; kept open so a newer server's state still renders. */
+  /** 'finished' | 'stopped' | 'failed' per §2, 'running', or 'ended' (its engine is gone); kept open. */
   status: string;
   task: string;
   device: string;

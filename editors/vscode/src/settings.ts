@@ -21,6 +21,11 @@ export interface HieraSettings {
   precision: string;
   device: string;
   ncuPath: string;
+  /** Seconds per candidate run / per build; null: the engine's own limit (no flag is passed). */
+  timeout: number | null;
+  buildTimeout: number | null;
+  /** false is an explicit opt-out: candidates then run without the engine's sandbox. */
+  sandbox: boolean;
   'trace.server': Trace;
 }
 
@@ -36,6 +41,9 @@ export const DEFAULTS: Readonly<HieraSettings> = Object.freeze({
   precision: 'fp32',
   device: 'auto',
   ncuPath: '',
+  timeout: null,
+  buildTimeout: null,
+  sandbox: true,
   'trace.server': 'off',
 });
 
@@ -52,6 +60,11 @@ function str(config: ConfigReader, key: keyof HieraSettings, fallback: string): 
 function oneOf<T extends string>(config: ConfigReader, key: keyof HieraSettings, allowed: readonly T[], fallback: T): T {
   const v = config.get<unknown>(key);
   return typeof v === 'string' && (allowed as readonly string[]).includes(v) ? (v as T) : fallback;
+}
+
+function seconds(config: ConfigReader, key: keyof HieraSettings): number | null {
+  const v = config.get<unknown>(key);
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : null;
 }
 
 function positiveInt(config: ConfigReader, key: keyof HieraSettings, fallback: number): number {
@@ -82,6 +95,9 @@ export function readSettings(config: ConfigReader): HieraSettings {
     precision: str(config, 'precision', DEFAULTS.precision),
     device: str(config, 'device', DEFAULTS.device),
     ncuPath: str(config, 'ncuPath', DEFAULTS.ncuPath),
+    timeout: seconds(config, 'timeout'),
+    buildTimeout: seconds(config, 'buildTimeout'),
+    sandbox: config.get<unknown>('sandbox') !== false,
     'trace.server': oneOf(config, 'trace.server', ['off', 'messages', 'verbose'], DEFAULTS['trace.server']),
   };
 }

@@ -95,9 +95,50 @@ describe('results page', () => {
 
   it('shows the decisions with the five scores and the strategy', () => {
     assert.match(page, /tile for shared memory/);
-    assert.match(page, /<td class="num chosen" title="chosen direction">0\.90<\/td>/);
+    assert.match(page, /<span class="score chosen" title="chosen direction">M&nbsp;0\.90<\/span>/);
     assert.match(page, /gemm_relu\.py/);
     assert.match(page, /2\.50×/);
+    // six columns and a full-width rationale row: nothing to clip in a side-by-side panel
+    assert.equal(count(page, /<th[ >]/g), 6);
+    assert.match(page, /<tr class="detail"><td colspan="6">/);
+  });
+
+  it('says what became of a win: its one figure with its own eager time, and the files created', () => {
+    const r = sampleResults();
+    r.best = r.best && { ...r.best, speedup: 2.0143, candidate_ms: 8.2213, reference_ms: 16.56, retimed: true, verdict: 'faster' as const };
+    r.delivered = { py: '/ws/models/gemm_relu_hiera.py', cu: '/ws/models/gemm_relu_hiera.cu' };
+    const body = renderResultsBody(r);
+    assert.match(body, /class="verdict verdict-faster"><strong>2\.01× faster than eager<\/strong> \(8\.221 ms vs 16\.56 ms eager, re-timed\)/);
+    assert.match(body, /Created <span class="mono">gemm_relu_hiera\.py<\/span> and <span class="mono">gemm_relu_hiera\.cu<\/span> beside gemm_relu\.py/);
+    assert.match(body, /2\.01× faster than eager · 8\.221 ms vs 16\.56 ms eager, re-timed · round 2/);
+    assert.doesNotMatch(body, /2\.3\d×/);
+  });
+
+  it('says a slowdown is one: nothing written, where the kept files are, buttons that say "kept slower"', () => {
+    const r = sampleResults();
+    const kept = '/ws/models/.hiera/runs/run-42/slower-than-eager';
+    r.best = r.best && { ...r.best, speedup: 0.39, candidate_ms: 5.1, reference_ms: 2.0, verdict: 'slower' as const, paths: { py: `${kept}/gemm_relu_hiera.py`, cu: `${kept}/gemm_relu_hiera.cpp` } };
+    const body = renderResultsBody(r);
+    assert.match(body, /class="verdict verdict-slower"><strong>No candidate beat eager<\/strong> \(best 0\.39×: 5\.1 ms vs 2 ms eager\)/);
+    // relative to the module's folder (/ws/models/): where the user looks
+    assert.match(body, /Nothing was written beside gemm_relu\.py; the kept files are in <span class="mono">\.hiera\/runs\/run-42\/slower-than-eager\/<\/span>/);
+    assert.match(body, />Open kept slower result \(\.py\)</);
+    assert.match(body, />Open kept slower kernel \(\.cpp\)</);
+  });
+
+  it('says a run whose engine died ended', () => {
+    assert.match(renderResultsBody({ ...sampleResults(), status: 'ended' }), /ended without a result: its engine process is gone/);
+  });
+
+  it('draws a re-timing as a labelled mark on its candidate', () => {
+    const r = sampleResults();
+    r.chart = r.chart.map((e) => (e.candidate_id === 'c-2-1' ? { ...e, retime: { status: 'valid', candidate_ms: 0.9, reference_ms: 1.8, speedup: 2.0 } } : e));
+    const body = renderResultsBody(r);
+    assert.equal(count(body, /class="pt pt-valid"/g), 3, 'still three valid candidates');
+    assert.equal(count(body, /class="pt-retime" data-retime="c-2-1"/g), 1);
+    assert.match(body, /re-timed: round 2, candidate 1 · 2\.00× \(900 µs vs 1\.8 ms eager\)/);
+    assert.match(body, /> re-timed \(the same candidate, timed again\)<\/span>/);
+    assert.equal(count(body, /class="pt-best-ring"/g), 1, 'one ring, on the re-timed figure');
   });
 
   it('enables the open buttons only for files the run has', () => {
@@ -119,12 +160,12 @@ describe('results page', () => {
   });
 
   it('lists in the legend only the horizontal lines the chart draws', () => {
-    assert.match(page, /<div class="legend">.*> reference<\/span>.*> torch\.compile<\/span><\/div>/s);
+    assert.match(page, /<div class="legend">.*> eager \(median\)<\/span>.*> torch\.compile<\/span><\/div>/s);
     assert.doesNotMatch(page, /> max-autotune<\/span>/);
     const noCompile = sampleResults();
     noCompile.compile_ms = { default: null, 'max-autotune': null };
     const body = renderResultsBody(noCompile);
-    assert.match(body, /> reference<\/span>/);
+    assert.match(body, /> eager \(median\)<\/span>/);
     assert.doesNotMatch(body, /> torch\.compile<\/span>/);
   });
 

@@ -48,6 +48,16 @@ describe('readSettings', () => {
     assert.deepEqual(s.interpreter, []);
   });
 
+  it('reads the run limits as seconds or unset, and the sandbox as on unless turned off', () => {
+    assert.deepEqual(
+      [readSettings(reader({ timeout: 30, buildTimeout: 120.5, sandbox: false }))].map((s) => [s.timeout, s.buildTimeout, s.sandbox]),
+      [[30, 120.5, false]],
+    );
+    const odd = readSettings(reader({ timeout: -1, buildTimeout: 'soon', sandbox: 'no' }));
+    assert.deepEqual([odd.timeout, odd.buildTimeout, odd.sandbox], [null, null, true], 'only an explicit false turns the sandbox off');
+    assert.match(properties['hiera.sandbox'].markdownDescription ?? '', /explicit opt-out/);
+  });
+
   it('accepts a plain string interpreter and drops blank items', () => {
     assert.deepEqual(readSettings(reader({ interpreter: '/usr/bin/python3' })).interpreter, ['/usr/bin/python3']);
     assert.deepEqual(readSettings(reader({ interpreter: ['', '/x/python', 7] })).interpreter, ['/x/python']);

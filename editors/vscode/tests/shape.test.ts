@@ -102,7 +102,13 @@ describe('shapeDecisions', () => {
     assert.deepEqual(rows[1].scores.filter((s) => s.chosen).map((s) => s.direction), ['M']);
     assert.equal(rows[1].scores[2].score, 0.9);
     assert.equal(rows[1].strategy, 'tile for shared memory');
-    assert.equal(rows[1].space, 'pure_cuda');
+    assert.equal(rows[1].space, 'pure CUDA');
+  });
+  it('names the spaces as they are on the run\'s device', () => {
+    const cpu = { ...sampleResults(), device: 'cpu (x86_64)' };
+    assert.deepEqual(shapeDecisions(cpu).map((r) => r.space), ['libraries + PyTorch', 'native C++']);
+    cpu.rounds[0].space_title = 'as the server says';
+    assert.equal(shapeDecisions(cpu)[1].space, 'as the server says');
   });
   it('counts valid candidates and the best speedup of each round', () => {
     assert.equal(rows[0].valid, 2);
@@ -126,5 +132,39 @@ describe('ticks', () => {
   it('log ticks are 1-2-5 steps inside the range', () => {
     assert.deepEqual(logTicks(0.3, 30), [0.5, 1, 2, 5, 10, 20]);
     assert.deepEqual(logTicks(0, 10), []);
+  });
+});
+
+describe('re-timings', () => {
+  /** c-2-1 first read 2.50× (0.8 ms vs 2.0 ms); timed again it read 2.00× (0.9 ms vs 1.8 ms): the run keeps 2.00×. */
+  function retimed() {
+    const r = sampleResults();
+    const again = { status: 'valid', candidate_ms: 0.9, reference_ms: 1.8, speedup: 2.0 };
+    r.chart = r.chart.map((e) => (e.candidate_id === 'c-2-1' ? { ...e, retime: again } : e));
+    r.best = r.best && { ...r.best, speedup: 2.0, candidate_ms: 0.9, reference_ms: 1.8, retimed: true, verdict: 'faster' as const };
+    r.rounds[0].outcomes = r.rounds[0].outcomes.map((o) => (o.candidate_id === 'c-2-1' ? { ...o, retime: again } : o));
+    return r;
+  }
+
+  it('are marks on the candidate they re-time, never extra candidates', () => {
+    const m = shapeChart(retimed());
+    assert.equal(m.points.length, 5);
+    const best = m.points.find((p) => p.candidateId === 'c-2-1');
+    assert.deepEqual(best?.retime, { status: 'valid', ms: 0.9, referenceMs: 1.8, speedup: 2.0 });
+    assert.equal(best?.kept, 2.0);
+  });
+
+  it('put the best-so-far line on the figure the run keeps, so it ends on the best', () => {
+    const m = shapeChart(retimed());
+    assert.deepEqual(m.bestSoFar.at(-1), { x: 5, ms: 0.9 });
+  });
+
+  it('give the round its kept figure, marked as re-timed', () => {
+    const rows = shapeDecisions(retimed());
+    assert.equal(rows[1].bestSpeedup, 2.0);
+    assert.equal(rows[1].bestRetimed, true);
+    const failed = retimed();
+    failed.rounds[0].outcomes = failed.rounds[0].outcomes.map((o) => (o.candidate_id === 'c-2-1' ? { ...o, retime: { status: 'incorrect', candidate_ms: null, reference_ms: null, speedup: null } } : o));
+    assert.equal(shapeDecisions(failed)[1].bestSpeedup, null, 'a candidate whose re-timing failed is not kept');
   });
 });

@@ -4,7 +4,7 @@ import { beforeEach, describe, it } from 'node:test';
 import { JobTracker } from '../src/jobs';
 import type { JobStatus } from '../src/protocol';
 import { StatusItem } from '../src/status';
-import { statusView } from '../src/statusText';
+import { jobEndToast, statusView } from '../src/statusText';
 
 function job(overrides: Partial<JobStatus>): JobStatus {
   return { jobId: 'j1', state: 'running', runId: 'run-1', round: 2, index: 3, of: 6, bestSpeedup: 1.734, message: '', ...overrides };
@@ -13,13 +13,43 @@ function job(overrides: Partial<JobStatus>): JobStatus {
 describe('statusView', () => {
   it('shows round, candidate and best speedup while running, and opens the results on click', () => {
     const v = statusView('running', job({}));
-    assert.equal(v.text, '$(sync~spin) HIERA r2 3/6 · 1.73×');
+    assert.equal(v.text, '$(sync~spin) HIERA r2 c3/6 · 1.73×');
     assert.deepEqual(v.command, { id: 'hiera.showResults', args: ['run-1'] });
+    // the same round and candidate numbers as the code lens ("round 2/3 · candidate 3/6")
+    assert.equal(statusView('running', job({ rounds: 3 })).text, '$(sync~spin) HIERA r2/3 c3/6 · 1.73×');
+    assert.equal(statusView('running', job({ round: null, index: null, bestSpeedup: null })).text, '$(sync~spin) HIERA');
   });
 
-  it('shows the best speedup when finished, or that there was none', () => {
-    assert.equal(statusView('running', job({ state: 'finished' })).text, '$(check) HIERA 1.73×');
-    assert.equal(statusView('running', job({ state: 'finished', bestSpeedup: null })).text, '$(check) HIERA no speedup');
+  it('shows a win, a level result and a slowdown each with its own icon and words', () => {
+    const done = { state: 'finished' as const, bestMs: 8.2213, referenceMs: 16.56, retimed: true, delivered: true };
+    const win = statusView('running', job({ ...done, bestSpeedup: 2.0143, verdict: 'faster' }));
+    assert.equal(win.text, '$(check) HIERA 2.01×');
+    assert.match(win.tooltip, /2\.01× faster than eager \(8\.221 ms vs 16\.56 ms eager, re-timed\)/);
+    assert.equal(win.severity, 'normal');
+    assert.equal(statusView('running', job({ ...done, bestSpeedup: 1.01, verdict: 'level' })).text, '$(dash) HIERA 1.01× level');
+    const loss = statusView('running', job({ ...done, bestSpeedup: 0.39, verdict: 'slower', delivered: false }));
+    assert.equal(loss.text, '$(arrow-down) HIERA 0.39× slower');
+    assert.equal(loss.severity, 'warning');
+    assert.match(loss.tooltip, /Nothing was written beside the module/);
+    // under eager's speed is a slowdown even when the pair's spread calls it level: it was not delivered
+    assert.equal(statusView('running', job({ ...done, bestSpeedup: 0.67, verdict: 'level', delivered: false })).text, '$(arrow-down) HIERA 0.67× slower');
+    // a server without verdicts: the figure decides, and a slowdown never gets the check mark
+    assert.equal(statusView('running', job({ state: 'finished', bestSpeedup: 0.39 })).text, '$(arrow-down) HIERA 0.39× slower');
+    assert.equal(statusView('running', job({ state: 'finished', bestSpeedup: null })).text, '$(warning) HIERA no valid candidate');
+  });
+
+  it('makes one toast per job end: the server sentence, a warning when nothing beat eager', () => {
+    const summary = 'hiera: Model is 2.01× faster than eager (8.221 ms vs 16.56 ms eager, re-timed): created m_hiera.py';
+    assert.deepEqual(jobEndToast(job({ state: 'finished', bestSpeedup: 2.01, verdict: 'faster', summary })), {
+      kind: 'info',
+      text: summary.replace('hiera:', 'HIERA:'),
+      action: 'Show Results',
+    });
+    const loss = jobEndToast(job({ state: 'finished', bestSpeedup: 0.39, verdict: 'slower' }));
+    assert.equal(loss?.kind, 'warning');
+    assert.match(loss?.text ?? '', /no candidate beat eager \(best 0\.39×\); nothing was written/);
+    assert.equal(jobEndToast(job({ state: 'failed', message: 'failed: nvcc' }))?.kind, 'error');
+    assert.equal(jobEndToast(job({ state: 'running' })), undefined);
   });
 
   it('flags failures and cancellations', () => {

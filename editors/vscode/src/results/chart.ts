@@ -3,6 +3,7 @@
 // from CSS classes (styled with the theme's variables in html.ts), never inline styles, which the CSP
 // would block.
 import { escapeHtml } from './escape';
+import { formatMs, formatSpeedup } from './format';
 import { linearTicks, logTicks, type ChartModel, type ChartPoint } from './shape';
 
 export const CHART_WIDTH = 760;
@@ -10,20 +11,6 @@ export const CHART_HEIGHT = 340;
 const MARGIN = { left: 64, right: 190, top: 34, bottom: 44 };
 /** Height of the strip above the plot where candidates without a latency are marked. */
 const UNTIMED_Y = 16;
-
-export function formatMs(ms: number): string {
-  if (ms >= 100) {
-    return `${ms.toFixed(0)} ms`;
-  }
-  if (ms >= 1) {
-    return `${ms.toFixed(2)} ms`;
-  }
-  return `${ms.toPrecision(3)} ms`;
-}
-
-export function formatSpeedup(x: number): string {
-  return `${x.toFixed(2)}×`;
-}
 
 /**
  * Labels for the y axis's ticks. Linear ticks share one number of decimals, the fewest that tells them
@@ -80,10 +67,38 @@ function tooltip(p: ChartPoint): string {
   if (p.speedup !== null) {
     parts.push(formatSpeedup(p.speedup));
   }
-  if (p.isBest) {
+  if (p.isBest && !p.retime) {
     parts.push('best');
   }
-  return `${parts.join(' · ')}\n${p.candidateId}`;
+  const again = p.retime ? `\nre-timed: ${retimeText(p.retime)}` : '';
+  return `${parts.join(' · ')}${again}\n${p.candidateId}`;
+}
+
+function retimeText(rt: NonNullable<ChartPoint['retime']>): string {
+  if (rt.status !== 'valid') {
+    return `${rt.status} (not kept)`;
+  }
+  const pair = rt.ms !== null && rt.referenceMs !== null ? ` (${formatMs(rt.ms)} vs ${formatMs(rt.referenceMs)} eager)` : '';
+  return `${rt.speedup !== null ? formatSpeedup(rt.speedup) : '?'}${pair}`;
+}
+
+function diamond(cx: number, cy: number, r: number): string {
+  return `M${n(cx)},${n(cy - r)}L${n(cx + r)},${n(cy)}L${n(cx)},${n(cy + r)}L${n(cx - r)},${n(cy)}Z`;
+}
+
+/** A re-timing: a hollow diamond at its own latency, tied to the candidate's dot by a dotted line. */
+function retimeMark(p: ChartPoint, s: Scales): string {
+  const rt = p.retime;
+  if (rt === null || rt.ms === null) {
+    return '';
+  }
+  const cx = s.x(p.x);
+  const cy = s.y(rt.ms);
+  const tie = p.ms !== null ? `<line class="retime-tie" x1="${n(cx)}" x2="${n(cx)}" y1="${n(s.y(p.ms))}" y2="${n(cy)}"/>` : '';
+  const ring = p.isBest && rt.status === 'valid' ? `<circle class="pt-best-ring" cx="${n(cx)}" cy="${n(cy)}" r="9"/>` : '';
+  const cls = rt.status === 'valid' ? 'pt-retime' : 'pt-retime pt-retime-failed';
+  const title = `<title>${escapeHtml(`re-timed: round ${p.round}, candidate ${p.index} · ${retimeText(rt)}\n${p.candidateId}`)}</title>`;
+  return `${tie}${ring}<path class="${cls}" data-retime="${escapeHtml(p.candidateId)}" d="${diamond(cx, cy, 5.5)}">${title}</path>`;
 }
 
 function cross(cx: number, cy: number, r: number): string {
@@ -101,7 +116,8 @@ function marker(p: ChartPoint, s: Scales): string {
   if (!p.valid) {
     return `<path class="pt pt-invalid" ${attrs} d="${cross(cx, cy, 4.5)}">${title}</path>`;
   }
-  const ring = p.isBest ? `<circle class="pt-best-ring" cx="${n(cx)}" cy="${n(cy)}" r="9"/>` : '';
+  // The best's ring goes on the figure the run reports: its re-timing's where it was re-timed.
+  const ring = p.isBest && !p.retime ? `<circle class="pt-best-ring" cx="${n(cx)}" cy="${n(cy)}" r="9"/>` : '';
   return `${ring}<circle class="pt pt-valid" ${attrs} cx="${n(cx)}" cy="${n(cy)}" r="5">${title}</circle>`;
 }
 
@@ -190,7 +206,7 @@ export function renderChart(model: ChartModel): string {
   }
 
   for (const p of model.points) {
-    out.push(marker(p, s));
+    out.push(retimeMark(p, s), marker(p, s));
   }
   out.push('</svg>');
   return out.join('');

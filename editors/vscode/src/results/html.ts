@@ -1,8 +1,9 @@
 // The results view's HTML: a page shell with a strict content security policy (no remote content, only
 // scripts and styles carrying this render's nonce) and a body rebuilt on every refresh. Pure, so the
 // CSP and the escaping are unit-tested.
-import type { RunResults } from '../protocol';
-import { formatMs, formatSpeedup, renderChart } from './chart';
+import type { BestCandidate, RunResults, Verdict } from '../protocol';
+import { renderChart } from './chart';
+import { formatMs, formatSpeedup } from './format';
 import { escapeHtml } from './escape';
 import { shapeChart, shapeDecisions, type ChartModel, type DecisionRow, type HorizontalLine } from './shape';
 
@@ -32,11 +33,77 @@ function fact(label: string, value: string): string {
   return `<div class="fact"><span class="fact-label">${escapeHtml(label)}</span><span class="fact-value">${escapeHtml(value)}</span></div>`;
 }
 
+/** The verdict shown: "slower" at or under eager's speed whatever the spread (statusText.ts verdictOf). */
+function verdictOf(best: BestCandidate): Verdict {
+  return best.speedup <= 1 || best.verdict === 'slower' ? 'slower' : (best.verdict ?? 'faster');
+}
+
+/** '8.221 ms vs 16.56 ms eager, re-timed': the best's own pair (the same as the hover and the status bar). */
+function pairOf(best: BestCandidate): string {
+  const eager = typeof best.reference_ms === 'number' ? ` vs ${formatMs(best.reference_ms)} eager` : '';
+  return `${formatMs(best.candidate_ms)}${eager}${best.retimed ? ', re-timed' : ''}`;
+}
+
+function bestPhrase(best: BestCandidate): string {
+  const x = formatSpeedup(best.speedup);
+  switch (verdictOf(best)) {
+    case 'faster':
+      return `${x} faster than eager`;
+    case 'level':
+      return `${x}, level with eager${typeof best.spread === 'number' ? ` (within ±${Math.round(best.spread * 100)}%)` : ''}`;
+    default:
+      return `${x}, slower than eager`;
+  }
+}
+
+/** A best that was not written beside the module: slower than eager, or kept in the run's slower folder. */
+export function keptBack(best: BestCandidate | null): boolean {
+  return best !== null && (verdictOf(best) === 'slower' || best.speedup <= 1 || /[\\/]slower-than-eager[\\/]/.test(best.paths.py ?? ''));
+}
+
+function dirname(p: string): string {
+  const i = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
+  return i > 0 ? p.slice(0, i + 1) : p;
+}
+
+/** A folder as the user reads it: relative to the module's own folder when it is inside it. */
+function besideModule(folder: string, task: string): string {
+  const home = dirname(task);
+  return folder.startsWith(home) && folder.length > home.length ? folder.slice(home.length) : folder;
+}
+
+/** One line that says what became of the run: files created beside the module, or why not and where they are. */
+function outcomeLine(r: RunResults): string {
+  const module = basename(r.task);
+  if (r.status === 'ended') {
+    return '<p class="verdict verdict-ended">This run ended without a result: its engine process is gone (killed, or the machine restarted). What it finished is below.</p>';
+  }
+  const best = r.best;
+  if (best === null) {
+    return r.status === 'running' ? '' : `<p class="verdict verdict-slower">No valid candidate: nothing was written beside ${escapeHtml(module)}.</p>`;
+  }
+  if (keptBack(best)) {
+    if (r.status === 'running') {
+      return '';
+    }
+    return (
+      `<p class="verdict verdict-slower"><strong>No candidate beat eager</strong> (best ${escapeHtml(formatSpeedup(best.speedup))}: ${escapeHtml(pairOf(best))}). ` +
+      `Nothing was written beside ${escapeHtml(module)}; the kept files are in <span class="mono">${escapeHtml(besideModule(dirname(best.paths.py), r.task))}</span>.</p>`
+    );
+  }
+  const created = [r.delivered?.py, r.delivered?.cu].filter((f): f is string => !!f).map(basename);
+  const where =
+    created.length > 0
+      ? `Created ${created.map((f) => `<span class="mono">${escapeHtml(f)}</span>`).join(' and ')} beside ${escapeHtml(module)}.`
+      : `The result is in <span class="mono">${escapeHtml(besideModule(dirname(best.paths.py), r.task))}</span>.`;
+  return `<p class="verdict verdict-${verdictOf(best)}"><strong>${escapeHtml(bestPhrase(best))}</strong> (${escapeHtml(pairOf(best))}). ${where}</p>`;
+}
+
 function summary(r: RunResults): string {
   const facts: string[] = [
-    fact('status', r.status),
-    fact('best', r.best ? `${formatSpeedup(r.best.speedup)} (${formatMs(r.best.candidate_ms)}, round ${r.best.round})` : 'no valid candidate'),
-    fact('reference', r.reference_ms !== null ? formatMs(r.reference_ms) : '—'),
+    fact('status', r.status === 'ended' ? 'ended (engine gone)' : r.status),
+    fact('best', r.best ? `${bestPhrase(r.best)} · ${pairOf(r.best)} · round ${r.best.round}` : 'no valid candidate'),
+    fact('eager median', r.reference_ms !== null ? formatMs(r.reference_ms) : '—'),
   ];
   const compiled = r.compile_ms;
   if (compiled?.default != null) {
@@ -62,33 +129,43 @@ function score(v: number | null): string {
   return v === null ? '—' : v.toFixed(2);
 }
 
+function outcomeItem(o: DecisionRow['outcomes'][number]): string {
+  const rt = o.retime;
+  const again = rt
+    ? ` · <span class="retimed">re-timed: ${rt.status === 'valid' && rt.speedup !== null ? escapeHtml(formatSpeedup(rt.speedup)) : escapeHtml(`${rt.status}, not kept`)}` +
+      `${rt.candidate_ms !== null && rt.reference_ms !== null ? ` (${escapeHtml(formatMs(rt.candidate_ms))} vs ${escapeHtml(formatMs(rt.reference_ms))} eager)` : ''}</span>`
+    : '';
+  return (
+    `<li class="outcome outcome-${o.status === 'valid' ? 'valid' : 'invalid'}"><span class="mono">#${o.index}</span> ` +
+    `${escapeHtml(o.status)}${o.ms !== null ? ` · ${escapeHtml(formatMs(o.ms))}` : ''}` +
+    `${o.speedup !== null ? ` · ${escapeHtml(formatSpeedup(o.speedup))}` : ''}${again}` +
+    `${o.reason ? ` — ${escapeHtml(o.reason)}` : ''}</li>`
+  );
+}
+
+/**
+ * The Decisions table, made to fit a side-by-side panel: the five direction scores share one cell, long
+ * strategies wrap, the rationale sits on its own full-width row, and a panel narrower than the table
+ * scrolls it sideways rather than cutting columns off.
+ */
 function decisionsTable(rows: DecisionRow[]): string {
   if (rows.length === 0) {
     return '<p class="empty">No round has been decided yet.</p>';
   }
   const head =
-    '<tr><th>Round</th><th>Space</th>' +
-    ['C', 'P', 'M', 'R', 'T'].map((d) => `<th class="num">${d}</th>`).join('') +
+    '<tr><th>Round</th><th>Space</th><th>Scores <span class="muted">C P M R T</span></th>' +
     '<th>Strategy</th><th class="num">Valid</th><th class="num">Best</th></tr>';
   const body = rows
     .map((r) => {
       const scores = r.scores
-        .map((s) => `<td class="num${s.chosen ? ' chosen' : ''}"${s.chosen ? ' title="chosen direction"' : ''}>${score(s.score)}</td>`)
-        .join('');
-      const outcomes = r.outcomes
-        .map(
-          (o) =>
-            `<li class="outcome outcome-${o.status === 'valid' ? 'valid' : 'invalid'}"><span class="mono">#${o.index}</span> ` +
-            `${escapeHtml(o.status)}${o.ms !== null ? ` · ${escapeHtml(formatMs(o.ms))}` : ''}` +
-            `${o.speedup !== null ? ` · ${escapeHtml(formatSpeedup(o.speedup))}` : ''}` +
-            `${o.reason ? ` — ${escapeHtml(o.reason)}` : ''}</li>`,
-        )
-        .join('');
+        .map((s) => `<span class="score${s.chosen ? ' chosen' : ''}"${s.chosen ? ' title="chosen direction"' : ''}>${s.direction}&nbsp;${score(s.score)}</span>`)
+        .join(' ');
+      const best = r.bestSpeedup !== null ? `${escapeHtml(formatSpeedup(r.bestSpeedup))}${r.bestRetimed ? ' <span class="muted">re-timed</span>' : ''}` : '—';
       return (
-        `<tr class="decision"><td>${r.round}</td><td class="mono">${escapeHtml(r.space)}</td>${scores}` +
-        `<td>${escapeHtml(r.strategy)} <span class="muted">(${escapeHtml(r.direction)})</span></td>` +
-        `<td class="num">${r.valid}/${r.total}</td><td class="num">${r.bestSpeedup !== null ? escapeHtml(formatSpeedup(r.bestSpeedup)) : '—'}</td></tr>` +
-        `<tr class="detail"><td></td><td colspan="9"><details><summary>${escapeHtml(r.rationale || 'candidates')}</summary><ul>${outcomes}</ul></details></td></tr>`
+        `<tr class="decision"><td>${r.round}</td><td>${escapeHtml(r.space)}</td><td class="scores">${scores}</td>` +
+        `<td class="strategy">${escapeHtml(r.strategy)} <span class="muted">(${escapeHtml(r.direction)})</span></td>` +
+        `<td class="num">${r.valid}/${r.total}</td><td class="num">${best}</td></tr>` +
+        `<tr class="detail"><td colspan="6"><details><summary>${escapeHtml(r.rationale || 'candidates')}</summary><ul>${r.outcomes.map(outcomeItem).join('')}</ul></details></td></tr>`
       );
     })
     .join('');
@@ -102,7 +179,7 @@ function legendLine(kind: HorizontalLine['kind'], label: string): string {
 /** The key under the chart: the marks, then only the horizontal lines the chart actually draws. */
 export function renderLegend(model: ChartModel): string {
   const lineLabels: Record<HorizontalLine['kind'], string> = {
-    reference: 'reference',
+    reference: 'eager (median)',
     'compile-default': 'torch.compile',
     'compile-max-autotune': 'max-autotune',
   };
@@ -111,6 +188,9 @@ export function renderLegend(model: ChartModel): string {
     '<span><svg width="12" height="12"><circle class="pt-valid" cx="6" cy="6" r="5"/></svg> valid</span>' +
     '<span><svg width="12" height="12"><path class="pt-invalid" d="M2,2L10,10M2,10L10,2"/></svg> invalid</span>' +
     '<span><svg width="22" height="12"><line class="best-so-far" x1="0" y1="6" x2="22" y2="6"/></svg> best so far</span>' +
+    (model.points.some((p) => p.retime !== null)
+      ? '<span><svg width="12" height="12"><path class="pt-retime" d="M6,0.5L11.5,6L6,11.5L0.5,6Z"/></svg> re-timed (the same candidate, timed again)</span>'
+      : '') +
     model.lines.map((line) => legendLine(line.kind, lineLabels[line.kind])).join('') +
     '</div>'
   );
@@ -129,10 +209,12 @@ export function renderResultsBody(results: RunResults | null, note?: string): st
     return `${noteHtml}<p class="empty">No HIERA run for this module yet. Put the cursor in a module class and run “HIERA: Optimize Module at Cursor”.</p>${button('refresh', 'Refresh', true, 'Ask hiera-ls again')}`;
   }
   const paths = results.best?.paths;
+  // A best slower than eager was not written beside the module: its buttons open the kept copies, and say so.
+  const kept = keptBack(results.best) ? 'kept slower ' : '';
   const buttons =
     '<div class="buttons">' +
-    button('openKernel', `Open kernel (${kernelSuffix(paths?.cu)})`, !!paths?.cu, paths?.cu ?? 'the best candidate has no kernel file') +
-    button('openResult', 'Open result (.py)', !!paths?.py, paths?.py ?? 'no valid candidate yet') +
+    button('openKernel', `Open ${kept}kernel (${kernelSuffix(paths?.cu)})`, !!paths?.cu, paths?.cu ?? 'the best candidate has no kernel file') +
+    button('openResult', `Open ${kept}result (.py)`, !!paths?.py, paths?.py ?? 'no valid candidate yet') +
     button('openProfile', 'Open profile', !!results.profile, results.profile ?? 'no profile recorded for this run') +
     button('refresh', 'Refresh', true, 'Ask hiera-ls again') +
     '</div>';
@@ -140,6 +222,7 @@ export function renderResultsBody(results: RunResults | null, note?: string): st
   return (
     noteHtml +
     `<h1>${escapeHtml(basename(results.task))} <span class="muted mono">${escapeHtml(results.run_id)}</span></h1>` +
+    outcomeLine(results) +
     summary(results) +
     buttons +
     '<h2>Latency by round</h2>' +
@@ -182,15 +265,28 @@ button[disabled] { opacity: 0.5; cursor: default; }
 .hline-label-compile-max-autotune { fill: var(--vscode-charts-orange, #f90) !important; }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; margin: 4px 0 0 8px; color: var(--vscode-descriptionForeground); }
 .legend span { white-space: nowrap; }
-.table-scroll { overflow-x: auto; }
 .legend svg { vertical-align: middle; }
-table.decisions { border-collapse: collapse; }
-.decisions th, .decisions td { padding: 3px 8px; text-align: left; border-bottom: 1px solid var(--vscode-editorWidget-border, #8884); }
-.decisions tr.detail td { border-bottom: none; padding-top: 0; }
-.decisions .num { text-align: right; font-variant-numeric: tabular-nums; }
+.pt-retime { fill: none; stroke: var(--vscode-charts-blue, #48f); stroke-width: 2; }
+.pt-retime-failed { stroke: var(--vscode-charts-red, #e44); }
+.retime-tie { stroke: var(--vscode-charts-blue, #48f); stroke-width: 1; stroke-dasharray: 2 2; }
+/* The table fits a side-by-side panel: cells wrap; a panel narrower still scrolls it, never clips it. */
+.table-scroll { overflow-x: auto; max-width: 100%; }
+table.decisions { border-collapse: collapse; width: 100%; }
+.decisions th, .decisions td { padding: 3px 8px; text-align: left; vertical-align: top; border-bottom: 1px solid var(--vscode-editorWidget-border, #8884); }
+.decisions td.strategy { overflow-wrap: anywhere; min-width: 8em; }
+.decisions td.scores { min-width: 10em; }
+.decisions .score { white-space: nowrap; font-variant-numeric: tabular-nums; }
+.decisions tr.detail td { border-bottom: none; padding-top: 0; overflow-wrap: anywhere; }
+.decisions .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .decisions .chosen { font-weight: bold; color: var(--vscode-charts-yellow, #cc3); }
 .outcome-invalid { color: var(--vscode-descriptionForeground); }
+.retimed { color: var(--vscode-charts-blue, #48f); }
 .empty, .note { color: var(--vscode-descriptionForeground); }
+.verdict { padding: 6px 10px; border-left: 4px solid; margin: 8px 0; overflow-wrap: anywhere; }
+.verdict-faster { border-color: var(--vscode-charts-green, #3c3); }
+.verdict-level { border-color: var(--vscode-charts-yellow, #cc3); }
+.verdict-slower, .verdict-ended { border-color: var(--vscode-charts-orange, #f90); background: var(--vscode-inputValidation-warningBackground, #f901); }
+@media (max-width: 560px) { .decisions td.scores { min-width: 0; } .decisions th, .decisions td { padding: 3px 4px; } }
 `;
 
 // The page's only script: buttons post their action; the extension answers refreshes with new body HTML.

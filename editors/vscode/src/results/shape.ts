@@ -1,7 +1,9 @@
-// Turns a `hiera/runResults` answer into what the results view draws: chart points in run order, the
-// best-so-far step line, the horizontal reference lines, the y range, and one row per round's decision.
-// Pure (no `vscode`), so it is unit-tested against hand-written results.
-import { DIRECTIONS, type ChartEntry, type Direction, type RunResults } from '../protocol';
+// Turns a `hiera/runResults` answer into what the results view draws: chart points in run order (one per
+// candidate; a re-timing is a mark on the candidate it re-times, never another point), the best-so-far
+// step line, the horizontal reference lines, the y range, and one row per round's decision. Every figure
+// is the one the run keeps: a re-timed candidate's re-timing. Pure (no `vscode`), so it is unit-tested.
+import { DIRECTIONS, type ChartEntry, type Direction, type Outcome, type Retime, type RunResults } from '../protocol';
+import { spaceTitle } from './format';
 
 export interface ChartPoint {
   /** 1-based position in the run: round by round, candidate by candidate. */
@@ -15,6 +17,12 @@ export interface ChartPoint {
   ms: number | null;
   speedup: number | null;
   isBest: boolean;
+  /** Its re-timing (the engine times the best again before it reports it); drawn on this candidate. */
+  retime: { status: string; ms: number | null; referenceMs: number | null; speedup: number | null } | null;
+  /** The figure the run keeps for it: its re-timing's when re-timed (null when not kept: invalid, or its
+   * re-timing failed), and the latency that goes with that figure. */
+  kept: number | null;
+  keptMs: number | null;
 }
 
 export interface RoundSpan {
@@ -32,7 +40,8 @@ export interface HorizontalLine {
 export interface ChartModel {
   points: ChartPoint[];
   rounds: RoundSpan[];
-  /** Best valid latency so far, one point per x from the first valid candidate on. */
+  /** The run's best so far by the figure it keeps, at that candidate's latency, one point per x from the
+   * first kept candidate on: it ends on the best, ring and all. */
   bestSoFar: { x: number; ms: number }[];
   lines: HorizontalLine[];
   /** [low, high] of the y axis in ms; null when nothing has a latency yet. */
@@ -64,8 +73,20 @@ function entries(results: ChartInput): ChartEntry[] {
       valid: o.status === 'valid',
       candidate_ms: o.candidate_ms,
       speedup: o.speedup,
+      retime: o.retime ?? null,
     })),
   );
+}
+
+function finiteOrNull(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+function keptOf(valid: boolean, ms: number | null, speedup: number | null, retime: Retime | null | undefined): [number | null, number | null] {
+  if (retime) {
+    return retime.status === 'valid' ? [finiteOrNull(retime.speedup), finitePositive(retime.candidate_ms) ? retime.candidate_ms : null] : [null, null];
+  }
+  return valid ? [speedup, ms] : [null, null];
 }
 
 export function shapeChart(results: ChartInput): ChartModel {
@@ -74,17 +95,31 @@ export function shapeChart(results: ChartInput): ChartModel {
     .map((e) => ({ ...e, round: e.round ?? 0, index: e.index ?? 0 }))
     .sort((a, b) => a.round - b.round || a.index - b.index);
   const bestId = results.best?.candidate_id ?? null;
-  const points: ChartPoint[] = sorted.map((e, i) => ({
-    x: i + 1,
-    round: e.round,
-    index: e.index,
-    candidateId: e.candidate_id,
-    status: e.status,
-    valid: e.valid,
-    ms: finitePositive(e.candidate_ms) ? e.candidate_ms : null,
-    speedup: typeof e.speedup === 'number' && Number.isFinite(e.speedup) ? e.speedup : null,
-    isBest: bestId !== null && e.candidate_id === bestId,
-  }));
+  const points: ChartPoint[] = sorted.map((e, i) => {
+    const ms = finitePositive(e.candidate_ms) ? e.candidate_ms : null;
+    const speedup = finiteOrNull(e.speedup);
+    const rt = e.retime ?? null;
+    const [kept, keptMs] = keptOf(e.valid, ms, speedup, rt);
+    return {
+      x: i + 1,
+      round: e.round,
+      index: e.index,
+      candidateId: e.candidate_id,
+      status: e.status,
+      valid: e.valid,
+      ms,
+      speedup,
+      isBest: bestId !== null && e.candidate_id === bestId,
+      retime: rt && {
+        status: rt.status,
+        ms: finitePositive(rt.candidate_ms) ? rt.candidate_ms : null,
+        referenceMs: finitePositive(rt.reference_ms) ? rt.reference_ms : null,
+        speedup: finiteOrNull(rt.speedup),
+      },
+      kept,
+      keptMs,
+    };
+  });
 
   const rounds: RoundSpan[] = [];
   for (const p of points) {
@@ -97,19 +132,20 @@ export function shapeChart(results: ChartInput): ChartModel {
   }
 
   const bestSoFar: { x: number; ms: number }[] = [];
-  let best = Infinity;
+  let lead: ChartPoint | undefined;
   for (const p of points) {
-    if (p.valid && p.ms !== null && p.ms < best) {
-      best = p.ms;
+    if (p.kept !== null && p.keptMs !== null && (lead === undefined || p.kept > (lead.kept as number))) {
+      lead = p;
     }
-    if (best !== Infinity) {
-      bestSoFar.push({ x: p.x, ms: best });
+    if (lead !== undefined) {
+      bestSoFar.push({ x: p.x, ms: lead.keptMs as number });
     }
   }
 
   const lines: HorizontalLine[] = [];
   if (finitePositive(results.reference_ms)) {
-    lines.push({ kind: 'reference', label: 'PyTorch reference', ms: results.reference_ms });
+    // The run's median eager time: each candidate's own ratio is against its own paired eager run.
+    lines.push({ kind: 'reference', label: 'eager median', ms: results.reference_ms });
   }
   const compiled = results.compile_ms;
   if (compiled !== undefined && compiled !== null) {
@@ -121,7 +157,11 @@ export function shapeChart(results: ChartInput): ChartModel {
     }
   }
 
-  const values = [...points.flatMap((p) => (p.ms === null ? [] : [p.ms])), ...lines.map((l) => l.ms)];
+  const values = [
+    ...points.flatMap((p) => (p.ms === null ? [] : [p.ms])),
+    ...points.flatMap((p) => (p.retime?.ms != null ? [p.retime.ms] : [])),
+    ...lines.map((l) => l.ms),
+  ];
   let yDomain: [number, number] | null = null;
   let logScale = false;
   if (values.length > 0) {
@@ -135,6 +175,7 @@ export function shapeChart(results: ChartInput): ChartModel {
 
 export interface DecisionRow {
   round: number;
+  /** The space as it reads on the run's device. */
   space: string;
   /** The five direction scores in C P M R T order; null where the server sent none. */
   scores: { direction: Direction; score: number | null; chosen: boolean }[];
@@ -143,21 +184,44 @@ export interface DecisionRow {
   rationale: string;
   valid: number;
   total: number;
+  /** The round's best by the figure the run keeps (its re-timing's where re-timed). */
   bestSpeedup: number | null;
-  outcomes: { index: number; candidateId: string; status: string; reason: string; ms: number | null; speedup: number | null }[];
+  bestRetimed: boolean;
+  outcomes: {
+    index: number;
+    candidateId: string;
+    status: string;
+    reason: string;
+    ms: number | null;
+    speedup: number | null;
+    retime: Retime | null;
+  }[];
 }
 
-export function shapeDecisions(results: Pick<RunResults, 'rounds'>): DecisionRow[] {
+/** The round's kept best: the server's, or worked out from the outcomes by a server that sends none. */
+function roundBest(outcomes: Outcome[], fromServer: { speedup: number; retimed: boolean } | null | undefined): [number | null, boolean] {
+  if (fromServer) {
+    return [fromServer.speedup, fromServer.retimed];
+  }
+  let best: [number | null, boolean] = [null, false];
+  for (const o of outcomes) {
+    const [kept] = keptOf(o.status === 'valid', o.candidate_ms, finiteOrNull(o.speedup), o.retime);
+    if (kept !== null && (best[0] === null || kept > best[0])) {
+      best = [kept, !!o.retime];
+    }
+  }
+  return best;
+}
+
+export function shapeDecisions(results: Pick<RunResults, 'rounds'> & Partial<Pick<RunResults, 'device'>>): DecisionRow[] {
   return [...(results.rounds ?? [])]
     .sort((a, b) => a.round - b.round)
     .map((r) => {
       const outcomes = [...(r.outcomes ?? [])].sort((a, b) => a.index - b.index);
-      const validSpeedups = outcomes
-        .filter((o) => o.status === 'valid' && typeof o.speedup === 'number')
-        .map((o) => o.speedup as number);
+      const [bestSpeedup, bestRetimed] = roundBest(outcomes, r.best);
       return {
         round: r.round,
-        space: r.space,
+        space: spaceTitle(r.space, results.device, r.space_title),
         scores: DIRECTIONS.map((d) => {
           const s = r.scores?.[d];
           return { direction: d, score: typeof s === 'number' ? s : null, chosen: r.direction === d };
@@ -167,7 +231,8 @@ export function shapeDecisions(results: Pick<RunResults, 'rounds'>): DecisionRow
         rationale: r.rationale,
         valid: outcomes.filter((o) => o.status === 'valid').length,
         total: outcomes.length,
-        bestSpeedup: validSpeedups.length > 0 ? Math.max(...validSpeedups) : null,
+        bestSpeedup,
+        bestRetimed,
         outcomes: outcomes.map((o) => ({
           index: o.index,
           candidateId: o.candidate_id,
@@ -175,6 +240,7 @@ export function shapeDecisions(results: Pick<RunResults, 'rounds'>): DecisionRow
           reason: o.reason,
           ms: o.candidate_ms,
           speedup: o.speedup,
+          retime: o.retime ?? null,
         })),
       };
     });

@@ -1,0 +1,208 @@
+"""What the editor says about a run: the speed phrase, the module hover, the code lens, the class diagnostic and
+the message at the end of a job. No LSP I/O here.
+
+Every figure comes from the run's canonical best (best.py): one speedup with the candidate time and the
+eager time of the same pair, and its verdict — faster, level (within the pair's own timing spread) or
+slower — so a slowdown never reads like a success. Spaces and rationales read in the words of the run's
+device (wording.py).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+from hiera_ls.best import kept_back, reported_speedup, shown_verdict
+from hiera_ls.modules import ANNOTATION_HELP, ModuleClass
+from hiera_ls.wording import duration, space_title, times
+
+SOURCE = "hiera"
+
+# The label a code lens gives the last round's direction: what the kernel was found limited by.
+DIRECTION_LABELS = {"C": "control-flow-bound", "P": "parallelism-bound", "M": "memory-bound",
+                    "R": "reuse-bound", "T": "compute-bound"}
+DIRECTION_NAMES = {"C": "control flow", "P": "parallelism", "M": "memory transactions", "R": "data reuse",
+                   "T": "tensor cores / instruction pipeline"}
+
+
+def _within(best: dict[str, Any]) -> str:
+    spread = best.get("spread")
+    return f" (within the ±{spread:.0%} timing spread)" if isinstance(spread, (int, float)) else ""
+
+
+def speed_phrase(best: dict[str, Any] | None) -> str:
+    """'1.40× faster than eager', '1.01× — level with eager (within the ±2% timing spread)', '0.80× — slower
+    than eager' (and '0.90× — slower than eager, level within the ±15% timing spread' for a noisy pair)."""
+    speedup = (best or {}).get("speedup")
+    if not best or not isinstance(speedup, (int, float)):
+        return "no speedup measured"
+    verdict = shown_verdict(best)
+    if verdict == "faster":
+        return f"{times(speedup)} faster than eager"
+    if verdict == "level":
+        return f"{times(speedup)} — level with eager{_within(best)}"
+    noisy = f", level{_within(best)}" if best.get("verdict") == "level" else ""
+    return f"{times(speedup)} — slower than eager{noisy}"
+
+
+def pair_text(best: dict[str, Any]) -> str:
+    """'340 µs vs 476 µs eager, re-timed': the two times the speedup is the ratio of."""
+    again = ", re-timed" if best.get("retimed") else ""
+    return f"{duration(best.get('candidate_ms'))} vs {duration(best.get('reference_ms'))} eager{again}"
+
+
+def outcome_counts(obj: dict[str, Any]) -> tuple[int, int, Counter[str]]:
+    statuses = [o.get("status") for r in obj.get("rounds") or [] for o in r.get("outcomes") or []]
+    invalid = Counter(s for s in statuses if s != "valid")
+    return statuses.count("valid"), sum(invalid.values()), invalid
+
+
+def last_direction(obj: dict[str, Any]) -> str | None:
+    rounds = obj.get("rounds") or []
+    return rounds[-1].get("direction") if rounds else None
+
+
+def kept_folder(obj: dict[str, Any], root: Path | None) -> str:
+    """Where the run keeps a best that was not written beside the module (relative to the workspace)."""
+    py = ((obj.get("best") or {}).get("paths") or {}).get("py")
+    where = str(Path(py).parent) + "/" if py else f".hiera/runs/{obj.get('run_id') or '?'}/"
+    return short_path(where, root)
+
+
+def short_path(path: str, root: Path | None) -> str:
+    if root is not None:
+        try:
+            rel = str(Path(path).relative_to(root))
+            return rel + ("/" if path.endswith("/") else "")
+        except ValueError:
+            pass
+    return path
+
+
+def status_text(obj: dict[str, Any]) -> str:
+    status = obj.get("status") or "?"
+    return "ended without a result: its engine is gone" if status == "ended" else status
+
+
+# --- module class ------------------------------------------------------------------------------------------
+
+
+def _rounds_block(obj: dict[str, Any]) -> str:
+    """The round table as aligned monospace text: markdown tables in VS Code's hover have no cell padding."""
+    device = obj.get("device")
+    rows = [("round", "space", "direction", "valid", "best")]
+    for r in obj.get("rounds") or []:
+        outs = r.get("outcomes") or []
+        valid = sum(1 for o in outs if o.get("status") == "valid")
+        d = r.get("direction") or "?"
+        score = (r.get("scores") or {}).get(d)
+        kept = r.get("best") or {}
+        if not kept:  # a round object from before with_retimes: its own first pairs
+            figures = [s for o in outs for s, _ in [reported_speedup(o)] if s is not None]
+            kept = {"speedup": max(figures)} if figures else {}
+        best = times(kept.get("speedup")) + (" re-timed" if kept.get("retimed") else "") if kept else "-"
+        rows.append((str(r.get("round")), r.get("space_title") or space_title(r.get("space"), device),
+                     d + (f" ({score:.2f})" if isinstance(score, (int, float)) else ""), f"{valid}/{len(outs)}", best))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    return "```text\n" + "\n".join(lines) + "\n```\n\n"
+
+
+def module_hover(module: ModuleClass, obj: dict[str, Any] | None, job_line: str | None,
+                 result_file: str | None, root: Path | None = None) -> str:
+    """The class hover: compact (VS Code's hover is short, and a diagnostic may sit above it), the verdict and
+    its pair first, where the files are, then the details and the rounds as aligned text."""
+    head = f"**HIERA · `{module.name}`**"
+    if not module.optimizable:
+        return head + f"\n\nNot optimizable as written: {module.problem}. To fix: {ANNOTATION_HELP}."
+    running = f"\n\n**Running:** {job_line}" if job_line else ""
+    if obj is None:
+        how = "KernelBench format" if module.kind == "kernelbench" else f"inputs from `{module.inputs_fn}()`"
+        return (f"{head} · optimizable ({how}){running}\n\nNo run yet: use *Optimize with HIERA* (code action or "
+                "code lens).")
+    best = obj.get("best")
+    device = obj.get("device")
+    parts = []
+    if best:
+        parts.append(f"{head} · **{speed_phrase(best)}** · {pair_text(best)}{running}")
+        if result_file:
+            parts.append(f"Result: `{result_file}` beside this file")
+        elif kept_back(best) and obj.get("status") != "running":
+            parts.append(f"Nothing was written beside this file; the kept files are in `{kept_folder(obj, root)}`")
+        first = best.get("first") or {}
+        earlier = (f"; first timing {times(first.get('speedup'))} ({duration(first.get('candidate_ms'))} vs "
+                   f"{duration(first.get('reference_ms'))})") if first else ""
+        details = (f"Best `{best.get('candidate_id')}`: round {best.get('round')}, "
+                   f"{best.get('space_title') or space_title(best.get('space'), device)}"
+                   f"{', direction ' + best['direction'] if best.get('direction') else ''}{earlier} · ")
+    else:
+        parts.append(f"{head} · no valid candidate yet (eager {duration(obj.get('reference_ms'))}){running}")
+        details = ""
+    valid, invalid, why = outcome_counts(obj)
+    reasons = ", ".join(f"{k} {v}" for k, v in why.most_common())
+    tokens = obj.get("tokens") or {}
+    prompt, completion = tokens.get("prompt") or 0, tokens.get("completion") or 0
+    cost = obj.get("cost_usd")
+    model = (f"{prompt:,} + {completion:,} model tokens"
+             f"{f' (${cost:.4f})' if isinstance(cost, (int, float)) else ', cost unknown'}"
+             if prompt or completion else "no model calls")
+    parts.append(f"{details}{valid} valid · {invalid} invalid{f' ({reasons})' if reasons else ''} · {model} · "
+                 f"{device or '?'}, {obj.get('backend') or '?'} backend, run `{obj.get('run_id')}` "
+                 f"({status_text(obj)})")
+    text = "\n\n".join(parts) + "\n\n"
+    return text + (_rounds_block(obj) if obj.get("rounds") else "")
+
+
+def lens_summary(obj: dict[str, Any]) -> str:
+    """'1.40× faster · memory-bound (M)': the best and what the last round found the kernel limited by."""
+    best = obj.get("best")
+    d = last_direction(obj)
+    if best and isinstance(best.get("speedup"), (int, float)):
+        head = times(best["speedup"]) + {"faster": " faster", "level": " level with eager",
+                                         "slower": " slower than eager"}[shown_verdict(best)]
+    elif obj.get("status") == "running":
+        head = "running"
+    else:
+        head = "no valid candidate"
+    return f"{head} · {DIRECTION_LABELS.get(d, d)} ({d})" if d else head
+
+
+def _class_range(module: ModuleClass, line_text: str) -> types.Range:
+    start = types.Position(module.class_line, module.name_col)
+    end = types.Position(module.class_line, max(module.name_col + len(module.name), len(line_text.rstrip())))
+    return types.Range(start, end)
+
+
+def module_diagnostic(module: ModuleClass, obj: dict[str, Any] | None, result_file: str | None,
+                      line_text: str, root: Path | None = None) -> types.Diagnostic | None:
+    """On the class line, what the run found: 'hiera found a 1.40× faster kernel: <where>' (the result beside
+    the module once there is one, else the best so far in the run folder), or, for a best slower than eager,
+    that nothing was written and where the kept files are; nothing before the first valid candidate."""
+    best = (obj or {}).get("best")
+    if not obj or not best or not isinstance(best.get("speedup"), (int, float)):
+        return None
+    x = times(best["speedup"])
+    if kept_back(best):
+        if obj.get("status") == "running":
+            return None  # the run may still find a faster one
+        message = (f"hiera: no kernel beat eager (best {x}, {pair_text(best)}); nothing was written beside this "
+                   f"file, the kept files are in {kept_folder(obj, root)}")
+        code = "slower-than-eager"
+    else:
+        paths = best.get("paths") or {}
+        where = result_file or short_path(paths.get("py") or paths.get("cu") or
+                                          f".hiera/runs/{obj.get('run_id') or '?'}/", root)
+        what = (f"a {x} faster kernel" if shown_verdict(best) == "faster"
+                else f"a kernel level with eager ({x}, within its timing spread)")
+        message, code = f"hiera found {what}: {where}", "faster-kernel"
+    return types.Diagnostic(range=_class_range(module, line_text), severity=types.DiagnosticSeverity.Information,
+                            source=SOURCE, code=code, message=message)
+
+
+def module_diagnostic_at(d: types.Diagnostic, module: ModuleClass, lines: list[str]) -> types.Diagnostic:
+    line_text = lines[module.class_line] if module.class_line < len(lines) else ""
+    return types.Diagnostic(range=_class_range(module, line_text), severity=d.severity, source=d.source, code=d.code,
+                            message=d.message)
