@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.evaluate import sandbox, wire
+from engine.evaluate import cgroups, sandbox, wire
 
 _HERE = Path(__file__).resolve().parent
 RUNNER_FILES = ("runner.py", "wire.py", "cudadrv.py")  # all of hiera a runner's sandbox holds
@@ -57,6 +57,8 @@ class RunnerSpec:
     limits: dict[str, int] = field(default_factory=dict)
     extra_ro: tuple[str, ...] = ()  # more read-only folders (cuDNN's from the wheel, ...)
     compile_cache: Path | None = None  # a torch.compile cache folder shared with trusted candidates (read-write)
+    max_processes: int = 256  # the runner and everything it starts (a cgroup, where one can be made)
+    max_memory_bytes: int | None = None  # host memory, the same way
 
 
 def _exit_text(code: int | None, sandboxed: bool = False) -> str:
@@ -91,6 +93,7 @@ class CandidateProcess:
         self.scratch.mkdir(parents=True)
         self.log_path = self.scratch.parent / (self.scratch.name + ".log")
         self.proc: subprocess.Popen[bytes] | None = None
+        self.group: cgroups.Group | None = None
         self.sock: socket.socket | None = None
         self.pid: int | None = None  # the runner's own pid, as the host sees it
         self._next_id = 0
@@ -163,6 +166,8 @@ class CandidateProcess:
                 cmd = full
                 proc_env = sandbox.base_env(env)
                 proc_env["HOME"] = str(self.scratch)
+            self.group = cgroups.make(self.spec.max_processes, self.spec.max_memory_bytes)
+            cmd = cgroups.wrap(self.group, cmd)
             with open(self.log_path, "wb") as log:
                 self.proc = subprocess.Popen(cmd, pass_fds=(child.fileno(), info_w), stdin=subprocess.DEVNULL,
                                              stdout=log, stderr=log, env=proc_env, start_new_session=True,
@@ -227,7 +232,18 @@ class CandidateProcess:
             self.stop()
             raise RunnerFailed("timeout", f"no answer within {timeout_s:.3g} s ({what}); the candidate's "
                                           "processes were ended") from None
-        except (wire.WireError, OSError) as e:
+        except wire.WireError as e:
+            if "closed the connection" not in str(e):
+                self.stop()
+                raise RunnerFailed("protocol", f"the runner's answer to {what} broke the protocol ({e}): the "
+                                               "candidate wrote into its runner's connection") from e
+            code = self._wait_exit(5.0)
+            tail = self.log_tail()
+            self.stop()
+            raise RunnerFailed("crashed", f"the candidate's process ended during {what} "
+                                          f"({_exit_text(code, self.spec.sandboxed)})"
+                                          + (f"; its last output: {tail}" if tail else "")) from e
+        except OSError as e:
             code = self._wait_exit(5.0)
             tail = self.log_tail()
             self.stop()
@@ -289,9 +305,12 @@ class CandidateProcess:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     self.proc.kill()
                 self._wait_exit(10.0)
-            # Unsandboxed, a candidate's own children may have left the group; in the sandbox the PID
-            # namespace ends them all with its PID 1.
+            # Unsandboxed, a candidate's own children may have left the process group; in the sandbox the
+            # PID namespace ends them all with its PID 1, and a cgroup holds whatever is left either way.
             self.proc = None
+        if self.group is not None:
+            self.group.close()
+            self.group = None
 
     def cleanup(self) -> None:
         import shutil

@@ -45,7 +45,8 @@ _perf_counter = time.perf_counter
 # get_inputs()'s own distribution (inputs in [0, 1), say) fails one of these; a transform under which the
 # reference itself leaves its domain (NaN or Inf) is skipped.
 TRANSFORMS: tuple[tuple[str, Callable[[torch.Tensor], torch.Tensor]], ...] = (
-    ("scaled by 8", lambda x: x * 8),
+    # Large enough to overflow exp() where a softmax forgets to subtract its maximum.
+    ("scaled by 100", lambda x: x * 100),
     ("negated", lambda x: -x),
     ("shifted by its standard deviation", lambda x: x + (x.float().std() if x.numel() > 1 else 1.0).to(x.dtype)),
     # Centred: inputs of one sign (torch.rand) turned into inputs of both, the case that exposes a product or
@@ -55,6 +56,7 @@ TRANSFORMS: tuple[tuple[str, Callable[[torch.Tensor], torch.Tensor]], ...] = (
 
 SAMPLE_RATE = 0.25  # the share of timed calls whose outputs are checked
 CALIBRATION_CALLS = 10
+FIRST_CALL_S = 30.0  # a ModelNew's first call, which may compile
 TIMING_TARGET_MS = {"cuda": 600.0, "cpu": 1500.0}  # wall time to spend on each side's timed calls
 MIN_TRIALS = 20
 
@@ -210,9 +212,19 @@ class Checker:
         return {k: (float(v) if isinstance(v, float) else int(v)) for k, v in values.items()}
 
     def _call_limit_s(self) -> float:
-        """How long one call may take: a candidate a hundred times slower than the reference is a timeout."""
+        """How long one call may take: a candidate fifty times slower than the reference (or a hang) is a
+        timeout within about a second, not minutes."""
         ref_ms = self._ref_ms if self._ref_ms is not None else 1000.0
-        return 5.0 + 100.0 * ref_ms / 1e3
+        return 0.75 + 50.0 * ref_ms / 1e3
+
+    def _first_call_limit_s(self, req: EvalRequest) -> float:
+        """A ModelNew's first call may compile (torch.compile, a lazy load_inline): hiera's own torch.compile
+        candidates get the load limit, any other FIRST_CALL_S plus the usual allowance."""
+        if req.kind != "modelnew":
+            return self._call_limit_s()
+        if req.shared_compile_cache or req.timeout_s is not None:
+            return req.load_timeout_s
+        return FIRST_CALL_S + self._call_limit_s()
 
     def _estimate_reference(self, ref: torch.nn.Module, inputs: Sequence[Any]) -> None:
         if self._ref_ms is not None:
@@ -305,7 +317,8 @@ class Checker:
                           sandboxed=self.sandboxed, workdir=self.workdir / "runners",
                           exchange_dir=ex.folder, threads=self._threads if self.device.type == "cpu" else 0,
                           limits=self._limits(), extra_ro=_cudnn_dirs(req),
-                          compile_cache=self.workdir / "compile-cache" if req.shared_compile_cache else None)
+                          compile_cache=self.workdir / "compile-cache" if req.shared_compile_cache else None,
+                          max_memory_bytes=self._host_memory_cap(ex))
         spec.workdir.mkdir(parents=True, exist_ok=True)
         proc = CandidateProcess(spec, req.candidate_id)
         setup = wire.Setup(kind=req.kind, device=str(self.device), artifact="", buffers=ex.descriptors,
@@ -341,12 +354,18 @@ class Checker:
                                           f"{str(rep.get('detail'))[:1500]}")
         return wall - float(ms)
 
+    def _host_memory_cap(self, ex: Exchange | None = None) -> int:
+        """Host memory a runner may use: 8 GB (torch and a compiler) plus four times the task's shared buffers
+        on the CPU, never more than 45% of the machine."""
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        shared = sum(d.nbytes for d in ex.descriptors) if ex is not None and self.device.type == "cpu" else 0
+        return int(min((8 << 30) + 4 * shared, max(0.45 * total, 6 << 30)))
+
     def _limits(self) -> dict[str, int]:
         limits = {"file_bytes": 8 << 30, "cpu_s": 3600}
         if self.device.type == "cpu":
             # Address space only on the CPU: the CUDA driver reserves far more virtual memory than it uses.
-            total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-            limits["address_bytes"] = max(16 << 30, int(total * 0.75))
+            limits["address_bytes"] = self._host_memory_cap(self._exchange)
         if os.getuid() != 0:
             limits["processes"] = _user_processes() + 512
         return limits
@@ -386,9 +405,10 @@ class Checker:
                 continue  # outside the reference's own domain: no verdict from it
             what = f"trial {t + 1} (seed {s})" + (f", inputs {name}" if name else "")
             self._write(ex, inputs, ref)
-            limit = req.load_timeout_s if first else self._call_limit_s()
+            limit = self._first_call_limit_s(req) if first else self._call_limit_s()
             if req.kind == "modelnew":
-                self._ask(proc, "construct", req.load_timeout_s, deadline, what, seed=s)
+                # The first construction may build an extension (load_inline in __init__); later ones repeat it.
+                self._ask(proc, "construct", req.load_timeout_s if first else FIRST_CALL_S, deadline, what, seed=s)
             self._ask(proc, "call", limit, deadline, what, scalars=self._scalars(ref, req.contract, inputs),
                       timed=False, flush=False)
             first = False
@@ -438,7 +458,7 @@ class Checker:
         scalars = self._scalars(ref, req.contract, pool[0])
         self._write(ex, pool[0], ref)
         if req.kind == "modelnew":
-            self._ask(proc, "construct", req.load_timeout_s, deadline, "timing", seed=seed)
+            self._ask(proc, "construct", FIRST_CALL_S, deadline, "timing", seed=seed)
         # Warm-up (module loads, autotuning, allocator growth) by the checker's clock: at least 3 calls and
         # 30 ms; the time per call it sees sets how many timed calls to make.
         t0 = _perf_counter()

@@ -136,6 +136,7 @@ class NativeBackend:
         self.fn: Any = None
 
     def load(self) -> None:
+        self.attempts = Attempts(watch_imports=True)
         try:
             self.lib = ctypes.CDLL(self.setup.artifact, mode=ctypes.RTLD_LOCAL)
             self.fn = self.lib.hiera_forward
@@ -213,6 +214,10 @@ class NativeBackend:
                 rc = self.fn(*args)
             if timed:
                 ms = (_perf_counter() - t0) * 1e3
+        if not stub and self.attempts.seen:
+            # Native code that drives the Python interpreter it was loaded into (to run torch, say) has left
+            # the contract: whatever it then returned, that is the verdict.
+            raise Refused("space", "hiera_forward ran Python in its host process: " + "; ".join(self.attempts.seen))
         if rc != 0:
             what = wire.GENERATED_CODES.get(rc)
             raise Refused("call", f"hiera_forward returned {rc} (non-zero means failure" +
@@ -527,8 +532,11 @@ class Attempts:
 
     WRITABLE = ("/sandbox", "/tmp", "/dev/shm", "/dev/null", "/proc/self", "/xchg", "/compile-cache")
 
-    def __init__(self) -> None:
+    def __init__(self, watch_imports: bool = False) -> None:
         self.seen: list[str] = []
+        # A contract candidate's runner imports nothing once it is running: an import then is the candidate
+        # using the interpreter around it.
+        self.watch_imports = watch_imports
         # Unsandboxed (--no-sandbox) the scratch folder is the working directory and the exchange folder
         # a host path.
         self.writable = (*self.WRITABLE, os.getcwd(), os.environ.get("HIERA_EXCHANGE") or "/xchg",
@@ -541,7 +549,10 @@ class Attempts:
 
     def _hook(self, event: str, args: tuple[Any, ...]) -> None:
         try:
-            if event in ("socket.connect", "socket.sendto", "socket.sendmsg"):
+            if self.watch_imports and event in ("import", "exec", "compile"):
+                what = args[0] if args and isinstance(args[0], str) else event
+                self._note(f"{event} {what!r}" if event == "import" else f"{event} of Python code")
+            elif event in ("socket.connect", "socket.sendto", "socket.sendmsg"):
                 address = args[1] if len(args) > 1 else None
                 if not isinstance(address, (str, bytes)):  # a Unix socket path is local; anything else is not
                     self._note(f"opened a network connection to {address!r}")
