@@ -163,7 +163,9 @@ class Arena:
 
     def env(self) -> dict[str, str]:
         """A controlled environment: the toolchain's variables, the arena's HOME, two secrets."""
-        keep = ("PATH", "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES", "CXX", "CC")
+        # HIERA_BWRAP: where bubblewrap is when it is not on PATH (the lent GPU machine carries it); a tool
+        # setting, not a secret.
+        keep = ("PATH", "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES", "CXX", "CC", "HIERA_BWRAP")
         env = {k: os.environ[k] for k in keep if k in os.environ}
         env.update(HOME=str(self.home), LANG="C.UTF-8", PYTHONPATH=str(self.sources),
                    PYTHONDONTWRITEBYTECODE="1", **self.secrets)
