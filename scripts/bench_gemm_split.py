@@ -9,8 +9,9 @@ Two steps, so that the GPU call only builds and runs (docs/bench/gemm-split-h200
   run DIR --out OUT           on the GPU: builds every candidate with the evaluator's own build, then
                               1. accuracy: the split product, cuBLAS SGEMM and plain TF32 against a float64
                                  reference, over K 256..32768, operand scales 1e-3..1e3 and cancelling inputs;
-                              2. speed and the strict check: each task through the evaluator's own Session
-                                 (strict fp32, atol = rtol = 1e-4 on 5 trials; interleaved timing with the L2
+                              2. speed and the strict check: each task through the evaluator's own checker
+                                 (the strict fp32 policy on 5 trials and the off-distribution variants; each
+                                 candidate in a sandboxed runner, the reference timed by the checker, L2
                                  flushed, CUDA events, medians), eager being the reference;
                               writes OUT/gemm_split.json as it goes and prints the tables last.
 """
@@ -322,7 +323,8 @@ def speed(root: Path, cases: list[dict[str, Any]], built: dict[tuple[str, str], 
           results: dict[str, Any], save: Any) -> None:
     import torch
 
-    from engine.evaluate.session import EvalRequest, Session
+    from engine.evaluate.checker import Checker
+    from engine.evaluate.requests import EvalRequest
 
     for c in cases:
         if c["group"] == "accuracy":
@@ -336,7 +338,8 @@ def speed(root: Path, cases: list[dict[str, Any]], built: dict[tuple[str, str], 
         entry: dict[str, Any] = {"name": c["name"], "group": c["group"], "gflop": c["gflop"], "gemms": c["gemms"],
                                  "candidates": {}}
         try:
-            sess = Session(str(root / c["task"]), "cuda:0", "fp32")
+            # The trusted checker the evaluator's worker runs: each candidate in its own sandboxed runner.
+            sess = Checker(str(root / c["task"]), "cuda:0", "fp32", str(root / "checker" / c["name"]))
         except Exception as e:  # reported per case
             entry["error"] = f"{type(e).__name__}: {str(e)[:300]}"
             results["speed"].append(entry)
@@ -359,6 +362,7 @@ def speed(root: Path, cases: list[dict[str, Any]], built: dict[tuple[str, str], 
                 e["max_abs"] = rep.error.max_abs
             entry["candidates"][cand["id"]] = e
         entry["seconds"] = time.perf_counter() - t0
+        sess.close()
         del sess  # its cached inputs and references hold device memory
         gc.collect()
         torch.cuda.empty_cache()
@@ -407,7 +411,8 @@ def table(results: dict[str, Any]) -> str:
                 f"{'inputs':<8} {'K':>6} {'sgemm':>10} {'tf32 cores':>10} {'ratio':>7}"]
         out += [f"{r['inputs']:<8} {r['k']:>6} {r['sgemm']['norm']:>10.2e} {r['tf32_cores']['norm']:>10.2e} "
                 f"{r['tf32_cores']['norm'] / r['sgemm']['norm']:>7.1f}" for r in results["accumulation"]]
-    out += ["", "== speed (strict fp32, evaluator Session: 5 checked trials, interleaved timing, L2 flushed, medians)",
+    out += ["", "== speed (strict fp32, evaluator's checker: 5 trials and the off-distribution variants, "
+                "sandboxed runner, L2 flushed, medians)",
             f"{'case':<42} {'GFLOP':>7} {'eager ms':>9} {'split':>7} {'3k':>7} {'sgemm':>7} {'compile':>7} "
             f"{'tf32':>7}  status"]
     for e in results["speed"]:

@@ -1,8 +1,11 @@
 """Evaluate candidate implementations of a task: build, check space, verify, time.
 
-Stages (each its own module): build.py (compile, cache), worker.py (the isolated process),
-session.py (what runs inside it), verify.py (correctness and anti-cheat checks), timing.py (timers),
-outcome.py (typed results), pipeline.py (the stages in order).
+Stages (each its own module): build.py (compile, cache, in the sandbox), worker.py (the checker's process),
+checker.py (what runs in it: inputs, the reference, verdicts; never candidate code), candidate_process.py and
+runner.py (one sandboxed runner per candidate: sandbox.py, cgroups.py), wire.py and exchange.py (what crosses
+between them: messages and shared buffers; cudadrv.py the CUDA driver calls), verify.py (comparisons),
+timing.py (timers), outcome.py and requests.py (typed results), pipeline.py (the stages in order), session.py
+(a task and a candidate in one process, for the profiler only).
 """
 
 from __future__ import annotations

@@ -1,16 +1,12 @@
-"""Checks on one call of a candidate: output type and placement, aliasing, input mutation, closeness.
+"""Comparing a candidate's outputs with the reference's, in the checker (checker.py).
 
-Pure functions over tensors, used inside the worker. Each returns a `Finding` (or None when the check
-passes) whose status says how the outcome is classed: a wrong number is `incorrect`, a trick
-(aliasing an input, a lazy subclass, mutated inputs, unfinished work) is `suspect`.
-
-The functions used here are captured at import, before any candidate is loaded, so a candidate that
-monkeypatches torch.allclose or the timer cannot change what the checks compute (see tamper.py).
+Pure functions over tensors. `compare` returns a `Finding` (or None when the outputs agree) whose status
+says how the outcome is classed. The checker never loads candidate code, so nothing can patch these; the
+checks a runner makes on its own call (types, aliasing, unfinished work) are in runner.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import torch
@@ -33,68 +29,9 @@ def as_outputs(out: object) -> list[object]:
     return list(out) if isinstance(out, (tuple, list)) else [out]
 
 
-def check_output_objects(outs: Sequence[object], expected: Sequence[torch.Tensor] | None) -> Finding | None:
-    """Type, count, shape, dtype, device and laziness of the candidate's outputs.
-
-    With expected=None (the candidate ran before the reference) only the type checks apply.
-    """
-    if expected is not None and len(outs) != len(expected):
-        return Finding(Status.INCORRECT, f"returned {len(outs)} outputs, the reference returns {len(expected)}")
-    for i, o in enumerate(outs):
-        label = f"output {i}" if len(outs) > 1 else "the output"
-        if not isinstance(o, _Tensor):
-            return Finding(Status.INCORRECT, f"{label} is a {type(o).__name__}, not a tensor")
-        if type(o) is not _Tensor:
-            return Finding(Status.SUSPECT,
-                           f"{label} is a tensor subclass ({type(o).__name__}); lazy or deferred outputs "
-                           "are not allowed: return a plain torch.Tensor holding the result")
-        if o.is_meta or o.layout != torch.strided:
-            return Finding(Status.SUSPECT, f"{label} has no real storage (meta or non-strided layout)")
-        if expected is None:
-            continue
-        e = expected[i]
-        if tuple(o.shape) != tuple(e.shape):
-            return Finding(Status.INCORRECT, f"{label} has shape {tuple(o.shape)}, expected {tuple(e.shape)}")
-        if o.dtype != e.dtype:
-            return Finding(Status.INCORRECT, f"{label} has dtype {o.dtype}, expected {e.dtype}")
-        if o.device != e.device:
-            return Finding(Status.INCORRECT, f"{label} is on {o.device}, expected {e.device}")
-    return None
-
-
-def _storage_span(t: torch.Tensor) -> tuple[int, int]:
-    s = t.untyped_storage()
-    return s.data_ptr(), s.data_ptr() + s.nbytes()
-
-
-def check_aliasing(outs: Sequence[torch.Tensor], owned: dict[str, torch.Tensor]) -> Finding | None:
-    """An output must not share memory with an input, parameter or buffer."""
-    for i, o in enumerate(outs):
-        if o.numel() == 0:
-            continue
-        a0, a1 = _storage_span(o)
-        for name, t in owned.items():
-            if t.numel() == 0:
-                continue
-            b0, b1 = _storage_span(t)
-            if a0 < b1 and b0 < a1:
-                return Finding(Status.SUSPECT, f"output {i} shares memory with {name} (returns an input "
-                                               "or a view of it instead of computing a new result)")
-    return None
-
-
 def _bytes(t: torch.Tensor) -> torch.Tensor:
     """The raw bytes of a tensor: compares NaN payloads and -0.0 exactly, unlike ==."""
     return t.detach().contiguous().reshape(-1).view(torch.uint8)
-
-
-def check_unchanged(before: dict[str, torch.Tensor], after: dict[str, torch.Tensor]) -> Finding | None:
-    """Inputs, parameters and buffers must be bitwise unchanged by the candidate."""
-    for name, b in before.items():
-        if not _equal(_bytes(after[name]), _bytes(b)):
-            return Finding(Status.SUSPECT, f"the candidate modified {name} (inputs, parameters and "
-                                           "buffers are read-only)")
-    return None
 
 
 def output_scale(ref: torch.Tensor) -> float:

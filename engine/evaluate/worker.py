@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.evaluate.outcome import Status
-from engine.evaluate.session import EvalReply, EvalRequest
+from engine.evaluate.requests import EvalReply, EvalRequest
 
 
 @dataclass(frozen=True)

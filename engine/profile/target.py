@@ -34,7 +34,8 @@ def run(task: str, kind: str, device: str, artifact: str | None, layout: dict[st
         precision: str = "fp32", warmup: int = 3, seed: int = 1234) -> None:
     import torch
 
-    from engine.evaluate.session import EvalRequest, Session
+    from engine.evaluate.requests import EvalRequest
+    from engine.evaluate.session import Session
 
     if not device.startswith("cuda") or not torch.cuda.is_available():
         raise SystemExit(f"hiera profile target: {device} is not a usable CUDA device here")
