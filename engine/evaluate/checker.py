@@ -218,11 +218,10 @@ class Checker:
         return 0.75 + 50.0 * ref_ms / 1e3
 
     def _first_call_limit_s(self, req: EvalRequest) -> float:
-        """A ModelNew's first call may compile (torch.compile, a lazy load_inline): hiera's own torch.compile
-        candidates get the load limit, any other FIRST_CALL_S plus the usual allowance."""
-        if req.kind != "modelnew":
-            return self._call_limit_s()
-        if req.shared_compile_cache or req.timeout_s is not None:
+        """A first call does one-time work: a contract candidate creates its library handles and may search
+        cuDNN's algorithms, a ModelNew may compile (torch.compile, a lazy load_inline). It gets FIRST_CALL_S
+        more; hiera's own torch.compile candidates (or any, under an explicit --timeout) the load limit."""
+        if req.kind == "modelnew" and (req.shared_compile_cache or req.timeout_s is not None):
             return req.load_timeout_s
         return FIRST_CALL_S + self._call_limit_s()
 
