@@ -157,7 +157,13 @@ class CandidateProcess:
         parent, child = socket.socketpair()
         info_r, info_w = os.pipe()
         try:
-            full = [*argv, str(child.fileno()), json.dumps(self.spec.limits)]
+            self.group = cgroups.make(self.spec.max_processes, self.spec.max_memory_bytes)
+            limits = dict(self.spec.limits)
+            if self.group is not None and self.group.memory:
+                # The cgroup counts real memory; an address-space limit would also count every thread's
+                # reserved stack (a thousand threads reserve 8 GB) and refuse honest code.
+                limits.pop("address_bytes", None)
+            full = [*argv, str(child.fileno()), json.dumps(limits)]
             if policy is not None:
                 cmd = sandbox.command(policy, full, info_fd=info_w)
                 cmd.insert(cmd.index("--") , "--as-pid-1")
@@ -166,7 +172,6 @@ class CandidateProcess:
                 cmd = full
                 proc_env = sandbox.base_env(env)
                 proc_env["HOME"] = str(self.scratch)
-            self.group = cgroups.make(self.spec.max_processes, self.spec.max_memory_bytes)
             cmd = cgroups.wrap(self.group, cmd)
             with open(self.log_path, "wb") as log:
                 self.proc = subprocess.Popen(cmd, pass_fds=(child.fileno(), info_w), stdin=subprocess.DEVNULL,

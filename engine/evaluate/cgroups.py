@@ -24,6 +24,7 @@ ROOT = Path("/sys/fs/cgroup")
 @dataclass(frozen=True)
 class Group:
     paths: tuple[Path, ...]  # one folder per hierarchy (one on v2)
+    memory: bool = False  # its memory limit is set (else only the process cap)
 
     def procs_files(self) -> list[str]:
         return [str(p / "cgroup.procs") for p in self.paths]
@@ -82,11 +83,12 @@ def make(processes: int, memory_bytes: int | None) -> Group | None:
             g = None  # type: ignore[assignment]
         if g is not None:
             _write(g / "pids.max", str(processes))
-            if memory_bytes:
-                _write(g / "memory.max", str(memory_bytes))
+            mem = bool(memory_bytes) and _write(g / "memory.max", str(memory_bytes))
+            if mem:
                 _write(g / "memory.swap.max", "0")
-            return Group((g,))
+            return Group((g,), mem)
     made: list[Path] = []
+    mem = False
     for controller, files in (("pids", {"pids.max": str(processes)}),
                               ("memory", {"memory.limit_in_bytes": str(memory_bytes)} if memory_bytes else {})):
         base = _own(controller)
@@ -99,10 +101,11 @@ def make(processes: int, memory_bytes: int | None) -> Group | None:
             continue
         if all(_write(g / f, v) for f, v in files.items()):
             made.append(g)
+            mem = mem or controller == "memory"
         else:
             with contextlib.suppress(OSError):
                 g.rmdir()
-    return Group(tuple(made)) if made else None
+    return Group(tuple(made), mem) if made else None
 
 
 def wrap(group: Group | None, cmd: list[str]) -> list[str]:
