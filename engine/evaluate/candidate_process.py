@@ -61,7 +61,8 @@ class RunnerSpec:
     max_memory_bytes: int | None = None  # host memory, the same way
 
 
-def _exit_text(code: int | None, sandboxed: bool = False) -> str:
+def exit_text(code: int | None, sandboxed: bool = False) -> str:
+    """A process's exit status in words (a signal by name; bwrap reports its child's signal as 128 + N)."""
     if code is None:
         return "no exit status"
     if sandboxed and 128 < code < 160:
@@ -242,24 +243,22 @@ class CandidateProcess:
                 self.stop()
                 raise RunnerFailed("protocol", f"the runner's answer to {what} broke the protocol ({e}): the "
                                                "candidate wrote into its runner's connection") from e
-            code = self._wait_exit(5.0)
-            tail = self.log_tail()
-            self.stop()
-            raise RunnerFailed("crashed", f"the candidate's process ended during {what} "
-                                          f"({_exit_text(code, self.spec.sandboxed)})"
-                                          + (f"; its last output: {tail}" if tail else "")) from e
+            raise self._ended(what) from e
         except OSError as e:
-            code = self._wait_exit(5.0)
-            tail = self.log_tail()
-            self.stop()
-            raise RunnerFailed("crashed", f"the candidate's process ended during {what} "
-                                          f"({_exit_text(code, self.spec.sandboxed)})"
-                                          + (f"; its last output: {tail}" if tail else "")) from e
+            raise self._ended(what) from e
         if reply.get("id") != rid or not isinstance(reply.get("ok"), bool):
             self.stop()
             raise RunnerFailed("protocol", f"the runner answered {what} out of turn or malformed (a reply must "
                                            "carry the request's id): the candidate tampered with its runner")
         return reply
+
+    def _ended(self, what: str) -> RunnerFailed:
+        code = self._wait_exit(5.0)
+        tail = self.log_tail()
+        self.stop()
+        return RunnerFailed("crashed", f"the candidate's process ended during {what} "
+                                       f"({exit_text(code, self.spec.sandboxed)})"
+                            + (f"; its last output: {tail}" if tail else ""))
 
     def request(self, op: str, timeout_s: float, **fields: Any) -> dict[str, Any]:
         return self._call({"op": op, **fields}, timeout_s, what=op)

@@ -37,7 +37,7 @@ from engine.evaluate.candidate_process import LIBRARY_MARKERS, TORCH_MARKERS, Ca
 from engine.evaluate.exchange import Exchange, Spec
 from engine.evaluate.outcome import Precision, Status, Timing
 from engine.evaluate.requests import EvalReply, EvalRequest, Rejected
-from engine.evaluate.session import import_file
+from engine.evaluate.session import import_file, set_precision
 
 _perf_counter = time.perf_counter
 
@@ -77,11 +77,7 @@ class Checker:
         self.precision = Precision(precision)
         if self.device.type == "cuda":
             torch.cuda.set_device(self.device)
-        # The fp32 policy is strict for the reference too: cuDNN convolutions default to TF32 otherwise.
-        tf32 = self.precision is Precision.TF32
-        torch.backends.cuda.matmul.allow_tf32 = tf32
-        torch.backends.cudnn.allow_tf32 = tf32
-        torch.set_float32_matmul_precision("high" if tf32 else "highest")
+        set_precision(self.precision)
         self.tol = self.precision.tolerance
         sys.path.insert(0, str(Path(task_path).parent))
         self.task = import_file(Path(task_path), "hiera_task_module")

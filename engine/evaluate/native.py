@@ -11,35 +11,11 @@ from typing import Any
 
 import torch
 
-MAX_DIMS = 8
-
-
-_Dims = ctypes.c_int64 * MAX_DIMS
-
-
-class HieraTensor(ctypes.Structure):
-    _fields_ = [
-        ("data", ctypes.c_void_p),
-        ("ndim", ctypes.c_int64),
-        ("sizes", ctypes.c_int64 * MAX_DIMS),
-        ("strides", ctypes.c_int64 * MAX_DIMS),
-    ]
+from engine.evaluate.wire import GENERATED_CODES, HieraTensor, forward_argtypes, tensor_view
 
 
 def view_of(t: torch.Tensor) -> HieraTensor:
-    if t.dim() > MAX_DIMS:
-        raise ValueError(f"tensors of more than {MAX_DIMS} dims are not supported by the contract")
-    return HieraTensor(t.data_ptr(), t.dim(), _Dims(*t.shape), _Dims(*t.stride()))
-
-
-# What the expert backend's generated candidates return (the contract itself says only: non-zero fails).
-GENERATED_CODES = {
-    2: "a tensor's shape differs from the one the code was specialized for",
-    3: "a device memory allocation (workspace) failed",
-    4: "a kernel launch failed",
-    5: "a cuBLAS/cuBLASLt call failed",
-    6: "a cuDNN call failed (no kernel for this algorithm at this shape, or an unsupported setting)",
-}
+    return tensor_view(t.data_ptr(), tuple(t.shape), t.stride())
 
 
 class NativeError(RuntimeError):
@@ -59,17 +35,7 @@ class NativeForward:
         self.contract = contract
         self.fn = self.lib.hiera_forward
         self.fn.restype = ctypes.c_int
-        argtypes: list[Any] = []
-        for a in contract["args"]:
-            if a["tensor"]:
-                argtypes.append(ctypes.POINTER(HieraTensor))
-            elif a["dtype"] == "float64":
-                argtypes.append(ctypes.c_double)
-            else:
-                argtypes.append(ctypes.c_int64)
-        argtypes += [ctypes.POINTER(HieraTensor)] * len(contract["outputs"])
-        argtypes.append(ctypes.c_void_p)
-        self.fn.argtypes = argtypes
+        self.fn.argtypes = forward_argtypes(dict(contract))
         self.peek_error = getattr(self.lib, "hiera_peek_last_error", None)
         if self.peek_error is not None:
             self.peek_error.restype = ctypes.c_int

@@ -32,14 +32,6 @@ import cudadrv
 import wire
 
 _perf_counter = time.perf_counter
-MAX_DIMS = 8
-_Dims = ctypes.c_int64 * MAX_DIMS
-
-
-class HieraTensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("ndim", ctypes.c_int64), ("sizes", _Dims), ("strides", _Dims)]
-
-
 def _contiguous_strides(shape: tuple[int, ...]) -> list[int]:
     strides, acc = [], 1
     for n in reversed(shape):
@@ -48,10 +40,8 @@ def _contiguous_strides(shape: tuple[int, ...]) -> list[int]:
     return list(reversed(strides))
 
 
-def _view(ptr: int, shape: tuple[int, ...]) -> HieraTensor:
-    if len(shape) > MAX_DIMS:
-        raise ValueError(f"tensors of more than {MAX_DIMS} dims are not supported by the contract")
-    return HieraTensor(ptr, len(shape), _Dims(*shape), _Dims(*_contiguous_strides(shape)))
+def _view(ptr: int, shape: tuple[int, ...]) -> wire.HieraTensor:
+    return wire.tensor_view(ptr, shape, _contiguous_strides(shape))
 
 
 class Refused(Exception):
@@ -143,18 +133,8 @@ class NativeBackend:
         except (OSError, AttributeError) as e:
             raise Refused("load", f"cannot load the candidate library: {e}") from e
         self.fn.restype = ctypes.c_int
-        argtypes: list[Any] = []
         assert self.setup.contract is not None
-        for a in self.setup.contract["args"]:
-            if a["tensor"]:
-                argtypes.append(ctypes.POINTER(HieraTensor))
-            elif a["dtype"] == "float64":
-                argtypes.append(ctypes.c_double)
-            else:
-                argtypes.append(ctypes.c_int64)
-        argtypes += [ctypes.POINTER(HieraTensor)] * len(self.setup.contract["outputs"])
-        argtypes.append(ctypes.c_void_p)
-        self.fn.argtypes = argtypes
+        self.fn.argtypes = wire.forward_argtypes(self.setup.contract)
         self.peek = getattr(self.lib, "hiera_peek_last_error", None)
         if self.peek is not None:
             self.peek.restype = ctypes.c_int

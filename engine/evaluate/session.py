@@ -35,6 +35,15 @@ def import_file(path: Path, name: str) -> ModuleType:
     return module
 
 
+def set_precision(precision: Precision) -> None:
+    """The policy's switches for the whole process. The fp32 policy is strict for the reference too: cuDNN
+    convolutions default to TF32 otherwise."""
+    tf32 = precision is Precision.TF32
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    torch.backends.cudnn.allow_tf32 = tf32
+    torch.set_float32_matmul_precision("high" if tf32 else "highest")
+
+
 class Session:
     """One task on one device and the candidate factory, in the profiled process."""
 
@@ -43,11 +52,7 @@ class Session:
         self.precision = Precision(precision)
         if self.device.type == "cuda":
             torch.cuda.set_device(self.device)
-        # The fp32 policy is strict for the reference too: cuDNN convolutions default to TF32 otherwise.
-        tf32 = self.precision is Precision.TF32
-        torch.backends.cuda.matmul.allow_tf32 = tf32
-        torch.backends.cudnn.allow_tf32 = tf32
-        torch.set_float32_matmul_precision("high" if tf32 else "highest")
+        set_precision(self.precision)
         sys.path.insert(0, str(Path(task_path).parent))
         self.task = import_file(Path(task_path), "hiera_task_module")
 

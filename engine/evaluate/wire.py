@@ -13,6 +13,7 @@ reports are checked against the checker's own clock.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import select
@@ -38,6 +39,35 @@ GENERATED_CODES = {
     5: "a cuBLAS/cuBLASLt call failed",
     6: "a cuDNN call failed (no kernel for this algorithm at this shape, or an unsupported setting)",
 }
+
+
+# The contract's C ABI as ctypes sees it (hiera_contract.h): a tensor view, and hiera_forward's argument types.
+MAX_DIMS = 8
+_Dims = ctypes.c_int64 * MAX_DIMS
+
+
+class HieraTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("ndim", ctypes.c_int64), ("sizes", _Dims), ("strides", _Dims)]
+
+
+def tensor_view(ptr: int, shape: tuple[int, ...] | list[int], strides: tuple[int, ...] | list[int]) -> HieraTensor:
+    if len(shape) > MAX_DIMS:
+        raise ValueError(f"tensors of more than {MAX_DIMS} dims are not supported by the contract")
+    return HieraTensor(ptr, len(shape), _Dims(*shape), _Dims(*strides))
+
+
+def forward_argtypes(contract: dict[str, Any]) -> list[Any]:
+    """hiera_forward's parameters: tensors by pointer, float64 scalars as double, others as int64, then the
+    outputs, then the stream."""
+    types: list[Any] = []
+    for a in contract["args"]:
+        if a["tensor"]:
+            types.append(ctypes.POINTER(HieraTensor))
+        elif a["dtype"] == "float64":
+            types.append(ctypes.c_double)
+        else:
+            types.append(ctypes.c_int64)
+    return [*types, *[ctypes.POINTER(HieraTensor)] * len(contract["outputs"]), ctypes.c_void_p]
 
 
 class WireError(Exception):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-import signal
 import subprocess
 import sys
 import tempfile
@@ -20,6 +19,7 @@ from multiprocessing.connection import Connection, Listener
 from pathlib import Path
 from typing import Any
 
+from engine.evaluate.candidate_process import exit_text
 from engine.evaluate.outcome import Status
 from engine.evaluate.requests import EvalReply, EvalRequest
 
@@ -78,7 +78,7 @@ class Worker:
         if parent is None:
             code = self.proc.poll()
             self.kill()
-            raise WorkerDied(f"the evaluation worker did not start ({_exit_text(code)})")
+            raise WorkerDied(f"the evaluation worker did not start ({exit_text(code)})")
         self.conn = parent
         if not parent.poll(self.limits.start_s):
             self.kill()
@@ -88,7 +88,7 @@ class Worker:
         except EOFError as e:
             code = self.proc.wait(5)
             self.kill()
-            raise WorkerDied(f"the evaluation worker died while starting ({_exit_text(code)})") from e
+            raise WorkerDied(f"the evaluation worker died while starting ({exit_text(code)})") from e
         if kind != "ready":
             self.kill()
             raise WorkerDied(f"the evaluation worker could not load the task: {payload}")
@@ -121,7 +121,7 @@ class Worker:
                 code = None
             self.kill()
             return EvalReply(req.candidate_id, Status.RUNTIME_ERROR,
-                             f"the candidate crashed the worker process ({_exit_text(code)}); "
+                             f"the candidate crashed the worker process ({exit_text(code)}); "
                              "the worker was restarted", verify_s=time.perf_counter() - t0, fatal=True)
         if reply.fatal:
             self.kill()
@@ -145,17 +145,6 @@ class Worker:
             except (BrokenPipeError, OSError, subprocess.TimeoutExpired):
                 pass
         self.kill()
-
-
-def _exit_text(code: int | None) -> str:
-    if code is None:
-        return "no exit status"
-    if code < 0:
-        try:
-            return f"killed by signal {signal.Signals(-code).name}"
-        except ValueError:
-            return f"killed by signal {-code}"
-    return f"exit status {code}"
 
 
 def _accept(listener: Listener, proc: subprocess.Popen[bytes], limit_s: float) -> Connection | None:
