@@ -476,12 +476,15 @@ class ModelNewBackend:
                                             "of it instead of computing a new result)", suspect=True)
         # Outputs that the next call overwrites (CUDA-graph static outputs): the candidate is still judged on
         # each call's result, but a user keeping them must clone them.
+        # The previous call's outputs are held until now, so their memory cannot have been handed out again: the
+        # same address means the same buffer.
         ptrs = [o.data_ptr() for o in outs]
-        if self.previous and any(p in self.previous for p in ptrs if p) and \
-                "its outputs are overwritten by its next call" not in self.notes:
-            self.notes.append("its outputs are overwritten by its next call (static output buffers, as CUDA-graph "
-                              "replay has): clone them to keep a result")
-        self.previous = ptrs
+        old = [p.data_ptr() for p in self.previous]
+        note = ("its outputs are overwritten by its next call (static output buffers, as CUDA-graph replay has): "
+                "clone them to keep a result")
+        if any(p in old for p in ptrs if p) and note not in self.notes:
+            self.notes.append(note)
+        self.previous = list(outs)
 
     def _audit(self) -> Any:
         from torch.utils._python_dispatch import TorchDispatchMode
