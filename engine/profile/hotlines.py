@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from contracts.vocabulary import Direction
 from engine.profile.directions import STALL_DIRECTIONS, memory_wait_direction
 from engine.profile.metrics import KernelProfile, LineFinding, Profile
 from engine.profile.readings import kernel_base
@@ -115,7 +116,7 @@ class HotLine:
         parts += [w.text() for w in self.waste]
         text = "; ".join(parts) or f"{self.share:.0%} of the kernel's stall samples"
         head = f"{kernel_base(self.finding.kernel)}: " if with_kernel else ""
-        return head + text + (f" → {self.direction} ({direction_title(self.direction)})" if self.direction else "")
+        return head + text + (f" → {self.direction} ({Direction(self.direction).title})" if self.direction else "")
 
 
 @dataclass(frozen=True)
@@ -158,12 +159,6 @@ def elsewhere(profile: Profile, mine: Callable[[LineFinding], bool]) -> tuple[El
                         for name, c in per_file.items()), key=lambda t: -t[1])
         out.append(Elsewhere(kernel, share, tuple(t for t in files if t[1] >= 0.01)[:3] or tuple(files[:1])))
     return tuple(sorted(out, key=lambda e: -e.share))
-
-
-def direction_title(letter: str) -> str:
-    from engine.agents.base import Direction  # the one naming of the directions; lazily, it is the agents'
-
-    return Direction(letter).title
 
 
 # --- selection ------------------------------------------------------------------------------------------------

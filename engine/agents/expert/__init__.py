@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from contracts.spaces import Space
+from contracts.vocabulary import Space
 from engine.agents.base import Context, DirectionScores, Invalid, SpaceChoice, Strategy, Usage
 from engine.agents.expert import generate as oa
 from engine.agents.expert import planner, rules
