@@ -1,7 +1,7 @@
 """The words every part of hiera names the same way: the three implementation spaces and the five directions.
 
 A run is searched in one of three nested spaces and, within it, along one of five optimization directions
-(DESIGN.md). The engine, the profile reading, the agents and the language server all speak of them, so
+(README.md). The engine, the profile reading, the agents and the language server all speak of them, so
 they are defined once, here, with the titles a person reads and the order in which tied scores resolve.
 This module imports nothing beyond the standard library: the language server and the profile reading import
 it without importing torch or the agents.

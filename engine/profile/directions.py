@@ -5,7 +5,8 @@ its strongest signal; the profile's score weights kernels by their share of the 
 fix to a kernel that takes 5% of the time is worth at most 5%). Signals come from two places:
 
 - the metrics themselves (sectors per request, bank conflicts, occupancy, divergence, stalls, pipes), with
-  thresholds taken from ncu's own rules where it has one (shared/research/ncu.md §4);
+  thresholds taken from ncu's own rules where it has one (the rule scripts beside its section files, e.g.
+  sections/UncoalescedAccess.py, SharedMemoryConflicts.py);
 - ncu's OPT rule results, mapped to a direction, with the rule's estimated speedup as the strength.
 
 Some symptoms have more than one possible cause, and the mapping picks by the other metrics:

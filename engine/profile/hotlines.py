@@ -45,7 +45,8 @@ DIVERGENT_RATE = 0.01
 # inefficiency on every line (the largest findings come first).
 MAX_FINDING_LINES = 8
 
-# ncu's stall reasons (shared/research/ncu.md §2) in the words of the Kernel Profiling Guide's definitions.
+# ncu's stall reasons (the <reason> of smsp__pcsamp_warps_issue_stalled_<reason>) in the words of the
+# Nsight Compute Kernel Profiling Guide's definitions (its Warp Stall Reasons table).
 STALL_WORDS = {
     "long_scoreboard": "waiting on global/local memory (L1TEX)",
     "short_scoreboard": "waiting on shared memory or special math (MIO)",
