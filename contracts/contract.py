@@ -8,8 +8,8 @@ The contract fixes one C entry point that a candidate implements:
 A candidate is then one source file (`cuda_source.cu`, or a C++ file on the CPU path) that includes only
 `hiera_contract.h` and what it needs itself. Why a C ABI and not a torch binding per candidate: a `.cu`
 that includes `torch/extension.h` takes about a minute to compile, one that includes only
-`cuda_runtime.h` a few seconds (DESIGN.md). The torch binding (`cpp_source.cpp`) is compiled only when a
-result is exported as a self-contained KernelBench ModelNew.
+`cuda_runtime.h` a second or two (BENCHMARKS.md, its first table). The torch binding (`cpp_source.cpp`) is
+compiled only when a result is exported as a self-contained KernelBench ModelNew.
 
 Files written (all frozen: the model writes only the candidate source):
   groundtruth.py         the reference task, verbatim

@@ -1,4 +1,4 @@
-"""The three nested implementation spaces and the check that a candidate's source stays inside one.
+"""The check that a candidate's source stays inside one of the three nested implementation spaces.
 
 pure_cuda ⊂ cuda_libraries ⊂ libraries_pytorch. A candidate declared (or required) to be in a space may
 use nothing from a larger one; a violation is an invalid outcome naming the offending line.
@@ -12,34 +12,11 @@ walks the AST of the module. It can be fooled by a determined adversary (e.g. `g
 from __future__ import annotations
 
 import ast
-import enum
 import re
 from dataclasses import dataclass
 
-
-class Space(str, enum.Enum):
-    PURE_CUDA = "pure_cuda"
-    CUDA_LIBRARIES = "cuda_libraries"
-    LIBRARIES_PYTORCH = "libraries_pytorch"
-
-    @property
-    def rank(self) -> int:
-        return _RANK[self]
-
-    def allows(self, other: Space) -> bool:
-        """True if everything legal in `other` is legal here (spaces are nested)."""
-        return other.rank <= self.rank
-
-    @property
-    def title(self) -> str:
-        return {
-            Space.PURE_CUDA: "pure CUDA",
-            Space.CUDA_LIBRARIES: "CUDA libraries",
-            Space.LIBRARIES_PYTORCH: "libraries + PyTorch",
-        }[self]
-
-
-_RANK = {Space.PURE_CUDA: 0, Space.CUDA_LIBRARIES: 1, Space.LIBRARIES_PYTORCH: 2}
+# The spaces themselves live in the shared vocabulary; engine/evaluate imports Space from here too.
+from contracts.vocabulary import Space
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from contracts.spaces import Space
 from contracts.task import TaskError, TaskSpec, load_task
+from contracts.vocabulary import Space
 from engine.evaluate.outcome import Outcome, Precision
 
 console = Console(stderr=True, highlight=False)

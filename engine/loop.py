@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from contracts.export import first_import_note, modelnew_source, result_paths
-from contracts.spaces import Space
 from contracts.task import TaskSpec
-from engine.agents.base import Backend, Context, Direction, DirectionScores, Invalid, RoundRecord, SpaceChoice, Usage
+from contracts.vocabulary import Direction, Space
+from engine.agents.base import Backend, Context, DirectionScores, Invalid, RoundRecord, SpaceChoice, Usage
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status, Timing
 from engine.evaluate.pipeline import EvalSettings, Evaluator
 from engine.store import RunStore

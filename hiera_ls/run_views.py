@@ -24,8 +24,6 @@ SOURCE = "hiera"
 # The label a code lens gives the last round's direction: what the kernel was found limited by.
 DIRECTION_LABELS = {"C": "control-flow-bound", "P": "parallelism-bound", "M": "memory-bound",
                     "R": "reuse-bound", "T": "compute-bound"}
-DIRECTION_NAMES = {"C": "control flow", "P": "parallelism", "M": "memory transactions", "R": "data reuse",
-                   "T": "tensor cores / instruction pipeline"}
 
 
 def _within(best: dict[str, Any]) -> str:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 
-GPU_SPACE_TITLES = {"pure_cuda": "pure CUDA", "cuda_libraries": "CUDA libraries",
-                    "libraries_pytorch": "libraries + PyTorch"}
+from contracts.vocabulary import Space
+
+GPU_SPACE_TITLES = {s.value: s.title for s in Space}  # the engine's own titles
 CPU_SPACE_TITLES = {"pure_cuda": "native C++", "cuda_libraries": "C++ libraries",
                     "libraries_pytorch": "libraries + PyTorch"}
 

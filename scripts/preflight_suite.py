@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from contracts.contract import write_contract  # noqa: E402
-from contracts.spaces import Space  # noqa: E402
 from contracts.task import TaskError, TaskSpec, load_task, spec_from_probe  # noqa: E402
+from contracts.vocabulary import Space  # noqa: E402
 from engine.agents.base import Context, Invalid  # noqa: E402
 from engine.agents.expert import ExpertBackend  # noqa: E402
 from engine.evaluate import CandidateKind  # noqa: E402

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from contracts.spaces import Space
 from contracts.task import load_task
+from contracts.vocabulary import Space
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator, Outcome
 from engine.evaluate.outcome import Precision
 

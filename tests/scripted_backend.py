@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from contracts.spaces import Space
-from engine.agents.base import Context, Direction, DirectionScores, Invalid, SpaceChoice, Strategy, Usage
+from contracts.vocabulary import Direction, Space
+from engine.agents.base import Context, DirectionScores, Invalid, SpaceChoice, Strategy, Usage
 from engine.evaluate.outcome import Candidate, CandidateKind
 
 

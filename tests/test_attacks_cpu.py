@@ -38,7 +38,7 @@ from typing import Any
 
 import pytest
 
-from contracts.spaces import Space
+from contracts.vocabulary import Space
 from tests.conftest import DATA, TASKS
 
 REPO = Path(__file__).resolve().parents[1]

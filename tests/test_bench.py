@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import bench
-from engine.bench import TaskResult, find_tasks, group_summary, markdown, run_bench, summary
+from engine import suite_bench
+from engine.suite_bench import TaskResult, find_tasks, group_summary, markdown, run_bench, summary
 
 ROOT = Path(__file__).resolve().parents[1]
 TASK = '''import torch
@@ -102,7 +102,7 @@ def test_resume_skips_finished_tasks_and_report_only_runs_nothing(tmp_path: Path
     root = _suite(tmp_path, {"level1": 3})
     out = tmp_path / "out"
     calls: list[str] = []
-    monkeypatch.setattr(bench, "run_task", _fake_run_task(calls))
+    monkeypatch.setattr(suite_bench, "run_task", _fake_run_task(calls))
     (out / "tasks").mkdir(parents=True)
     (out / "tasks" / "level1__01_task.json").write_text(json.dumps(
         {"task": "01_task", "path": "x", "level": "level1", "valid": True, "speedup": 3.0}))
@@ -117,7 +117,7 @@ def test_resume_skips_finished_tasks_and_report_only_runs_nothing(tmp_path: Path
 def test_deadline_starts_no_task_after_it(tmp_path: Path, monkeypatch) -> None:
     root = _suite(tmp_path, {"level1": 4})
     calls: list[str] = []
-    monkeypatch.setattr(bench, "run_task", _fake_run_task(calls, sleep_s=0.3))
+    monkeypatch.setattr(suite_bench, "run_task", _fake_run_task(calls, sleep_s=0.3))
     results, _ = run_bench(root, tmp_path / "out", ["cpu"], {}, deadline=time.monotonic() + 0.1)
     assert calls == ["level1/00_task"] and len(results) == 1
     assert len(list((tmp_path / "out" / "tasks").glob("*.json"))) == 1
@@ -160,7 +160,7 @@ def test_rerun_measures_a_finished_task_again_and_keeps_the_old_result(tmp_path:
     root = _suite(tmp_path, {"level1": 2})
     out = tmp_path / "out"
     calls: list[str] = []
-    monkeypatch.setattr(bench, "run_task", _fake_run_task(calls))
+    monkeypatch.setattr(suite_bench, "run_task", _fake_run_task(calls))
     run_bench(root, out, ["cpu"], {})
     assert sorted(calls) == ["level1/00_task", "level1/01_task"]
     calls.clear()
@@ -171,8 +171,8 @@ def test_rerun_measures_a_finished_task_again_and_keeps_the_old_result(tmp_path:
 
 
 def test_code_version_tracks_the_engine_source() -> None:
-    v = bench.code_version()
-    assert len(v) == 12 and v == bench.code_version()
+    v = suite_bench.code_version()
+    assert len(v) == 12 and v == suite_bench.code_version()
 
 
 def test_a_resumed_bench_says_when_it_holds_results_of_other_code(tmp_path: Path) -> None:
@@ -195,7 +195,7 @@ def test_budget_curve_is_cut_from_each_tasks_trajectory_and_the_time_split_sums_
                             {"candidate_id": "b", "status": "valid", "speedup": 0.9}]},
               {"outcomes": [{"candidate_id": "c", "status": "valid", "speedup": 1.8},
                             {"candidate_id": "c-retimed", "status": "valid", "speedup": 1.7}]}]
-    assert bench.trajectory(rounds) == [None, 0.9, 1.8]  # the re-timing is not a candidate
+    assert suite_bench.trajectory(rounds) == [None, 0.9, 1.8]  # the re-timing is not a candidate
     late = TaskResult(task="late", path="l.py", level="l1", valid=True, speedup=1.7, trajectory=[None, 0.9, 1.8],
                       spaces=["pure_cuda", "libraries_pytorch"], best_space="libraries_pytorch",
                       seconds={"build": 4.0, "verify": 2.0, "time": 1.0, "profile": 3.0, "model": 0.0},
@@ -203,7 +203,7 @@ def test_budget_curve_is_cut_from_each_tasks_trajectory_and_the_time_split_sums_
     early = TaskResult(task="early", path="e.py", level="l1", valid=True, speedup=3.0, trajectory=[3.0] * 18,
                        spaces=["pure_cuda"], best_space="pure_cuda", seconds={"build": 1.0}, optimize_wall_s=2.0)
     never = TaskResult(task="never", path="n.py", level="l1", trajectory=[None] * 18)
-    curve = {pt["budget"]: pt for pt in bench.budget_curve([late, early, never], (1, 2, 3, 18))}
+    curve = {pt["budget"]: pt for pt in suite_bench.budget_curve([late, early, never], (1, 2, 3, 18))}
     assert curve[1]["fast_0"] == pytest.approx(1 / 3) and curve[1]["fast_1"] == pytest.approx(1 / 3)
     assert curve[2]["fast_0"] == pytest.approx(2 / 3) and curve[2]["fast_1"] == pytest.approx(1 / 3)
     assert curve[3]["fast_1"] == pytest.approx(2 / 3)

@@ -62,7 +62,7 @@ def test_ctrl_c_stops_optimize_with_the_resume_line_and_exit_130(tmp_path):
 
 def test_ctrl_c_during_a_bench_keeps_and_reports_the_finished_tasks(tmp_path, monkeypatch, capsys):
     import engine.commands.bench as cmd
-    from engine.bench import TaskResult
+    from engine.suite_bench import TaskResult
 
     suite = tmp_path / "suite" / "level1"
     suite.mkdir(parents=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from contracts.spaces import Space
+from contracts.vocabulary import Space
 from engine.evaluate import Status
 from engine.evaluate.checker import MIN_TRIALS
 from tests.conftest import CANDIDATES, TASKS

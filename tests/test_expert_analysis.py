@@ -10,9 +10,9 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from contracts.spaces import Space
 from contracts.task import TaskSpec, load_task
-from engine.agents.base import Context, Direction, RoundRecord
+from contracts.vocabulary import Direction, Space
+from engine.agents.base import Context, RoundRecord
 from engine.agents.expert import ExpertBackend
 from engine.agents.expert.analysis import WorkloadKind, analyze
 from engine.agents.expert.codegen.common import reduction_passes

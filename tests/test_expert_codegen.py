@@ -12,8 +12,8 @@ import pytest
 import torch
 
 from contracts.contract import write_contract
-from contracts.spaces import Space
 from contracts.task import TaskSpec, load_task
+from contracts.vocabulary import Space
 from engine.agents import knowledge
 from engine.agents.base import Context, Invalid
 from engine.agents.expert import ExpertBackend

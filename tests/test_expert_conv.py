@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from contracts.contract import write_contract
-from contracts.spaces import Space
 from contracts.task import TaskSpec, load_task
+from contracts.vocabulary import Space
 from engine.agents.base import Context, Invalid
 from engine.agents.expert import ExpertBackend
 from engine.agents.expert.analysis import analyze

@@ -6,8 +6,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from contracts.contract import write_contract
-from contracts.spaces import Space
 from contracts.task import load_task
+from contracts.vocabulary import Space
 from engine.agents.base import Context, Invalid, RoundRecord
 from engine.agents.expert import ExpertBackend, planner
 from engine.evaluate.outcome import Precision

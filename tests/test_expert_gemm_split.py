@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from contracts.contract import write_contract
-from contracts.spaces import Space
 from contracts.task import TaskSpec, load_task
+from contracts.vocabulary import Space
 from engine.agents.base import Context
 from engine.agents.expert import ExpertBackend
 from engine.agents.expert.codegen import gemm_split

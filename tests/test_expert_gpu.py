@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from contracts.spaces import Space
 from contracts.task import load_task
+from contracts.vocabulary import Space
 from engine.agents.base import Context
 from engine.agents.expert import ExpertBackend
 from engine.evaluate import Candidate, EvalSettings, Evaluator
@@ -86,7 +86,8 @@ def test_resnet_block_cudnn_candidates_are_valid(tmp_path: Path) -> None:
 
 def test_torch_compile_modelnew_is_valid_in_the_worker(tmp_path: Path) -> None:
     """torch.compile candidates run inside the evaluator's worker (compile threads, graph-replay outputs)."""
-    from engine.agents.base import Direction, Strategy
+    from contracts.vocabulary import Direction
+    from engine.agents.base import Strategy
 
     spec = load_task(TASKS / "expert_chain.py")
     be = ExpertBackend()

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from contracts.spaces import Space
 from contracts.task import TaskSpec, load_task
+from contracts.vocabulary import Space
 from engine.agents.expert.codegen.cuda_program import cuda_source
 from engine.agents.expert.codegen.reduction import UNROLL, row_plan
 from engine.agents.expert.codegen.variants import RowParams, Variant

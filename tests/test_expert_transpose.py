@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from contracts.contract import write_contract
-from contracts.spaces import Space
 from contracts.task import TaskSpec, load_task
-from engine.agents.base import Context, Direction, Invalid, RoundRecord
+from contracts.vocabulary import Direction, Space
+from engine.agents.base import Context, Invalid, RoundRecord
 from engine.agents.expert import ExpertBackend
 from engine.agents.expert.codegen.cpu import CpuParams, cpu_source
 from engine.agents.expert.codegen.cuda_program import cuda_source

@@ -20,12 +20,13 @@ import pytest
 from fake_llm_server import FakeLLMServer, Reply
 
 from contracts.contract import write_contract
-from contracts.spaces import Space
 from contracts.task import load_task
-from engine.agents.base import Context, Direction, DirectionScores, Invalid, RoundRecord, Strategy
+from contracts.vocabulary import Direction, Space
+from engine.agents.base import Context, DirectionScores, Invalid, RoundRecord, Strategy
 from engine.agents.llm import BackendUnavailable, LLMBackend
 from engine.config import LLMConfig
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Precision, Status, Timing
+from engine.profile.metrics import KernelProfile, Profile
 
 TESTS = Path(__file__).parent
 TASK = TESTS / "data" / "tasks" / "scale_bias_relu.py"
@@ -310,10 +311,9 @@ def test_k_candidates_in_parallel_mix_valid_and_invalid(srv: FakeLLMServer, base
 
 
 def test_prompt_carries_contract_parent_outcome_profile_and_history(srv: FakeLLMServer, base_ctx: Context) -> None:
-    class Profile:
-        def feedback_text(self) -> str:
-            return "dram__throughput 91% of peak; achieved occupancy 38%"
-
+    # The parent's profile reaches the prompt as its feedback text (engine/profile/feedback.py), evidence included.
+    profile = Profile(kernels=(KernelProfile(name="k"),), scores={"M": 0.9},
+                      evidence={"M": ["dram__throughput 91% of peak; achieved occupancy 38%"]})
     parent = Candidate("p1", CandidateKind.CPP, "// PARENT-SOURCE-MARK\n" + GOOD_CPP, Space.PURE_CUDA,
                        "llm:fake-model", "M.vectorize_16B")
     outcome = Outcome("p1", Status.VALID, "correct on 5 trials",
@@ -321,7 +321,7 @@ def test_prompt_carries_contract_parent_outcome_profile_and_history(srv: FakeLLM
                       reference=Timing.from_samples([2.5, 2.5, 2.5], "perf_counter"))
     history = (RoundRecord(1, Space.PURE_CUDA, Direction.M, "M.vectorize_16B", 2.5,
                            (outcome, Outcome("p2", Status.BUILD_FAILED, "error: expected ';' at line 7"))),)
-    ctx = dataclasses.replace(base_ctx, round=2, parent=parent, parent_outcome=outcome, parent_profile=Profile(),
+    ctx = dataclasses.replace(base_ctx, round=2, parent=parent, parent_outcome=outcome, parent_profile=profile,
                               history=history)
     srv.script("SSDA.space", Reply.ok({"space": "pure_cuda", "rationale": "r"}))
     backend_for(srv).select_space(ctx)

@@ -6,9 +6,8 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-from contracts.spaces import Space
 from contracts.task import load_task
-from engine.agents.base import Direction
+from contracts.vocabulary import Direction, Space
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status, Timing
 from engine.evaluate.pipeline import EvalSettings
 from engine.loop import Loop, LoopSettings
@@ -106,8 +105,7 @@ def test_a_best_not_faster_than_eager_stays_in_the_run_folder_unless_asked_for(t
     one level with eager (inside that spread) or slower stays in the run's folder (--keep-slower writes it)."""
     from dataclasses import replace
 
-    from contracts.spaces import Space
-    from engine.agents.base import Direction
+    from contracts.vocabulary import Direction, Space
     from engine.evaluate import Candidate, CandidateKind
     from engine.loop import Best
 

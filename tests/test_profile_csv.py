@@ -1,4 +1,4 @@
-"""SYNTHETIC ncu CSV exports for the profiling tests, built by the layouts in shared/research/ncu.md §1b.
+"""SYNTHETIC ncu CSV exports for the profiling tests, built by the layouts engine/profile/csv_pages.py describes.
 
 These are not recordings: they are the smallest documents with the documented headers and quirks (noise
 lines, a units row, metric rows without trailing rule cells, thousands separators, CUDA line rows followed by

@@ -17,6 +17,7 @@ import pytest
 
 from engine.profile import Profile, profile_from_launches
 from engine.profile.csv_pages import launches_from_csv
+from engine.profile.feedback import feedback_text
 from engine.profile.metrics import KernelProfile
 from engine.profile.readings import launch_from_json
 
@@ -127,7 +128,7 @@ def test_kernel_metrics_are_read(fixture, reader):
     check = METRIC_CHECKS.get(fixture)
     if check is not None:
         assert any(check(k) for k in p.kernels), p.kernels[0]
-    assert len(p.feedback_text()) <= 1500
+    assert len(feedback_text(p)) <= 1500
 
 
 @pytest.mark.parametrize("fixture", [f for f in FIXTURES if "ncu_report" in readers(f)])

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from engine.agents.base import Direction
+from contracts.vocabulary import Direction
+from engine.agents.base import DirectionScores
 from engine.profile.catalog import kernel_profile, si
+from engine.profile.feedback import feedback_text
 from engine.profile.hotlines import hot_lines
 from engine.profile.metrics import Bottleneck, KernelProfile, LineFinding, Profile, RuleResult
 from engine.profile.readings import Launch, launch_from_json, launch_to_json
@@ -99,9 +101,9 @@ def test_launch_json_round_trip():
 
 def test_feedback_text_is_short_stable_and_ranked():
     p = sample_profile(kernels=6, lines=12)
-    text = p.feedback_text()
+    text = feedback_text(p)
     assert len(text) <= 1500
-    assert text == sample_profile(kernels=6, lines=12).feedback_text()
+    assert text == feedback_text(sample_profile(kernels=6, lines=12))
     assert "UncoalescedGlobalAccess -> M" in text
     assert text.index("M 0.84") < text.index("R 0.20") < text.index("P 0.10")
     # The hot lines are the ones the editor shows (hotlines.py), in its order: lines with a concrete
@@ -112,17 +114,17 @@ def test_feedback_text_is_short_stable_and_ranked():
 
 def test_feedback_text_keeps_to_any_limit():
     p = sample_profile(kernels=3, lines=8)
-    assert len(p.feedback_text(limit=400)) <= 400
-    assert p.feedback_text(limit=5000).count("\n- cand.cu:") == 4  # at most four hot lines
+    assert len(feedback_text(p, limit=400)) <= 400
+    assert feedback_text(p, limit=5000).count("\n- cand.cu:") == 4  # at most four hot lines
 
 
 def test_feedback_text_without_measurements_says_little_and_invents_nothing():
-    text = Profile(kernels=(KernelProfile(name="k"),)).feedback_text()
+    text = feedback_text(Profile(kernels=(KernelProfile(name="k"),)))
     assert "k: time ?" in text and "evidence" not in text and "hot lines" not in text
 
 
 def test_direction_scores_convert_to_the_agents_type():
-    ds = sample_profile().direction_scores()
+    ds = DirectionScores.from_profile(sample_profile())
     assert ds.best() is Direction.M
     assert ds.scores[Direction.R] == 0.2
     assert ds.evidence[Direction.M][0].startswith("M 0.84")

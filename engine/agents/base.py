@@ -12,29 +12,16 @@ Backends (expert rules, an LLM) implement all three; the loop (engine/loop.py) o
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from contracts.spaces import Space
 from contracts.task import TaskSpec
+from contracts.vocabulary import DIRECTION_LETTERS, Direction, Space, strongest
 from engine.evaluate.outcome import Candidate, Outcome, Precision
 
-
-class Direction(str, enum.Enum):
-    C = "C"  # control flow and boundary specialization
-    P = "P"  # thread/warp parallelism: grid and block shape, work per thread, occupancy
-    M = "M"  # memory transaction efficiency: coalescing, vector width, bank conflicts
-    R = "R"  # data reuse and pipelining: tiling, register blocking, fusion, double buffering
-    T = "T"  # tensor cores and the instruction pipeline
-
-    @property
-    def title(self) -> str:
-        return {
-            "C": "control flow", "P": "parallelism", "M": "memory transactions",
-            "R": "data reuse / pipelining", "T": "tensor cores / instruction pipeline",
-        }[self.value]
+if TYPE_CHECKING:
+    from engine.profile.metrics import Profile
 
 
 @dataclass(frozen=True)
@@ -49,10 +36,20 @@ class DirectionScores:
     evidence: dict[Direction, tuple[str, ...]]
     rationale: str = ""
 
+    @staticmethod
+    def from_profile(profile: Profile) -> DirectionScores:
+        """A profile's C/P/M/R/T reading as the agents' type, for the SSDA to start from or compare against."""
+        rationale = ""
+        if profile.bottleneck is not None:
+            rationale = f"ncu bottleneck: {profile.bottleneck.rule} ({profile.bottleneck.direction or '?'})"
+        return DirectionScores(
+            scores={Direction(k): v for k, v in profile.scores.items() if k in DIRECTION_LETTERS},
+            evidence={Direction(k): tuple(v) for k, v in profile.evidence.items() if k in DIRECTION_LETTERS},
+            rationale=rationale,
+        )
+
     def best(self) -> Direction:
-        # Ties break in the order C, P, M, R, T would be arbitrary; prefer the order of typical payoff.
-        order = [Direction.R, Direction.M, Direction.T, Direction.P, Direction.C]
-        return max(order, key=lambda d: (self.scores.get(d, 0.0), -order.index(d)))
+        return strongest(self.scores)
 
     def as_json(self) -> dict[str, float]:
         return {d.value: round(self.scores.get(d, 0.0), 3) for d in Direction}
@@ -95,7 +92,7 @@ class Context:
     allowed_spaces: tuple[Space, ...]  # all three in auto mode; one in a fixed-space run
     parent: Candidate | None  # the current best valid candidate (None: the reference is the parent)
     parent_outcome: Outcome | None
-    parent_profile: Any | None  # engine.profile Profile, when profiling ran
+    parent_profile: Profile | None  # when profiling ran
     history: tuple[RoundRecord, ...] = ()
     reference_ms: float | None = None
     use_contract: bool = True  # False: the "without contract" ablation (whole ModelNew .py candidates)

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from contracts.spaces import Space
-from engine.agents.base import Direction
+from contracts.vocabulary import Direction, Space
 
 
 @dataclass(frozen=True)

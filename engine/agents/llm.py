@@ -31,17 +31,9 @@ from typing import Any
 
 import openai
 
-from contracts.spaces import Space
+from contracts.vocabulary import Direction, Space
 from engine.agents import knowledge
-from engine.agents.base import (
-    Context,
-    Direction,
-    DirectionScores,
-    Invalid,
-    SpaceChoice,
-    Strategy,
-    Usage,
-)
+from engine.agents.base import Context, DirectionScores, Invalid, SpaceChoice, Strategy, Usage
 from engine.agents.prompts import (
     CODE_FORMAT,
     Prompt,

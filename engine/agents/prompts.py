@@ -19,10 +19,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from contracts.spaces import Space
+from contracts.vocabulary import Direction, Space
 from engine.agents import knowledge
-from engine.agents.base import Context, Direction, DirectionScores, Strategy
+from engine.agents.base import Context, DirectionScores, Strategy
 from engine.evaluate.outcome import CandidateKind, Outcome, Precision, Status
+from engine.profile.feedback import feedback_text
+from engine.profile.metrics import Profile
 
 MARK_SPACE = "SSDA.space"
 MARK_DIRECTIONS = "SSDA.directions"
@@ -133,12 +135,11 @@ def _outcome_lines(o: Outcome) -> list[str]:
     return lines
 
 
-def profile_feedback(profile: Any) -> str | None:
-    """The profile as text, when the profile object offers it (duck-typed: `feedback_text()`)."""
-    method = getattr(profile, "feedback_text", None)
-    if profile is None or not callable(method):
+def profile_feedback(profile: Profile | None) -> str | None:
+    """The profile as the short text of engine/profile/feedback.py, when profiling ran."""
+    if profile is None:
         return None
-    text = method()
+    text = feedback_text(profile)
     return clip(str(text), _MAX_FEEDBACK) if text else None
 
 

@@ -14,7 +14,6 @@ from typing import Any
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from engine.bench import TaskResult, code_version, find_tasks, markdown, plot, run_bench, summary
 from engine.cli import (
     EXIT_OK,
     EXIT_STOPPED,
@@ -26,6 +25,7 @@ from engine.cli import (
     seconds,
     whole_number,
 )
+from engine.suite_bench import TaskResult, code_version, find_tasks, markdown, plot, run_bench, summary
 
 DEFAULT_ROUNDS, DEFAULT_CANDIDATES = 3, 6
 
@@ -60,7 +60,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     opts: dict[str, Any] = {"backend": args.backend, "rounds": rounds, "candidates": candidates,
                             "budget": args.budget, "precision": args.precision, "task_timeout_s": args.task_timeout,
                             "compile": not args.no_compile, "no_profile": args.no_profile,
-                            # flags for the hiera processes each task runs (engine/bench.py run_task)
+                            # flags for the hiera processes each task runs (engine/suite_bench.py run_task)
                             "optimize_flags": optimize_flags + eval_limit_flags(args),
                             "eval_flags": eval_limit_flags(args)}
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -101,7 +101,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         header += f" ({unfinished} not run yet: run the same command again to resume)"
     versions = Counter(r.code_version or "unversioned" for r in results)
     if len(versions) > 1:
-        header += ("; measured by different code versions (engine.bench.code_version): "
+        header += ("; measured by different code versions (engine.suite_bench.code_version): "
                    + ", ".join(f"{v} ({n} tasks)" for v, n in versions.most_common()))
     doc = {"command": vars(args) | {"func": None}, "devices": devices, "finished": len(results), "of": total,
            "summary": summ,

@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from contracts.spaces import Space
+from contracts.vocabulary import Space
 from engine.agents.base import Backend
 from engine.cli import (
     EXIT_INVALID,

@@ -52,8 +52,8 @@ def _fmt(v: Any, unit: str = "", nd: int = 1) -> str:
 
 def render(profile: Any) -> None:
     """The human report on stderr: kernels, directions with evidence, hot lines with their source."""
+    from contracts.vocabulary import DIRECTION_LETTERS
     from engine.profile.hotlines import SHOW_SHARE, hot_lines
-    from engine.profile.metrics import DIRECTIONS
 
     for k in profile.kernels:
         t = Table(title=f"kernel {escape(k.name)}", show_header=False, title_justify="left")
@@ -91,7 +91,7 @@ def render(profile: Any) -> None:
     d.add_column("dir")
     d.add_column("score", justify="right")
     d.add_column("evidence")
-    for letter in sorted(DIRECTIONS, key=lambda x: -profile.scores.get(x, 0.0)):
+    for letter in sorted(DIRECTION_LETTERS, key=lambda x: -profile.scores.get(x, 0.0)):
         ev = profile.evidence.get(letter, [])
         d.add_row(letter, f"{profile.scores.get(letter, 0.0):.2f}", escape("\n".join(ev[:3])) or "-")
     console.print(d)

@@ -1,7 +1,8 @@
 """Which ncu metrics hiera reads, and how one launch's readings become a KernelProfile and LineFindings.
 
 Names come from the section files ncu 2025.x ships (SpeedOfLight, Occupancy, LaunchStats, WarpStateStats,
-SourceCounters, ComputeWorkloadAnalysis, MemoryWorkloadAnalysis_Tables); see shared/research/ncu.md §2.
+SourceCounters, ComputeWorkloadAnalysis, MemoryWorkloadAnalysis_Tables: the .section files in the sections/
+folder of an ncu install).
 Where a quantity has several spellings across versions the first one present wins.
 """
 

@@ -1,6 +1,7 @@
 """Read ncu's CSV exports (raw, details and source pages) into Launch records, by column header names.
 
-The layouts (shared/research/ncu.md §1b):
+The layouts, as ncu prints them (the raw and details pages follow the Nsight Compute CLI documentation's
+--page/--csv options; the source page's layout is not documented and is read as public parsers read it):
 - raw:     a header row ("ID", ..., "Kernel Name", ..., metric names), a units row, one row per launch.
 - details: one row per metric or rule message: "Section Name", "Metric Name", "Metric Unit", "Metric Value",
            "Rule Name", "Rule Type", "Rule Description", "Estimated Speedup Type", "Estimated Speedup".

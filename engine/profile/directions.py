@@ -5,7 +5,8 @@ its strongest signal; the profile's score weights kernels by their share of the 
 fix to a kernel that takes 5% of the time is worth at most 5%). Signals come from two places:
 
 - the metrics themselves (sectors per request, bank conflicts, occupancy, divergence, stalls, pipes), with
-  thresholds taken from ncu's own rules where it has one (shared/research/ncu.md §4);
+  thresholds taken from ncu's own rules where it has one (the rule scripts beside its section files, e.g.
+  sections/UncoalescedAccess.py, SharedMemoryConflicts.py);
 - ncu's OPT rule results, mapped to a direction, with the rule's estimated speedup as the strength.
 
 Some symptoms have more than one possible cause, and the mapping picks by the other metrics:
@@ -26,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.profile.metrics import DIRECTIONS, Bottleneck, KernelProfile, LineFinding, RuleResult
+from contracts.vocabulary import DIRECTION_LETTERS
+from engine.profile.metrics import Bottleneck, KernelProfile, LineFinding, RuleResult
 
 
 @dataclass(frozen=True)
@@ -322,8 +324,8 @@ def score(kernels: Sequence[KernelProfile], lines: Sequence[LineFinding] = (), o
           ) -> tuple[dict[str, float], dict[str, list[str]]]:
     """Scores in [0, 1] for every direction and their evidence, strongest first."""
     weights = _weights(kernels)
-    scores = dict.fromkeys(DIRECTIONS, 0.0)
-    ranked: dict[str, list[tuple[float, str]]] = {d: [] for d in DIRECTIONS}
+    scores = dict.fromkeys(DIRECTION_LETTERS, 0.0)
+    ranked: dict[str, list[tuple[float, str]]] = {d: [] for d in DIRECTION_LETTERS}
     many = len(kernels) > 1
     for k, w in zip(kernels, weights):
         best: dict[str, float] = {}
@@ -333,7 +335,7 @@ def score(kernels: Sequence[KernelProfile], lines: Sequence[LineFinding] = (), o
             ranked[s.direction].append((w * s.strength, f"{s.direction} {s.strength:.2f}: {where}{s.text}"))
         for d, v in best.items():
             scores[d] += w * v
-    evidence = {d: [t for _, t in sorted(ranked[d], key=lambda x: -x[0])[:4]] for d in DIRECTIONS}
+    evidence = {d: [t for _, t in sorted(ranked[d], key=lambda x: -x[0])[:4]] for d in DIRECTION_LETTERS}
     return {d: round(_clamp(v), 3) for d, v in scores.items()}, evidence
 
 

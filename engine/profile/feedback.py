@@ -42,6 +42,7 @@ def _line_text(h: HotLine) -> str:
 
 
 def feedback_text(p: Profile, limit: int = 1500) -> str:
+    """Compact, stable text for LLM prompts: ranked findings with numbers, never raw dumps."""
     total = p.total_us
     head = f"Nsight Compute profile: {len(p.kernels)} kernel(s)"
     if total is not None:

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from contracts.vocabulary import Direction
 from engine.profile.directions import STALL_DIRECTIONS, memory_wait_direction
 from engine.profile.metrics import KernelProfile, LineFinding, Profile
 from engine.profile.readings import kernel_base
@@ -44,7 +45,8 @@ DIVERGENT_RATE = 0.01
 # inefficiency on every line (the largest findings come first).
 MAX_FINDING_LINES = 8
 
-# ncu's stall reasons (shared/research/ncu.md §2) in the words of the Kernel Profiling Guide's definitions.
+# ncu's stall reasons (the <reason> of smsp__pcsamp_warps_issue_stalled_<reason>) in the words of the
+# Nsight Compute Kernel Profiling Guide's definitions (its Warp Stall Reasons table).
 STALL_WORDS = {
     "long_scoreboard": "waiting on global/local memory (L1TEX)",
     "short_scoreboard": "waiting on shared memory or special math (MIO)",
@@ -115,7 +117,7 @@ class HotLine:
         parts += [w.text() for w in self.waste]
         text = "; ".join(parts) or f"{self.share:.0%} of the kernel's stall samples"
         head = f"{kernel_base(self.finding.kernel)}: " if with_kernel else ""
-        return head + text + (f" → {self.direction} ({direction_title(self.direction)})" if self.direction else "")
+        return head + text + (f" → {self.direction} ({Direction(self.direction).title})" if self.direction else "")
 
 
 @dataclass(frozen=True)
@@ -158,12 +160,6 @@ def elsewhere(profile: Profile, mine: Callable[[LineFinding], bool]) -> tuple[El
                         for name, c in per_file.items()), key=lambda t: -t[1])
         out.append(Elsewhere(kernel, share, tuple(t for t in files if t[1] >= 0.01)[:3] or tuple(files[:1])))
     return tuple(sorted(out, key=lambda e: -e.share))
-
-
-def direction_title(letter: str) -> str:
-    from engine.agents.base import Direction  # the one naming of the directions; lazily, it is the agents'
-
-    return Direction(letter).title
 
 
 # --- selection ------------------------------------------------------------------------------------------------

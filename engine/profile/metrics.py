@@ -7,12 +7,9 @@ A metric ncu did not report is None: nothing here is ever estimated or filled in
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from engine.agents.base import DirectionScores
-
-DIRECTIONS = ("C", "P", "M", "R", "T")
+from contracts.vocabulary import strongest
 
 
 @dataclass(frozen=True)
@@ -188,30 +185,10 @@ class Profile:
         return sum(known) if known else None
 
     def best_direction(self) -> str | None:
+        """The letter of the highest-scoring direction (ties as the agents break them); None without signal."""
         if not self.scores or max(self.scores.values()) <= 0:
             return None
-        # Ties resolve in the order DirectionScores.best uses.
-        order = ["R", "M", "T", "P", "C"]
-        return max(order, key=lambda d: (self.scores.get(d, 0.0), -order.index(d)))
-
-    def direction_scores(self) -> DirectionScores:
-        """The scores as the agents' type, for the SSDA to start from or compare against."""
-        from engine.agents.base import Direction, DirectionScores
-
-        rationale = ""
-        if self.bottleneck is not None:
-            rationale = f"ncu bottleneck: {self.bottleneck.rule} ({self.bottleneck.direction or '?'})"
-        return DirectionScores(
-            scores={Direction(k): v for k, v in self.scores.items() if k in DIRECTIONS},
-            evidence={Direction(k): tuple(v) for k, v in self.evidence.items() if k in DIRECTIONS},
-            rationale=rationale,
-        )
-
-    def feedback_text(self, limit: int = 1500) -> str:
-        """Compact, stable text for LLM prompts: ranked findings with numbers, never raw dumps."""
-        from engine.profile.feedback import feedback_text
-
-        return feedback_text(self, limit)
+        return strongest(self.scores).value
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -7,7 +7,7 @@ Writes into OUT_DIR:
   rules_raw.txt     repr() of each action's rule_results_as_dicts(), to check its shape on this version
   profile.json      the Profile from the ncu_report readings, else from the CSV pages
   profile_csv.json  the Profile from raw.csv, details.csv and source.csv in OUT_DIR, when they are there
-  feedback.txt      the profile's feedback_text()
+  feedback.txt      engine.profile.feedback.feedback_text(profile)
   meta.json         --meta facts plus kernels, best direction and scores per reader
 Exit status 0 when at least one reader produced kernels.
 """
@@ -22,6 +22,7 @@ from pathlib import Path
 
 from engine.profile import profile_from_launches
 from engine.profile.csv_pages import launches_from_csv
+from engine.profile.feedback import feedback_text
 from engine.profile.ncu import ProfilerUnavailable, find_ncu
 from engine.profile.readings import launch_to_json
 from engine.profile.report_api import launches_from_report, load_module
@@ -78,7 +79,7 @@ def main() -> int:
         print("no reader produced kernels", file=sys.stderr)
         return 1
     (out / "profile.json").write_text(json.dumps(best.to_json(), indent=1))
-    (out / "feedback.txt").write_text(best.feedback_text())
+    (out / "feedback.txt").write_text(feedback_text(best))
     meta: dict[str, object] = dict(pair.split("=", 1) for pair in args.meta)
     meta.update(ok=True, kernels=[k.name for k in best.kernels], lines=len(best.lines),
                 bottleneck=best.bottleneck.rule if best.bottleneck else None)

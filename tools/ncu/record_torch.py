@@ -26,6 +26,7 @@ from contracts.task import load_task
 from engine.evaluate.build import BuildConfig, build_one
 from engine.evaluate.pipeline import candidate_from_file
 from engine.profile import Profile, ProfilerUnavailable, find_ncu, profile_candidate, profile_reference
+from engine.profile.feedback import feedback_text
 from engine.profile.ncu import PAGES, export_page
 from engine.profile.readings import launch_to_json
 from engine.profile.report_api import read_in_subprocess
@@ -48,7 +49,7 @@ def _save(out: Path, name: str, fn: Callable[[Path], Profile], ncu: str, work: P
                     lines=len(profile.lines), notices=list(profile.notices),
                     bottleneck=profile.bottleneck.rule if profile.bottleneck else None)
         (d / "profile.json").write_text(json.dumps(profile.to_json(), indent=1))
-        (d / "feedback.txt").write_text(profile.feedback_text())
+        (d / "feedback.txt").write_text(feedback_text(profile))
         report = work / "profile.ncu-rep"
         try:  # what the product's module reader extracts, replayed by the fixture tests
             launches = read_in_subprocess(ncu, report)

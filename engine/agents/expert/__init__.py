@@ -3,7 +3,7 @@
 - SSDA (rules.py): workload analysis (analysis.py) -> the implementation space and the five direction
   scores, with the evidence and a rationale a person can read.
 - SPA (planner.py): the argmax direction -> a knowledge-base strategy that a generator implements.
-- OA (generate.py): K variants of that strategy, generated from the task's graph (lowering.py -> ir.py ->
+- OA (generate.py): K variants of that strategy, generated from the task's graph (lowering/ -> ir.py ->
   codegen/): fused pointwise and row-reduction kernels, shared-memory tiled transposes for stages that read
   transposed, cuBLAS/cuBLASLt products with fused epilogues, a tiled SGEMM, C++ loop nests for the CPU,
   and ModelNew files around torch.compile, CUDA graphs and cuDNN autotuning.
@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from contracts.spaces import Space
+from contracts.vocabulary import Space
 from engine.agents.base import Context, DirectionScores, Invalid, SpaceChoice, Strategy, Usage
 from engine.agents.expert import generate as oa
 from engine.agents.expert import planner, rules

@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from contracts.spaces import Space
+from contracts.vocabulary import Space
 from engine.agents.base import Context, Invalid, Strategy
 from engine.agents.expert.analysis import Workload
 from engine.agents.expert.codegen.cpu import CpuParams, cpu_source

@@ -1,6 +1,6 @@
 """The kernel IR the expert's generators share: strided views, element expressions, stages, programs.
 
-A task's fx graph is lowered (lowering.py) into a `Program`: an ordered list of stages over named
+A task's fx graph is lowered (lowering/) into a `Program`: an ordered list of stages over named
 buffers. A `FusedStage` computes one or more output expressions per element of its domain in a single
 kernel (pointwise chains, and row reductions over the last dim of the domain); a `GemmStage` is one
 (batched) matrix product handed to cuBLAS or to a generated tiled kernel; a `ConvStage` is one 2-D

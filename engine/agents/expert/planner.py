@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from contracts.spaces import Space
+from contracts.vocabulary import Direction, Space
 from engine.agents import knowledge
-from engine.agents.base import Context, Direction, DirectionScores, Strategy
+from engine.agents.base import Context, DirectionScores, Strategy
 from engine.agents.expert.analysis import Workload, WorkloadKind
 from engine.agents.expert.codegen import gemm_split
 from engine.agents.expert.codegen.transpose import transposed_stages

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from contracts.spaces import Space
-from engine.agents.base import Context, Direction, DirectionScores, SpaceChoice
+from contracts.vocabulary import Direction, Space
+from engine.agents.base import Context, DirectionScores, SpaceChoice
 from engine.agents.expert.analysis import Workload, WorkloadKind, analyze
 from engine.agents.expert.codegen import gemm_split
 from engine.agents.expert.codegen.transpose import transposed_stages

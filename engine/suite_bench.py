@@ -1,13 +1,19 @@
-"""`hiera bench DIR`: optimize every task of a suite and compare with torch.compile, timed the same way.
+"""The suite runner behind `hiera bench DIR`: optimize every task of a suite and compare with torch.compile,
+timed the same way, and score the suite.
+
+(Four things are called "bench": this module; the `hiera bench` command that parses its flags and prints its
+report, engine/commands/bench.py; the task suite it is usually run on, bench/; and the scripts that measure
+one component each, scripts/bench_*.py.)
 
 Each task runs as subprocesses of the CLI (`hiera optimize --json`, then `hiera eval` of the torch.compile
 baselines), one device per worker thread, so tasks on several GPUs of one host run in parallel and a task
 that crashes its process costs only itself. Each task's result is written to OUT/tasks/<name>.json as it
 finishes; a resumed bench skips those.
 
-Metrics (KernelBench's fast_p, research/peers.md §1): over ALL tasks of a group, fast_0 = fraction valid,
-fast_1 = fraction with speedup > 1, fast_2 = fraction > 2; geomean_speedup over the tasks with a valid
-result (an invalid task counts as speedup 1.0: the user keeps eager).
+Metrics (KernelBench's fast_p: Ouyang et al., "KernelBench: Can LLMs Write Efficient GPU Kernels?",
+arXiv:2502.10517): over ALL tasks of a group, fast_0 = fraction valid, fast_1 = fraction with speedup > 1,
+fast_2 = fraction > 2; geomean_speedup over the tasks with a valid result (an invalid task counts as
+speedup 1.0: the user keeps eager).
 """
 
 from __future__ import annotations
