@@ -206,6 +206,6 @@ class Driver:
         return float(ms.value)
 
     def reset_persisting_l2(self) -> None:
-        # A persisting access window survives a plain flush (research/peers.md §5.4): limit 0, then demote.
+        # A persisting access window survives a plain flush (llm.c PR #851): limit 0, then demote.
         self._check("cuCtxSetLimit", self.lib.cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, ctypes.c_size_t(0)))
         self._check("cuCtxResetPersistingL2Cache", self.lib.cuCtxResetPersistingL2Cache())

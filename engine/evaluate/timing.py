@@ -2,7 +2,7 @@
 
 CUDA: each trial is bracketed by device-wide synchronizes (all streams), timed with CUDA events, after
 the L2 cache was flushed by writing a buffer larger than it and the persisting-L2 lines reset (a
-persisting access window survives a plain flush: research/peers.md §5.4). CPU: time.perf_counter around
+persisting access window survives a plain flush: llm.c PR #851). CPU: time.perf_counter around
 the call, after a write over a buffer larger than the last-level cache.
 
 Every function and class used to take a time is captured at import, before any candidate code runs.
