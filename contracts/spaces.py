@@ -48,6 +48,10 @@ _LIBRARY_PATTERNS: list[tuple[str, str]] = [
     (r"\bcute::", "CuTe"),
     (r"\bcub::", "CUB"),
     (r"\bthrust::", "Thrust"),
+    # A library looked up at run time by name: the names are strings, so no header or call above shows it.
+    # (The pure CUDA runner also masks CUDA's library folders and checks what was loaded; this names it.)
+    (r"#\s*include\s*[<\"]dlfcn\.h[>\"]", "dlfcn.h (loading libraries at run time)"),
+    (r"\bdl(open|mopen|sym|vsym)\s*\(", "a library loaded at run time (dlopen/dlsym)"),
 ]
 
 # PyTorch/ATen from C++: allowed only in libraries_pytorch.

@@ -18,6 +18,14 @@ def test_cublas_call_violates_pure_cuda_but_not_libraries():
     assert check_native_source(src, Space.CUDA_LIBRARIES) == []
 
 
+def test_a_library_looked_up_by_name_at_run_time_violates_pure_cuda():
+    # The library and symbol names are strings, which the checks above ignore; the lookup itself is code.
+    src = ('#include <dlfcn.h>\nvoid* h = dlopen("libcublas.so.13", RTLD_NOW);\n'
+           'auto g = (gemm_fn)dlsym (h, "cublasSgemm_v2");\n')
+    assert [v.line for v in check_native_source(src, Space.PURE_CUDA)] == [1, 2, 3]
+    assert check_native_source(src, Space.CUDA_LIBRARIES) == []
+
+
 def test_aten_in_a_cu_needs_libraries_pytorch():
     src = "#include <torch/extension.h>\nauto y = at::matmul(a, b);\n"
     lines = [v.line for v in check_native_source(src, Space.CUDA_LIBRARIES)]
