@@ -47,6 +47,7 @@ class TaskResult:
     best_ms: float | None = None
     compile: dict[str, float | None] = field(default_factory=dict)  # mode -> speedup over eager (None invalid)
     compile_status: dict[str, str] = field(default_factory=dict)
+    compile_reason: dict[str, str] = field(default_factory=dict)  # mode -> the evaluator's reason, when not valid
     roofline_fraction: float | None = None  # roofline lower bound / best time (1.0 = at the bound)
     roofline_ms: float | None = None
     spaces: list[str] = field(default_factory=list)
@@ -182,6 +183,8 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
             ev = by_file.get(str(path))
             r.compile[mode] = ev.get("speedup") if ev else None
             r.compile_status[mode] = ev.get("status", "error") if ev else f"error: {log[-200:]}"
+            if ev and ev.get("status") != "valid":
+                r.compile_reason[mode] = str(ev.get("reason") or "")[:600]
     r.roofline_ms = roofline(task, device)
     if r.roofline_ms and r.best_ms:
         r.roofline_fraction = r.roofline_ms / r.best_ms

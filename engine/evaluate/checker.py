@@ -268,7 +268,7 @@ class Checker:
             proc = None
             self._quiet(False)
             if not ref_ms:
-                ref_ms = time_reference(len(cand_ms))
+                ref_ms = self._settled(time_reference, self._trials_for(self._ref_ms or 1.0, req))
             reply.time_s = _perf_counter() - t2
             method = timing.METHOD_CUDA if self.device.type == "cuda" else timing.METHOD_CPU
             reply.reference = Timing.from_samples(ref_ms, method)
@@ -486,8 +486,14 @@ class Checker:
         walls: list[float] = []
         ref_ms: list[float] = []
         sampled_any = False
+        # On the CPU the count is fixed (the reference's blocks are spread over it); on a GPU the calls stop
+        # once their median is known closely enough (a steady kernel needs MIN_TRIALS, not the cap). Which
+        # call is the last is decided before it is made, and the last is always checked: a candidate cannot
+        # tell the call after which nobody looks.
         block = max(trials // 5, 1) if self.device.type == "cpu" else 0
         for i in range(trials):
+            last = i == trials - 1 or (not block and i % 5 == 0 and
+                                       timing.median_settled(cand_ms, min(MIN_TRIALS, trials)))
             if block and i % block == 0:
                 ref_ms += self._frozen(proc, time_reference, min(block, trials - len(ref_ms)))
             base = pool[i % len(pool)]
@@ -497,7 +503,7 @@ class Checker:
                 buf.copy_(v)
             ex.poison_outputs()
             timing.sync(self.device)
-            sampled = i in (0, trials - 1) or self._rng.random() < SAMPLE_RATE
+            sampled = i == 0 or last or self._rng.random() < SAMPLE_RATE
             t0 = _perf_counter()
             rep = self._ask(proc, "call", self._call_limit_s(), deadline, f"timed call {i + 1}", scalars=scalars,
                             timed=True, flush=True)
@@ -514,11 +520,22 @@ class Checker:
                               f"timed call {i + 1} disagrees with the reference on its own inputs (work skipped "
                               "when timed, or a cached result?)", Status.SUSPECT)
                 del inputs
+            if last:
+                break
         assert sampled_any
         if block and len(ref_ms) < trials:
             ref_ms += self._frozen(proc, time_reference, trials - len(ref_ms))
         notes = [str(n)[:300] for n in (rep.get("notes") or [])][:4]
         return cand_ms, walls, notes, ref_ms
+
+    @staticmethod
+    def _settled(time_more: Callable[[int], list[float]], cap: int) -> list[float]:
+        """The reference's trials on a GPU: by the same rule as the candidate's, at most `cap` (its own time
+        sets the cap: a 30 ms reference is not timed as often as a 30 us one)."""
+        ms = time_more(min(MIN_TRIALS, cap))
+        while len(ms) < cap and not timing.median_settled(ms, MIN_TRIALS):
+            ms += time_more(min(5, cap - len(ms)))
+        return ms
 
     def _frozen(self, proc: CandidateProcess, time_reference: Callable[[int], list[float]], n: int) -> list[float]:
         if n <= 0:

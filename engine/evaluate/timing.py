@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import glob
+import math
 import os
 import time
 from collections.abc import Callable
@@ -113,3 +114,26 @@ def warm_up(fn: Callable[[], Any], device: torch.device, min_calls: int = 3, min
         times.append(ms)
     times.sort()
     return times[len(times) // 2]
+
+
+# How closely a median must be known before the timed calls stop: the 95% confidence half-width of the
+# median within this share of it. The timing spread between runs on the H200 is about 3% (BENCHMARKS.md);
+# 0.5% keeps the figure's own uncertainty well inside that.
+MEDIAN_HALF_WIDTH = 0.005
+
+
+def median_settled(samples: list[float], min_trials: int, rel: float = MEDIAN_HALF_WIDTH) -> bool:
+    """Whether enough samples were taken that their median is known to `rel` (95%).
+
+    The median's standard error is about 1.253 sigma / sqrt(n), and sigma is about IQR / 1.349 for a normal
+    bulk, so its 95% half-width is about 1.82 IQR / sqrt(n). The IQR ignores the odd slow outlier (a clock
+    step, a preemption) that would make a standard deviation wait for many more calls than the median needs.
+    So a kernel whose calls agree to 1% stops at the minimum, and one that scatters by 5% runs on to the cap.
+    """
+    n = len(samples)
+    if n < max(min_trials, 4):
+        return False
+    s = sorted(samples)
+    med = s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
+    iqr = s[(3 * n) // 4] - s[n // 4]
+    return med > 0 and 1.82 * iqr / math.sqrt(n) <= rel * med
