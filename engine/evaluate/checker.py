@@ -586,7 +586,11 @@ class Checker:
         gpu = self.device.type == "cuda"
         # On a shared CPU a call's wall time wanders by milliseconds: the bound there is for gross cheats (a
         # patched clock), the sampled output checks guard the rest.
-        slack = max(0.05, 0.1 * cand, 4 * spread) if gpu else max(3.0, 2 * cand, 8 * spread)
+        # On the H200 honest candidates showed an overhead beyond the calibration of 0.06-0.2 ms on 0.9 ms
+        # kernels (up to 20%) and up to 0.56 ms on 4.6 ms ones (12%: torch.compile, GB-sized outputs), which
+        # a bound of 10% refused; the cheats this is for (work on another stream, an early reply, a patched
+        # clock) hide the whole kernel, and outputs still being written are caught directly by the runner.
+        slack = max(0.1, 0.25 * cand, 4 * spread) if gpu else max(3.0, 2 * cand, 8 * spread)
         if gap - base > slack:
             raise Rejected(Status.SUSPECT,
                            f"the runner reported {cand:.4g} ms per call, but by the checker's clock each call took "

@@ -302,6 +302,11 @@ class ModelNewBackend:
                       zip(setup.state_names, [b for b in setup.buffers if b.role == "state"])}
         self.model: Any = None
         self.previous: list[Any] = []
+        self.previous_ptrs: list[int] = []
+        # Each call is a new step for torch.compile's CUDA-graph trees (mode="max-autotune" or
+        # "reduce-overhead"): the last call's outputs, copied out already, may be overwritten. Without it they
+        # refuse the second call ("accessing tensor output of CUDAGraphs that has been overwritten").
+        self.new_step = getattr(getattr(self.torch, "compiler", None), "cudagraph_mark_step_begin", None)
         self.notes: list[str] = []
 
     def _watched(self) -> list[tuple[str, Any, str]]:
@@ -371,6 +376,8 @@ class ModelNewBackend:
                 self.flush.fill_(1)
                 self.flush.fill_(0)
             threads_before = set(threading.enumerate())
+            if self.new_step is not None and not stub and audit is None:
+                self.new_step()  # outside the timed span
             with torch.no_grad():
                 if gpu and timed:
                     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -478,13 +485,14 @@ class ModelNewBackend:
         # each call's result, but a user keeping them must clone them.
         # The previous call's outputs are held until now, so their memory cannot have been handed out again: the
         # same address means the same buffer.
+        # The addresses are read now: a CUDA-graph output of the last call may not be touched once the next
+        # call has run (its data_ptr() raises), though the tensor object is still held.
         ptrs = [o.data_ptr() for o in outs]
-        old = [p.data_ptr() for p in self.previous]
         note = ("its outputs are overwritten by its next call (static output buffers, as CUDA-graph replay has): "
                 "clone them to keep a result")
-        if any(p in old for p in ptrs if p) and note not in self.notes:
+        if any(p in self.previous_ptrs for p in ptrs if p) and note not in self.notes:
             self.notes.append(note)
-        self.previous = list(outs)
+        self.previous, self.previous_ptrs = list(outs), ptrs
 
     def _audit(self) -> Any:
         from torch.utils._python_dispatch import TorchDispatchMode

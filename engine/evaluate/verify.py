@@ -34,10 +34,27 @@ def _bytes(t: torch.Tensor) -> torch.Tensor:
     return t.detach().contiguous().reshape(-1).view(torch.uint8)
 
 
+# Elements per step of a comparison: float64 temporaries of 256 MB. KernelBench's outputs reach 1.6 G
+# elements; done whole, the half-dozen float64 temporaries of a comparison took 60 GB of the checker's
+# device memory and ran it out.
+CHUNK = 1 << 25
+
+
+def _flat(t: torch.Tensor) -> torch.Tensor:
+    return t.detach().reshape(-1)
+
+
+def _spans(n: int) -> list[tuple[int, int]]:
+    return [(a, min(n, a + CHUNK)) for a in range(0, n, CHUNK)]
+
+
 def output_scale(ref: torch.Tensor) -> float:
     """The typical magnitude of an output: the root mean square of its elements (float64)."""
-    r = ref.detach().to(torch.float64)
-    return float(r.square().mean().sqrt()) if r.numel() else 0.0
+    r = _flat(ref)
+    if not r.numel():
+        return 0.0
+    total = sum(float(r[a:b].to(torch.float64).square().sum()) for a, b in _spans(r.numel()))
+    return (total / r.numel()) ** 0.5
 
 
 def compare(out: torch.Tensor, ref: torch.Tensor, tol: float, label: str, capped: bool = True) -> Finding | None:
@@ -52,38 +69,57 @@ def compare(out: torch.Tensor, ref: torch.Tensor, tol: float, label: str, capped
     the scale of what is summed.
 
     Computed in float64 on the tensors' own device (a GPU-sized output would take seconds to copy to the
-    host); only the few scalars of the report cross over.
+    host), CHUNK elements at a time; only the few scalars of the report cross over.
     """
-    o = out.detach().to(torch.float64)
-    r = ref.detach().to(o.device, torch.float64)
-    if not bool(_isfinite(r).all()):
-        return Finding(Status.INCORRECT, f"the reference's {label} contains NaN or Inf on these inputs; "
-                                         "the task's inputs are outside its domain")
-    finite = _isfinite(o)
-    diff = (o - r).abs()
-    diff = torch.where(finite, diff, torch.full_like(diff, float("inf")))
-    scale = max(output_scale(r), 1e-6)
+    o_all = _flat(out)
+    r_all = _flat(ref).to(o_all.device)
+    if o_all.numel() != r_all.numel():
+        return Finding(Status.INCORRECT, f"{label} has {o_all.numel()} elements, the reference's "
+                                         f"{r_all.numel()} (shape {tuple(out.shape)} against {tuple(ref.shape)})")
+    spans = _spans(o_all.numel())
+    for a, b in spans:
+        if not bool(_isfinite(r_all[a:b]).all()):
+            return Finding(Status.INCORRECT, f"the reference's {label} contains NaN or Inf on these inputs; "
+                                             "the task's inputs are outside its domain")
+    scale = max(output_scale(r_all), 1e-6)
     atol = tol * (min(1.0, scale) if capped else scale)
-    bound = atol + tol * r.abs()
-    bad = diff > bound
-    n_bad = int(bad.sum())
+    n_bad, all_finite, any_finite = 0, True, False
+    max_abs, max_rel = 0.0, 0.0
+    worst, worst_excess = 0, -float("inf")
+    for a, b in spans:
+        o = o_all[a:b].to(torch.float64)
+        r = r_all[a:b].to(torch.float64)
+        finite = _isfinite(o)
+        diff = (o - r).abs()
+        diff = torch.where(finite, diff, torch.full_like(diff, float("inf")))
+        bound = atol + tol * r.abs()
+        n_bad += int((diff > bound).sum())
+        all_finite = all_finite and bool(finite.all())
+        if diff.numel():
+            max_abs = max(max_abs, float(diff.max()))
+        if bool(finite.any()):
+            any_finite = True
+            rel = diff / r.abs().clamp_min(1e-12)
+            max_rel = max(max_rel, float(rel[finite].max()))
+        excess = torch.nan_to_num(diff - bound, nan=float("inf"))
+        if excess.numel():
+            i = int(torch.argmax(excess))
+            if float(excess[i]) > worst_excess:  # strictly: the first of equal excesses, as argmax over the whole
+                worst, worst_excess = a + i, float(excess[i])
+        del o, r, finite, diff, bound, excess
     if n_bad == 0:
         return None
-    excess = (diff - bound).flatten()
-    worst = int(torch.argmax(torch.nan_to_num(excess, nan=float("inf"))))
-    idx = list(torch.unravel_index(torch.tensor(worst), o.shape)) if o.dim() else []
+    idx = list(torch.unravel_index(torch.tensor(worst), tuple(out.shape))) if out.dim() else []
     where = f"{label}[{', '.join(str(int(i)) for i in idx)}]"
-    rel = diff / r.abs().clamp_min(1e-12)
-    all_finite = bool(finite.all())
     stats = ErrorStats(
-        max_abs=float(diff.max()), max_rel=float(rel[finite].max()) if bool(finite.any()) else float("inf"),
-        where=where, expected=float(r.flatten()[worst]), got=float(o.flatten()[worst]),
-        mismatches=n_bad, total=o.numel(),
+        max_abs=max_abs, max_rel=max_rel if any_finite else float("inf"),
+        where=where, expected=float(r_all[worst]), got=float(o_all[worst]),
+        mismatches=n_bad, total=o_all.numel(),
     )
     what = "NaN/Inf" if not all_finite else "mismatch"
     return Finding(
         Status.INCORRECT,
-        f"{what}: {n_bad} of {o.numel()} elements outside rtol={tol:g}, atol={atol:.3g} (scaled to the output's "
+        f"{what}: {n_bad} of {o_all.numel()} elements outside rtol={tol:g}, atol={atol:.3g} (scaled to the output's "
         f"size); worst at {where}: expected "
         f"{stats.expected:.6g}, got {stats.got:.6g} (abs err {stats.max_abs:.3g}, rel {stats.max_rel:.3g})",
         stats,

@@ -11,7 +11,8 @@ Scalar constants of the module are baked into the expressions as literals: fx re
 and the contract fixes them for the task (the kernel still receives them, by the ABI, and ignores them).
 
 The vocabulary is a table of handlers, one per operator name (table.py), in modules named for what they
-hold: meta.py (shape bookkeeping), views.py, pointwise.py, reductions.py, norms.py, linear.py, conv.py.
+hold: meta.py (shape bookkeeping), views.py, pointwise.py, reductions.py, pooling.py, norms.py, linear.py,
+conv.py.
 `lower` walks the graph and hands each call to its handler; builder.py holds what the handlers build with.
 Anything outside the vocabulary raises `Unsupported` with a sentence a person can read; the rules then fall
 back to the PyTorch-level candidates and say why.
@@ -34,7 +35,7 @@ from engine.agents.expert.ir import (
 )
 
 # The handler modules register their operators in the table on import.
-from engine.agents.expert.lowering import conv, linear, meta, norms, pointwise, reductions, views  # noqa: F401
+from engine.agents.expert.lowering import conv, linear, meta, norms, pointwise, pooling, reductions, views  # noqa: F401
 from engine.agents.expert.lowering.builder import Lowering
 from engine.agents.expert.lowering.table import FUNCTIONS, MODULES, Call, ModuleCall
 from engine.agents.expert.lowering.values import Unsupported, Value

@@ -1,0 +1,20 @@
+"""A max pool with padding: outside the lowering's vocabulary (no masked loads), so it must say so."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pool = nn.MaxPool2d(kernel_size=2, stride=1, padding=1, dilation=2)
+
+    def forward(self, x):
+        return self.pool(x)
+
+
+def get_inputs():
+    return [torch.randn(2, 3, 12, 12)]
+
+
+def get_init_inputs():
+    return []
