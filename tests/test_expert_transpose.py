@@ -4,6 +4,7 @@ tiled kernel (planned from the graph, not the task's name), the kernels compile 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -162,3 +163,21 @@ def test_cpu_candidate_of_a_transpose_task_is_valid(task: str, tmp_path: Path) -
     with Evaluator(s, tmp_path, EvalSettings(device="cpu", timing_trials=20)) as ev:
         (out,) = ev.evaluate([cand])
     assert out.valid, out.reason
+
+
+def test_a_best_at_the_roofline_sends_no_round_to_torch_compile() -> None:
+    """The same 1.05x, but measured at the workload's roofline bound: torch.compile cannot find more there
+    (it moves the same bytes), so the round stays with the generated kernels."""
+    from engine.agents.expert.rules import workload
+    from engine.evaluate.outcome import Outcome, Status, Timing
+
+    s = spec("expert_transpose.py")
+    be = ExpertBackend()
+    hist = (RoundRecord(1, Space.PURE_CUDA, Direction.M, "M.smem_transpose", 1.05, ()),)
+    bound = workload(ctx_for(s)).roofline_ms
+    for ms, lands in ((bound / 0.95, Space.PURE_CUDA), (bound / 0.5, Space.LIBRARIES_PYTORCH)):
+        best = Outcome("r1c1", Status.VALID, "", candidate=Timing.from_samples([ms] * 5, "test"),
+                       reference=Timing.from_samples([ms * 1.05] * 5, "test"))
+        ctx = replace(ctx_for(s, history=hist, rnd=2), parent_outcome=best)
+        choice = be.ssda.select_space(ctx)
+        assert choice.space is lands, choice.rationale

@@ -104,6 +104,19 @@ def best_speedup(ctx: Context) -> float | None:
     return max(vals) if vals else None
 
 
+# A best at this share of the workload's roofline bound is done: a round elsewhere cannot gain 10%.
+AT_ROOFLINE = 0.9
+
+
+def roofline_share(ctx: Context, w: Workload) -> float | None:
+    """The roofline bound over the best candidate's measured time (1.0: at the bound), when both are known."""
+    o = ctx.parent_outcome
+    ms = o.candidate.median_ms if o is not None and o.valid and o.candidate is not None else None
+    if not ms or not w.roofline_ms or ms <= 0:
+        return None
+    return w.roofline_ms / ms
+
+
 def select_space(ctx: Context, fresh: Callable[[Space], bool] | None = None) -> SpaceChoice:
     """The round's space. fresh(space), when given, is a dry run saying whether a round there would write
     anything new; a space that would not is passed over like one whose generators said so in a round."""
@@ -143,7 +156,13 @@ def select_space(ctx: Context, fresh: Callable[[Space], bool] | None = None) -> 
     # whichever space wins.
     best = best_speedup(ctx)
     last = ctx.round >= ctx.rounds - 1 if ctx.rounds else False
-    if (last and ctx.history and Space.LIBRARIES_PYTORCH in ctx.allowed_spaces
+    at_bound = roofline_share(ctx, w)
+    if at_bound is not None and at_bound >= AT_ROOFLINE:
+        # A best already at the bound has nothing for torch.compile to find (it cannot move fewer bytes than
+        # the bound counts); its candidates cost a compile each in the evaluator. Seen on the H200: a sigmoid
+        # over 6.4 GB at 100% of the bound spent a round of 75 s verifying torch.compile variants.
+        note += f" The best so far runs at {at_bound:.0%} of the roofline, so no round goes to torch.compile."
+    elif (last and ctx.history and Space.LIBRARIES_PYTORCH in ctx.allowed_spaces
             and _valid_in(ctx, Space.LIBRARIES_PYTORCH) is None and best is not None and best < 1.2
             and choice.space is not Space.LIBRARIES_PYTORCH and ctx.on_gpu and not used_up(Space.LIBRARIES_PYTORCH)):
         choice = next((r for r in ranking if r.space is Space.LIBRARIES_PYTORCH), choice)
