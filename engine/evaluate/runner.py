@@ -376,7 +376,9 @@ class ModelNewBackend:
                 self.flush.fill_(1)
                 self.flush.fill_(0)
             threads_before = set(threading.enumerate())
-            if self.new_step is not None and not stub and audit is None:
+            # Only once CUDA-graph trees are in use: the call imports Inductor (seconds) otherwise.
+            if (self.new_step is not None and not stub and audit is None
+                    and "torch._inductor.cudagraph_trees" in sys.modules):
                 self.new_step()  # outside the timed span
             with torch.no_grad():
                 if gpu and timed:
