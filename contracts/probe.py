@@ -13,6 +13,7 @@ import importlib.util
 import inspect
 import json
 import math
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -37,7 +38,7 @@ def _raised(kind: str, path: Path, e: Exception, where: str, fix: str) -> dict[s
     """`where` raised e: the error names that function; running out of memory gets its own fix."""
     if _out_of_memory(e):
         fix = (f"{where} asks for more memory than this machine has; make its tensors smaller "
-               "(hiera runs the task once on the CPU to describe it)")
+               "(hiera runs a task of up to 256 MB once on the CPU to describe it)")
     return _error(kind, path, _task_line(e.__traceback__, path), f"{where} raised {type(e).__name__}: {e}", fix)
 
 
@@ -180,29 +181,45 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
         "return a list of Model's constructor arguments from get_init_inputs() ([] for none)")
     if failed:
         return failed
-    mark("__init__")
-    try:
-        model = module.Model(*init_inputs)
-        model.eval()
-    except Exception as e:
-        return _raised("init", path, e, "Model.__init__",
-                       f"make Model.__init__ accept what get_init_inputs() returns ({len(init_inputs)} "
-                       "argument(s)) and build the module from them")
-    mark("get_inputs")
-    torch.manual_seed(1)
-    inputs, failed = _a_list(module.get_inputs, "inputs", path, "get_inputs()",
-                             "make get_inputs() return the forward's inputs: a list of tensors and numbers",
-                             "return a list of the forward's inputs from get_inputs() (`return [x]`, not `return x`)")
-    if failed:
-        return failed
-    mark("forward")
-    try:
-        with torch.no_grad():
-            out = model(*inputs)
-    except Exception as e:
-        return _raised("forward", path, e, "Model.forward",
-                       f"make Model.forward accept the {len(inputs)} input(s) get_inputs() returns, in that order, "
-                       "and compute on them")
+    # Shapes first, on the meta device (no memory, no arithmetic): KernelBench's tasks ship inputs of
+    # 6-9 GB, which on the CPU took 75-90 s per description on this project's 2-core machine, or more
+    # memory than it has (a 6.4 GB sigmoid was killed). A task that large is described from the meta
+    # run; a small one, or one the meta device cannot run, is run for real as before (its value ranges go
+    # into the contract's notes).
+    described = _on_meta(module, init_inputs, mark)
+    size = _nbytes(*described) if described is not None else 0
+    if size > _machine_bytes():
+        return _error("inputs", path, _def_line(module.get_inputs),
+                      f"get_inputs() and the model ask for {size / 2**30:.1f} GiB of tensors in all, more than "
+                      f"this machine's {_machine_bytes() / 2**30:.0f} GiB of memory",
+                      "get_inputs() asks for more memory than this machine has; make its tensors smaller")
+    if described is not None and size > REAL_RUN_BYTES:
+        model, inputs, out = described
+    else:
+        mark("__init__")
+        try:
+            model = module.Model(*init_inputs)
+            model.eval()
+        except Exception as e:
+            return _raised("init", path, e, "Model.__init__",
+                           f"make Model.__init__ accept what get_init_inputs() returns ({len(init_inputs)} "
+                           "argument(s)) and build the module from them")
+        mark("get_inputs")
+        torch.manual_seed(1)
+        inputs, failed = _a_list(module.get_inputs, "inputs", path, "get_inputs()",
+                                 "make get_inputs() return the forward's inputs: a list of tensors and numbers",
+                                 "return a list of the forward's inputs from get_inputs() (`return [x]`, not "
+                                 "`return x`)")
+        if failed:
+            return failed
+        mark("forward")
+        try:
+            with torch.no_grad():
+                out = model(*inputs)
+        except Exception as e:
+            return _raised("forward", path, e, "Model.forward",
+                           f"make Model.forward accept the {len(inputs)} input(s) get_inputs() returns, in that "
+                           "order, and compute on them")
     mark("describe")
 
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
@@ -241,6 +258,52 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
         "trace_error": trace_error,
         "torch_version": torch.__version__,
     }
+
+
+# Above this many bytes of inputs, parameters and outputs a task is described from its meta-device run.
+REAL_RUN_BYTES = 256 << 20
+
+
+def _machine_bytes() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 1 << 62
+
+
+def _on_meta(module: Any, init_inputs: list[Any], mark: Any) -> tuple[Any, list[Any], Any] | None:
+    """(model, inputs, output) built and run on the meta device, or None when any of it fails there
+    (data-dependent code, .item(), an operator without a meta kernel): the real run then says what.
+    The steps are marked as in the real run, so a task that hangs or dies here is named the same way."""
+    import torch
+
+    try:
+        with torch.device("meta"):
+            torch.manual_seed(0)
+            mark("__init__")
+            model = module.Model(*init_inputs)
+            model.eval()
+            mark("get_inputs")
+            inputs = module.get_inputs()
+            if not isinstance(inputs, (list, tuple)):
+                return None
+            inputs = list(inputs)
+            mark("forward")
+            with torch.no_grad():
+                out = model(*inputs)
+    except Exception:
+        return None
+    tensors = [*inputs, *(out if isinstance(out, (tuple, list)) else [out])]
+    if not all(t.is_meta for t in tensors if isinstance(t, torch.Tensor)):
+        return None
+    return model, inputs, out
+
+
+def _nbytes(model: Any, inputs: list[Any], out: Any) -> int:
+    import torch
+
+    values = [*inputs, *(out if isinstance(out, (tuple, list)) else [out]), *model.parameters(), *model.buffers()]
+    return sum(v.numel() * v.element_size() for v in values if isinstance(v, torch.Tensor))
 
 
 STEP_SUFFIX = ".step"  # beside OUT.json: the task function running now (read when the process dies)

@@ -90,3 +90,18 @@ def test_torch_demo_holds_the_reference_parameters_and_runs_the_candidate(tmp_pa
     x = demo.get_inputs()[0]
     torch.testing.assert_close(new(x), ref(x))
     sys.modules.pop("groundtruth", None)
+
+
+def test_a_task_with_gigabytes_of_inputs_is_described_from_the_meta_device(tmp_path):
+    # 2 GiB of input and as much output: sized on the meta device, never allocated or run on the CPU (so no
+    # value range is seen); the graph is traced all the same.
+    p = write(tmp_path, "import torch\n\nclass Model(torch.nn.Module):\n    def forward(self, x):\n"
+                        "        return torch.sigmoid(x) * 2\n\n"
+                        "def get_inputs():\n    return [torch.rand(2**14, 2**15)]\n\n"
+                        "def get_init_inputs():\n    return []\n")
+    spec = load_task(p)
+    (x,) = spec.inputs
+    assert x.tensor.shape == (2**14, 2**15) and x.tensor.min is None
+    assert spec.outputs[0][1].shape == (2**14, 2**15) and spec.graph is not None and spec.trace_error is None
+    small = load_task(TASKS / "relu_positive.py")
+    assert small.inputs[0].tensor.min is not None  # a small task still runs for real: its values are seen
