@@ -196,13 +196,22 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
     if failed:
         return failed
     mark("forward")
+    on_meta = False  # the forward ran on the meta device (shapes only): the CPU had not the memory for it
     try:
         with torch.no_grad():
             out = model(*inputs)
     except Exception as e:
-        return _raised("forward", path, e, "Model.forward",
-                       f"make Model.forward accept the {len(inputs)} input(s) get_inputs() returns, in that order, "
-                       "and compute on them")
+        fallback = None
+        if _out_of_memory(e):
+            # A forward whose CPU kernels need more memory than the CPU has (an fp64 convolution goes through
+            # im2col on the CPU: a 7x7 stencil on a 10240^2 grid asks for 41 GB) is described on the meta
+            # device: outputs and graph shapes without values. The task still runs on its own device when judged.
+            fallback = _meta_forward(model, inputs)
+        if fallback is None:
+            return _raised("forward", path, e, "Model.forward",
+                           f"make Model.forward accept the {len(inputs)} input(s) get_inputs() returns, in that "
+                           "order, and compute on them")
+        out, on_meta = fallback, True
     mark("describe")
 
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
@@ -225,7 +234,10 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
         if not k.startswith("_") and k not in _MODULE_BOOKKEEPING
         and isinstance(v, (int, float, bool)) and not isinstance(v, torch.Tensor)
     ]
-    graph, trace_error = _graph(model, inputs)
+    if on_meta:
+        graph, trace_error = _graph(model.to("meta"), [_to_meta(x) for x in inputs])
+    else:
+        graph, trace_error = _graph(model, inputs)
     return {
         "ok": True,
         "path": str(path.resolve()),
@@ -240,13 +252,48 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
         "graph": graph,
         "trace_error": trace_error,
         "torch_version": torch.__version__,
+        **({"described_on": "meta"} if on_meta else {}),
     }
+
+
+def _to_meta(x: Any) -> Any:
+    return x.to("meta") if hasattr(x, "to") and hasattr(x, "is_meta") else x
+
+
+def _meta_forward(model: Any, inputs: list[Any]) -> Any | None:
+    """The forward on the meta device (a copy of the model), or None when it does not run there."""
+    import copy
+
+    import torch
+
+    try:
+        with torch.no_grad():
+            return copy.deepcopy(model).to("meta")(*[_to_meta(x) for x in inputs])
+    except Exception:
+        return None
 
 
 STEP_SUFFIX = ".step"  # beside OUT.json: the task function running now (read when the process dies)
 
 
+def _limit_memory() -> None:
+    """Address space capped at 60% of the machine's memory: a forward that asks for more fails at once with
+    an out-of-memory error (and is described on the meta device) instead of the kernel killing the probe."""
+    import os
+    import resource
+
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = int(0.6 * total)
+        if soft == resource.RLIM_INFINITY or soft > cap:
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ValueError, OSError):
+        pass
+
+
 def main() -> None:
+    _limit_memory()
     task, out = Path(sys.argv[1]), Path(sys.argv[2])
     step = out.with_name(out.name + STEP_SUFFIX)
     try:

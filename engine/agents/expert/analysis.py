@@ -20,6 +20,7 @@ from contracts.task import GraphNode, TaskSpec
 from engine.agents.expert import ops
 from engine.agents.expert.ir import Program
 from engine.agents.expert.lowering import Unsupported, lower
+from engine.agents.expert.stencil import StencilSpec, recognize
 
 # Defaults when nothing was measured: H200 device-to-device copy moves about 4.3 TB/s counting bytes read
 # and written; plain (non-tensor-core) fp32 peaks near 60 TFLOP/s in practice. A small CPU box: ~20 GB/s,
@@ -76,7 +77,8 @@ class Workload:
     ops: tuple[OpInfo, ...]
     counts: dict[str, int]  # node kind -> count (compute nodes only)
     kind: WorkloadKind
-    pattern: str  # pointwise | row_reduction | reduction | gemm | gemm_epilogue | conv | data_movement | composite
+    # pointwise | row_reduction | reduction | gemm | gemm_epilogue | conv | stencil | data_movement | composite
+    pattern: str
     flops: int
     min_bytes: int  # every input/parameter read once, every output written once
     eager_bytes: int  # bytes moved when every op runs as its own kernel
@@ -87,6 +89,8 @@ class Workload:
     program: Program | None  # the lowered program, when the generators can express the graph
     unsupported: str | None  # why not, otherwise
     notes: tuple[str, ...] = field(default=())
+    # The task as a stencil (stencil.py: one convolution with no sum across channels), on the GPU only.
+    stencil: StencilSpec | None = None
 
     @property
     def intensity(self) -> float:
@@ -110,6 +114,8 @@ class Workload:
             return "gemm"
         if self.pattern == "conv":
             return "conv"
+        if self.pattern == "stencil":
+            return "stencil"
         if self.pattern in ("row_reduction", "reduction"):
             return "reduction"
         if self.pattern in ("pointwise", "data_movement"):
@@ -240,10 +246,16 @@ def analyze(spec: TaskSpec, device_info: dict[str, Any] | None = None, on_gpu: b
     if spec.graph is None:
         notes.append(f"not traceable by torch.fx: {spec.trace_error}")
     kind, pattern = _classify(counts, infos, flops, min_bytes, eager_ms, launch_us, peak, bw, program)
+    stencil = recognize(spec) if on_gpu else None
+    if isinstance(stencil, str):
+        stencil = None
+    if stencil is not None:
+        pattern = "stencil"
+        notes.append(f"a stencil: {stencil.describe()}")
     if eager_bytes > 1.5 * min_bytes:
         notes.append(f"eager moves {eager_bytes / max(min_bytes, 1):.1f}x the minimal bytes: fusion pays")
     return Workload(tuple(infos), counts, kind, pattern, flops, min_bytes, max(eager_bytes, min_bytes), roof_ms,
-                    bound, ceil, eager_ms, program, unsupported, tuple(notes))
+                    bound, ceil, eager_ms, program, unsupported, tuple(notes), stencil)
 
 
 def _classify(counts: dict[str, int], infos: list[OpInfo], flops: int, min_bytes: int, eager_ms: float,
