@@ -26,8 +26,7 @@ from engine.agents.expert import ExpertBackend
 from engine.agents.expert.codegen import stencil as gen
 from engine.agents.expert.codegen.stencil import StencilParams, stencil_source, stencil_variants
 from engine.agents.expert.stencil import StencilSpec, recognize
-from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
-from engine.evaluate import verify
+from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator, verify
 from engine.evaluate.outcome import FP64_TOLERANCE, Precision, Status
 from tests.cuda_emu import emulated_cpp
 from tests.nvcc_kit import assert_all_compile, compile_command, nvcc
