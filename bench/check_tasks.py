@@ -6,8 +6,9 @@ Usage:
     python bench/check_tasks.py --device meta bench  # shapes and bytes only, no arithmetic
     python bench/check_tasks.py --device cuda bench  # eager time (CUDA events) and peak GPU memory
 
-Each task runs in its own subprocess. On the CPU a task that does not finish within --timeout seconds is run
-again on the "meta" device (shapes only), and the table says so. The exit status is 1 when any task fails.
+Each task runs in its own subprocess. On the CPU a task that does not finish within --timeout seconds, or
+asks for more memory than the machine has (an fp64 convolution's im2col on a large grid), is run again on the
+"meta" device (shapes only), and the table says so. The exit status is 1 when any task fails.
 
 A task file defines `class Model(nn.Module)`, `get_inputs()` (CPU tensors and possibly Python scalars) and
 `get_init_inputs()` (constructor arguments), plus a one-line module docstring. The checker builds
@@ -292,7 +293,8 @@ def main(argv=None):
     results = []
     for t in tasks:
         r = run_one(t, args.device, args.timeout, args.repeat)
-        if r.get("timeout") and args.device == "cpu":
+        oom = any("can't allocate memory" in p or "out of memory" in p.lower() for p in r.get("problems", []))
+        if (r.get("timeout") or oom) and args.device == "cpu":
             r = run_one(t, "meta", args.timeout, args.repeat)
             r.setdefault("problems", [])
         results.append(r)
