@@ -25,7 +25,7 @@ from engine.agents.base import Context
 from engine.agents.expert import ExpertBackend
 from engine.agents.expert.codegen import stencil as gen
 from engine.agents.expert.codegen.stencil import StencilParams, stencil_source, stencil_variants
-from engine.agents.expert.stencil import StencilSpec, recognize
+from engine.agents.expert.stencil import SMEM_STATIC, StencilSpec, recognize, tile_bytes
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator, verify
 from engine.evaluate.outcome import FP64_TOLERANCE, Precision, Status
 from tests.cuda_emu import emulated_cpp
@@ -88,6 +88,21 @@ def test_what_is_not_a_stencil_says_why(tmp_path: Path, body: str, why: str) -> 
     f = _task(tmp_path, "not_stencil", body, "torch.randn(1, 1, 16, 16)")
     r = recognize(load_task(f))
     assert isinstance(r, str) and why in r, r
+
+
+def test_wide_kernels_get_small_tiles_and_too_wide_ones_are_refused(tmp_path: Path) -> None:
+    def task(k: int) -> Path:
+        return _task(tmp_path, f"wide{k}", f"        self.register_buffer('w', torch.rand(1, 1, {k}, {k}, {k}, "
+                     f"dtype=torch.float64))\n\n    def forward(self, x):\n        return F.conv3d(x, self.w, "
+                     f"padding={k // 2})", "torch.randn(1, 1, 24, 24, 40, dtype=torch.float64)")
+    st = recognize(load_task(task(9)))
+    assert isinstance(st, StencilSpec)
+    vs = stencil_variants(st, "tile")
+    # The usual 32x8x4 tile with a 9^3 fp64 halo takes 61 KB: only smaller tiles are offered, each within 48 KB.
+    assert vs and StencilParams(32, 8, 4) not in vs
+    assert all(tile_bytes(st, v.bx, v.by, v.rb) <= SMEM_STATIC for v in vs)
+    why = recognize(load_task(task(13)))
+    assert isinstance(why, str) and "too large" in why
 
 
 # --- planning and generation ----------------------------------------------------------------------------------

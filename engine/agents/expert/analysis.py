@@ -205,7 +205,12 @@ def op_flops(spec: TaskSpec, graph: dict[str, GraphNode], n: GraphNode, kind: No
 def analyze(spec: TaskSpec, device_info: dict[str, Any] | None = None, on_gpu: bool = True) -> Workload:
     ceil = ceilings(device_info, on_gpu)
     bw = ceil.copy_gbps * 1e9
-    peak = ceil.fp32_tflops * 1e12
+    # An fp64 task (every floating tensor float64, as in bench/stencil) runs at the fp64 rate: half the plain
+    # fp32 rate on the data-centre GPUs these defaults describe (H100/H200, A100), and its elements are 8 bytes.
+    floats = {a.tensor.dtype for a in spec.args if a.tensor is not None and a.tensor.dtype.startswith("float")}
+    floats |= {t.dtype for _, t in spec.outputs if t.dtype.startswith("float")}
+    fp64 = floats == {"float64"}
+    peak = ceil.fp32_tflops * 1e12 * (0.5 if fp64 else 1.0)
     launch_us = LAUNCH_US_GPU if on_gpu else LAUNCH_US_CPU
     nodes = spec.graph or ()
     graph = {n.name: n for n in nodes}
@@ -218,7 +223,7 @@ def analyze(spec: TaskSpec, device_info: dict[str, Any] | None = None, on_gpu: b
         if kind in (NodeKind.IO, NodeKind.META):
             continue
         fl = op_flops(spec, graph, n, kind)
-        itemsize = 4
+        itemsize = 8 if fp64 else 4
         moved = 0
         if kind is not NodeKind.DATA_MOVEMENT or n.target in ("contiguous", "cat", "stack", "clone"):
             moved = sum(prod(s) for s in _tensor_inputs(graph, n)) * itemsize

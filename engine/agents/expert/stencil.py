@@ -20,6 +20,7 @@ from typing import Any
 
 from contracts.task import Arg, GraphNode, TaskSpec
 
+SMEM_STATIC = 48 * 1024  # bytes of static shared memory a block may declare (one tile with its halo)
 MAX_KERNEL = 15  # per dim: beyond it a kernel is a filter for FFTs or a GEMM, and the tile's halo dwarfs it
 MAX_POINTS = 1331  # 11^3: the largest neighbourhood the generator unrolls over
 DTYPES = ("float32", "float64")
@@ -78,6 +79,13 @@ class StencilSpec:
         ch = "1 channel" if self.channels == 1 else f"{self.channels} channels (depthwise)"
         return (f"{self.dims}-D {k} stencil ({self.points} points, {self.dtype}) on {self.planes} plane(s) of {g}, "
                 f"{ch}, padding {'x'.join(map(str, self.padding))}")
+
+
+def tile_bytes(st: StencilSpec, bx: int, by: int, rb: int) -> int:
+    """Shared memory for one block's output tile with its halo: bx x by threads, rb outputs each along axis 0
+    (2-D: the by rows of threads split axis 0; 3-D: they span axis 1)."""
+    t = (by * rb, bx) if st.dims == 2 else (rb, by, bx)
+    return prod(n + k - 1 for n, k in zip(t, st.kernel)) * st.itemsize
 
 
 def _arg(spec: TaskSpec, graph: dict[str, GraphNode], a: Any) -> Arg | None:
@@ -178,4 +186,7 @@ def recognize(spec: TaskSpec) -> StencilSpec | str:
                      next(iter(dtypes)), n, ch, tuple(xs[2:]), kernel, pad)
     if tuple(spec.outputs[0][1].shape) != (n, ch, *st.out_grid) or min(st.out_grid) < 1:
         return "the output's shape is not the convolution's"
+    if tile_bytes(st, 32, 2, 2) > SMEM_STATIC:
+        return (f"a {'x'.join(map(str, kernel))} {st.dtype} kernel: even a 32x2x2 tile with its halo exceeds "
+                f"{SMEM_STATIC} B of shared memory")
     return st

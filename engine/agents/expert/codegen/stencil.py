@@ -34,10 +34,9 @@ from contracts.contract import c_params
 from contracts.task import TaskSpec
 from engine.agents.expert.codegen.common import pointer, shape_guard
 from engine.agents.expert.device import DeviceLimits
-from engine.agents.expert.stencil import StencilSpec
+from engine.agents.expert.stencil import SMEM_STATIC, StencilSpec, tile_bytes
 
 MAX_UNROLLED = 4096  # FMAs in one fully unrolled window
-SMEM_STATIC = 48 * 1024  # bytes of static shared memory a block may declare
 CONST_BYTES = 64 * 1024 - 1024  # constant memory for the weights (the rest left to the compiler)
 MAX_THREADS = 1024
 
@@ -69,7 +68,7 @@ def check(st: StencilSpec, p: StencilParams) -> None:
     """Raises ValueError when the variant cannot apply to this stencil."""
     if p.bx * p.by > MAX_THREADS or p.bx % 32 or p.rb < 1:
         raise ValueError(f"{p.label()}: blocks of {p.bx}x{p.by} threads (bx a multiple of 32, at most 1024)")
-    smem = prod(smem_shape(st, p)) * st.itemsize
+    smem = tile_bytes(st, p.bx, p.by, p.rb)
     if smem > SMEM_STATIC:
         raise ValueError(f"{p.label()}: its tile with halo takes {smem} B of shared memory (> {SMEM_STATIC})")
     if any(t > 4 * o + 64 for t, o in zip(tile(st, p), st.out_grid)):
@@ -287,6 +286,10 @@ def stencil_source(spec: TaskSpec, st: StencilSpec, p: StencilParams, *, strateg
 SP = StencilParams
 
 
+# Last in every list: small tiles, for wide kernels whose larger tiles do not fit in shared memory.
+SMALL = [SP(32, 4, 2), SP(32, 2, 2)]
+
+
 def _defaults(st: StencilSpec) -> dict[str, list[StencilParams]]:
     """Per focus, the variants in the order tried (best guess first). 2-D: block 32x8 with 8 outputs per
     thread is a 64x32 tile, the usual sweet spot for shared-memory stencils; 3-D: a 32x8 plane, 8 (or 4 for
@@ -300,6 +303,7 @@ def _defaults(st: StencilSpec) -> dict[str, list[StencilParams]]:
             # P: threads per block and so blocks per SM
             "occupancy": [SP(32, 8, 8), SP(32, 4, 8), SP(32, 16, 4), SP(64, 8, 8), SP(32, 2, 16), SP(64, 16, 2)],
             "safe": [SP(32, 8, 4, uniform=False), SP(32, 4, 2, uniform=False)],
+            "small": SMALL,
         }
     deep = 8 if st.kernel[0] <= 3 else 4
     return {
@@ -308,6 +312,7 @@ def _defaults(st: StencilSpec) -> dict[str, list[StencilParams]]:
                    SP(32, 8, 1)],
         "occupancy": [SP(32, 8, deep), SP(32, 4, deep), SP(32, 16, deep), SP(64, 8, deep), SP(32, 2, deep)],
         "safe": [SP(32, 8, 2, uniform=False), SP(32, 4, 2, uniform=False)],
+        "small": SMALL,
     }
 
 
