@@ -1,5 +1,9 @@
 """Run in a subprocess: import a KernelBench-format task, run it once, describe it as JSON.
 
+The forward runs on the CPU under an address-space cap (60% of the machine's memory); one that needs more (an
+fp64 convolution's im2col on a large grid) is run again on the meta device, so its outputs and graph shapes
+are still described (without values; the JSON says "described_on": "meta").
+
 Usage: python -m contracts.probe TASK.py OUT.json
 
 Never imported by the caller: a task is user code (it may crash, hang or print), so `contracts.task`
