@@ -6,8 +6,9 @@ Usage:
     python bench/check_tasks.py --device meta bench  # shapes and bytes only, no arithmetic
     python bench/check_tasks.py --device cuda bench  # eager time (CUDA events) and peak GPU memory
 
-Each task runs in its own subprocess. On the CPU a task that does not finish within --timeout seconds is run
-again on the "meta" device (shapes only), and the table says so. The exit status is 1 when any task fails.
+Each task runs in its own subprocess. On the CPU a task that does not finish within --timeout seconds, or
+asks for more memory than the machine has (an fp64 convolution's im2col on a large grid), is run again on the
+"meta" device (shapes only), and the table says so. The exit status is 1 when any task fails.
 
 A task file defines `class Model(nn.Module)`, `get_inputs()` (CPU tensors and possibly Python scalars) and
 `get_init_inputs()` (constructor arguments), plus a one-line module docstring. The checker builds
@@ -24,6 +25,9 @@ import time
 from pathlib import Path
 
 MARK = "@@CHECK_TASKS@@"
+# Every floating tensor of a task (inputs, parameters, buffers, outputs) has one of these dtypes, the same one:
+# float32 everywhere but bench/stencil, whose tasks are float64 throughout (the stencil case of the paper).
+FLOAT_DTYPES = ("float32", "float64")
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -109,19 +113,17 @@ def work(path, device, repeat):
 
     torch.manual_seed(1)
     inputs = list(module.get_inputs())
+    float_dtypes = set()  # the floating dtypes of inputs, parameters, buffers and outputs: one of FLOAT_DTYPES
     for i, x in enumerate(inputs):
         if isinstance(x, torch.Tensor):
             if x.device.type != "cpu":
                 problems.append(f"input {i} is not a CPU tensor")
-            if x.is_floating_point() and x.dtype != torch.float32:
-                problems.append(f"input {i} is {x.dtype}, not float32")
+            if x.is_floating_point():
+                float_dtypes.add(x.dtype)
         elif not isinstance(x, (int, float, bool)):
             problems.append(f"input {i} is a {type(x).__name__}, neither a tensor nor a Python scalar")
     tensors = list(model.parameters()) + list(model.buffers())
-    for t in tensors:
-        if t.is_floating_point() and t.dtype != torch.float32:
-            problems.append(f"a parameter or buffer is {t.dtype}, not float32")
-            break
+    float_dtypes.update(t.dtype for t in tensors if t.is_floating_point())
     res["input_bytes"] = sum(_nbytes(x) for x in inputs if isinstance(x, torch.Tensor))
     res["param_bytes"] = sum(_nbytes(t) for t in tensors)
 
@@ -172,8 +174,8 @@ def work(path, device, repeat):
             if not isinstance(o, torch.Tensor):
                 problems.append(f"output of type {type(o).__name__} is not a tensor")
                 continue
-            if o.is_floating_point() and o.dtype != torch.float32:
-                problems.append(f"output is {o.dtype}, not float32")
+            if o.is_floating_point():
+                float_dtypes.add(o.dtype)
             if device != "meta" and o.is_floating_point() and not bool(torch.isfinite(o).all()):
                 problems.append("output has NaN or Inf")
         if device != "meta":
@@ -187,6 +189,10 @@ def work(path, device, repeat):
             if not res["trace_match"]:
                 problems.append("traced module output differs from eager output")
 
+    names = sorted(str(d).replace("torch.", "") for d in float_dtypes)
+    res["dtype"] = names[0] if len(names) == 1 else ",".join(names)
+    if len(names) > 1 or (names and names[0] not in FLOAT_DTYPES):
+        problems.append(f"floating tensors are {', '.join(names)}: all float32, or all float64 (bench/stencil)")
     res["io_bytes"] = res["input_bytes"] + res["param_bytes"] + res["output_bytes"]
     res["ok"] = not problems
     return res
@@ -287,7 +293,8 @@ def main(argv=None):
     results = []
     for t in tasks:
         r = run_one(t, args.device, args.timeout, args.repeat)
-        if r.get("timeout") and args.device == "cpu":
+        oom = any("can't allocate memory" in p or "out of memory" in p.lower() for p in r.get("problems", []))
+        if (r.get("timeout") or oom) and args.device == "cpu":
             r = run_one(t, "meta", args.timeout, args.repeat)
             r.setdefault("problems", [])
         results.append(r)

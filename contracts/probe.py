@@ -1,5 +1,10 @@
 """Run in a subprocess: import a KernelBench-format task, run it once, describe it as JSON.
 
+A task whose tensors pass 256 MB is described from a run on the meta device (shapes only, no memory, no
+arithmetic); a smaller one runs on the CPU under an address-space cap (60% of the machine's memory), and if
+its forward needs more (an fp64 convolution's im2col) it is described on the meta device too. Either way the
+JSON then says "described_on": "meta" and carries no value ranges.
+
 Usage: python -m contracts.probe TASK.py OUT.json
 
 Never imported by the caller: a task is user code (it may crash, hang or print), so `contracts.task`
@@ -193,8 +198,10 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
                       f"get_inputs() and the model ask for {size / 2**30:.1f} GiB of tensors in all, more than "
                       f"this machine's {_machine_bytes() / 2**30:.0f} GiB of memory",
                       "get_inputs() asks for more memory than this machine has; make its tensors smaller")
+    on_meta = False  # described from a meta-device run (shapes only, no values)
     if described is not None and size > REAL_RUN_BYTES:
         model, inputs, out = described
+        on_meta = True
     else:
         mark("__init__")
         try:
@@ -217,9 +224,16 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
             with torch.no_grad():
                 out = model(*inputs)
         except Exception as e:
-            return _raised("forward", path, e, "Model.forward",
-                           f"make Model.forward accept the {len(inputs)} input(s) get_inputs() returns, in that "
-                           "order, and compute on them")
+            fallback = None
+            if _out_of_memory(e):
+                # A small task whose CPU kernels still need more memory than the CPU has (an fp64
+                # convolution goes through im2col on the CPU) is described on the meta device too.
+                fallback = _meta_forward(model, inputs)
+            if fallback is None:
+                return _raised("forward", path, e, "Model.forward",
+                               f"make Model.forward accept the {len(inputs)} input(s) get_inputs() returns, in "
+                               "that order, and compute on them")
+            out, on_meta = fallback, True
     mark("describe")
 
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
@@ -242,7 +256,10 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
         if not k.startswith("_") and k not in _MODULE_BOOKKEEPING
         and isinstance(v, (int, float, bool)) and not isinstance(v, torch.Tensor)
     ]
-    graph, trace_error = _graph(model, inputs)
+    if on_meta:
+        graph, trace_error = _graph(model.to("meta"), [_to_meta(x) for x in inputs])
+    else:
+        graph, trace_error = _graph(model, inputs)
     return {
         "ok": True,
         "path": str(path.resolve()),
@@ -257,6 +274,7 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
         "graph": graph,
         "trace_error": trace_error,
         "torch_version": torch.__version__,
+        **({"described_on": "meta"} if on_meta else {}),
     }
 
 
@@ -306,10 +324,44 @@ def _nbytes(model: Any, inputs: list[Any], out: Any) -> int:
     return sum(v.numel() * v.element_size() for v in values if isinstance(v, torch.Tensor))
 
 
+def _to_meta(x: Any) -> Any:
+    return x.to("meta") if hasattr(x, "to") and hasattr(x, "is_meta") else x
+
+
+def _meta_forward(model: Any, inputs: list[Any]) -> Any | None:
+    """The forward on the meta device (a copy of the model), or None when it does not run there."""
+    import copy
+
+    import torch
+
+    try:
+        with torch.no_grad():
+            return copy.deepcopy(model).to("meta")(*[_to_meta(x) for x in inputs])
+    except Exception:
+        return None
+
+
 STEP_SUFFIX = ".step"  # beside OUT.json: the task function running now (read when the process dies)
 
 
+def _limit_memory() -> None:
+    """Address space capped at 60% of the machine's memory: a forward that asks for more fails at once with
+    an out-of-memory error (and is described on the meta device) instead of the kernel killing the probe."""
+    import os
+    import resource
+
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = int(0.6 * total)
+        if soft == resource.RLIM_INFINITY or soft > cap:
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ValueError, OSError):
+        pass
+
+
 def main() -> None:
+    _limit_memory()
     task, out = Path(sys.argv[1]), Path(sys.argv[2])
     step = out.with_name(out.name + STEP_SUFFIX)
     try:

@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 SHIM = r"""// ---- CUDA-on-CPU emulation (tests only) ----
+#include <atomic>
 #include <cmath>
 #include <condition_variable>
 #include <cstdlib>
@@ -95,11 +96,35 @@ static inline float __uint_as_float(unsigned u) { float x; memcpy(&x, &u, 4); re
 static inline cudaError_t cudaMalloc(void** p, size_t bytes) { *p = malloc(bytes); return *p ? 0 : 2; }
 static inline cudaError_t cudaFree(void* p) { free(p); return 0; }
 
+// __syncthreads_and: every thread's predicate ANDed at a barrier (the stencil generator's uniform-weight check).
+static std::atomic<int> hiera_emu_any_false{0};
+static inline int __syncthreads_and(int p) {
+    if (!p) hiera_emu_any_false = 1;
+    hiera_emu_barrier->wait();
+    const int all = !hiera_emu_any_false;
+    hiera_emu_barrier->wait();
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) hiera_emu_any_false = 0;
+    hiera_emu_barrier->wait();
+    return all;
+}
+// Constant memory is an ordinary static array; copies to it are memcpy (host memory stands for the device's).
+enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 };
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbolAsync(T& symbol, const void* src, size_t bytes, size_t offset,
+                                                  cudaMemcpyKind, cudaStream_t) {
+    memcpy((char*)&symbol + offset, src, bytes);
+    return cudaSuccess;
+}
+template <class T>
+static inline T __ldg(const T* p) { return *p; }
+
 #define __global__
 #define __device__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
 #define __shared__ static
+#define __constant__ static
+#define __restrict__
 // ---- end of the emulation ----
 """
 

@@ -61,7 +61,7 @@ ENTRIES: tuple[Entry, ...] = (
     # --- M: memory transactions
     Entry("M.coalesce", M, _P, "Coalesced access",
           "Consecutive threads touch consecutive addresses; transpose through shared memory when the "
-          "natural order is strided.", fits=frozenset({"pointwise", "data_movement", "reduction"})),
+          "natural order is strided.", fits=frozenset({"pointwise", "data_movement", "reduction", "stencil"})),
     Entry("M.vectorize_16B", M, _P, "16-byte vector access",
           "Load and store float4 (16 bytes) per thread when sizes and alignment allow; scalar tail.",
           fits=frozenset({"pointwise", "reduction", "data_movement"})),
@@ -84,11 +84,12 @@ ENTRIES: tuple[Entry, ...] = (
           "Keep a row in registers/shared memory and do max, sum and normalize in one pass "
           "(online softmax / Welford), warp shuffles for the reductions.", fits=frozenset({"reduction"})),
     Entry("R.smem_tiling", R, _P, "Shared-memory tiling",
-          "Tile the GEMM/conv operands into shared memory so each global element is read once per tile.",
-          needs=frozenset({"gpu"}), fits=frozenset({"gemm"})),
+          "Tile the GEMM/conv operands into shared memory so each global element is read once per tile "
+          "(a stencil: the output tile plus its halo).", needs=frozenset({"gpu"}), fits=frozenset({"gemm", "stencil"})),
     Entry("R.register_blocking", R, _P, "Register blocking",
-          "Each thread computes a small output tile held in registers (outer products from shared memory).",
-          fits=frozenset({"gemm"})),
+          "Each thread computes a small output tile held in registers (outer products from shared memory; a "
+          "stencil: several outputs along one axis, each loaded value reused across them).",
+          fits=frozenset({"gemm", "stencil"})),
     Entry("R.double_buffer", R, _P, "Double buffering with cp.async",
           "Overlap the next tile's global->shared copy with the current tile's math.",
           needs=frozenset({"gpu"}), fits=frozenset({"gemm"})),
@@ -100,7 +101,7 @@ ENTRIES: tuple[Entry, ...] = (
           fits=frozenset({"gemm"})),
     Entry("R.torch_compile", R, _T, "torch.compile (Inductor) fusion",
           "Let Inductor fuse the graph's pointwise and reduction ops; modes default, max-autotune.",
-          fits=frozenset({"pointwise", "reduction", "composite", "gemm", "conv", "data_movement"})),
+          fits=frozenset({"pointwise", "reduction", "composite", "gemm", "conv", "data_movement", "stencil"})),
     # --- T: tensor cores and instruction pipeline
     Entry("T.cublas_sgemm", T, _L, "cuBLAS SGEMM (strict fp32)",
           "Call cuBLAS/cuBLASLt with CUBLAS_COMPUTE_32F (no TF32): the best strict-fp32 GEMM there is.",
@@ -126,7 +127,7 @@ ENTRIES: tuple[Entry, ...] = (
           needs=frozenset({"gpu"}), fits=frozenset({"conv", "composite"})),
     Entry("T.cudnn_benchmark", T, _T, "cuDNN autotuning",
           "torch.backends.cudnn.benchmark = True picks the fastest convolution algorithm per shape.",
-          needs=frozenset({"gpu"}), fits=frozenset({"conv"})),
+          needs=frozenset({"gpu"}), fits=frozenset({"conv", "stencil"})),
 )
 
 

@@ -117,7 +117,12 @@ def device_section(ctx: Context) -> str:
               if ctx.precision is Precision.FP32 else "tf32 allowed for matmul/conv (reported with the result)")
     info = json.dumps(ctx.device_info, default=str) if ctx.device_info else "{}"
     ref = f"{ctx.reference_ms:.4g} ms" if ctx.reference_ms else "not measured yet"
-    return (f"Device: {ctx.device} {info}\nPrecision: {policy}; outputs must match within atol=rtol={tol:g}.\n"
+    fp64 = any(t.dtype == "float64" for _, t in ctx.spec.outputs)
+    match = (f"float64 outputs must match within atol=rtol={ctx.precision.tolerance_for('float64'):g} (compute in "
+             "fp64: anything done in fp32 misses it)" + (f", others within {tol:g}" if not all(
+                 t.dtype == "float64" for _, t in ctx.spec.outputs) else "")) if fp64 else \
+        f"outputs must match within atol=rtol={tol:g}"
+    return (f"Device: {ctx.device} {info}\nPrecision: {policy}; {match}.\n"
             f"Reference (PyTorch eager) time: {ref}.")
 
 

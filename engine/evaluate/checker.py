@@ -41,6 +41,12 @@ from engine.evaluate.session import import_file, set_precision
 
 _perf_counter = time.perf_counter
 
+def _wide(x: torch.Tensor) -> torch.Tensor:
+    """x in the precision its statistics are taken in: float32, or float64 for a float64 tensor (its shift
+    is then exact to fp64, not an fp32-rounded value)."""
+    return x if x.dtype == torch.float64 else x.float()
+
+
 # Off-distribution trials: what is done to every floating-point input. A candidate that is right only for
 # get_inputs()'s own distribution (inputs in [0, 1), say) fails one of these; a transform under which the
 # reference itself leaves its domain (NaN or Inf) is skipped.
@@ -48,10 +54,10 @@ TRANSFORMS: tuple[tuple[str, Callable[[torch.Tensor], torch.Tensor]], ...] = (
     # Large enough to overflow exp() where a softmax forgets to subtract its maximum.
     ("scaled by 100", lambda x: x * 100),
     ("negated", lambda x: -x),
-    ("shifted by its standard deviation", lambda x: x + (x.float().std() if x.numel() > 1 else 1.0).to(x.dtype)),
+    ("shifted by its standard deviation", lambda x: x + (_wide(x).std() if x.numel() > 1 else 1.0).to(x.dtype)),
     # Centred: inputs of one sign (torch.rand) turned into inputs of both, the case that exposes a product or
     # a sum carried at lower precision (TF32's error cancels out on same-sign data).
-    ("centred (mean subtracted)", lambda x: x - x.float().mean().to(x.dtype)),
+    ("centred (mean subtracted)", lambda x: x - _wide(x).mean().to(x.dtype)),
 )
 
 SAMPLE_RATE = 0.25  # the share of timed calls whose outputs are checked
@@ -195,7 +201,8 @@ class Checker:
         outs = ex.of_role("output")
         for i, (o, r) in enumerate(zip(outs, expected)):
             label = f"out{i}" if len(outs) > 1 else "out"
-            f = verify.compare(o, r, self.tol, label, capped=capped)
+            # Each output by its own dtype: float64 outputs are judged with the fp64 tolerance, never fp32's.
+            f = verify.compare(o, r, self.precision.tolerance_for(r.dtype), label, capped=capped)
             if f:
                 raise Rejected(status if f.status is Status.INCORRECT else f.status, f"{what}: {f.reason}", f.error)
 

@@ -38,6 +38,21 @@ class Precision(str, enum.Enum):
         # fp32: KernelBench's current 1e-4 for atol and rtol; tf32: 1e-2, what peers use for fp32 runs.
         return 1e-4 if self is Precision.FP32 else 1e-2
 
+    def tolerance_for(self, dtype: object) -> float:
+        """The tolerance an output of `dtype` is judged with: FP64_TOLERANCE for float64 outputs under either
+        policy (TF32 applies to fp32 data only), the policy's own tolerance for every other dtype."""
+        return FP64_TOLERANCE if str(dtype).replace("torch.", "") == "float64" else self.tolerance
+
+
+# float64 outputs (the stencil tasks, bench/stencil): rtol = 1e-10, atol = 1e-10 * min(1, rms) as for fp32. The
+# reference's own rounding is far below it: a sum of n products in fp64 is within n * 2^-53 * sum|w x| of the
+# exact value in any order (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., eq. 4.4), 1.4e-14
+# of sum|w x| for 125 points; sum|w x| is at most a few times the output's rms on the tasks' data (a 49-point box
+# of N(0, 1) data: 0.8 against an rms of 0.14), so two fp64 summation orders differ by ~1e-13 of the rms at
+# worst, a thousand times inside. Anything computed in fp32 is far outside: rounding the inputs or the weights to
+# fp32 alone moves the output by ~2^-24 = 6e-8 of its scale, 600 times the tolerance.
+FP64_TOLERANCE = 1e-10
+
 
 @dataclass(frozen=True)
 class Candidate:

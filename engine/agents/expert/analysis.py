@@ -20,6 +20,7 @@ from contracts.task import GraphNode, TaskSpec
 from engine.agents.expert import ops
 from engine.agents.expert.ir import Program
 from engine.agents.expert.lowering import Unsupported, lower
+from engine.agents.expert.stencil import StencilSpec, recognize
 
 # Defaults when nothing was measured: H200 device-to-device copy moves about 4.3 TB/s counting bytes read
 # and written; plain (non-tensor-core) fp32 peaks near 60 TFLOP/s in practice. A small CPU box: ~20 GB/s,
@@ -76,7 +77,8 @@ class Workload:
     ops: tuple[OpInfo, ...]
     counts: dict[str, int]  # node kind -> count (compute nodes only)
     kind: WorkloadKind
-    pattern: str  # pointwise | row_reduction | reduction | gemm | gemm_epilogue | conv | data_movement | composite
+    # pointwise | row_reduction | reduction | gemm | gemm_epilogue | conv | stencil | data_movement | composite
+    pattern: str
     flops: int
     min_bytes: int  # every input/parameter read once, every output written once
     eager_bytes: int  # bytes moved when every op runs as its own kernel
@@ -87,6 +89,8 @@ class Workload:
     program: Program | None  # the lowered program, when the generators can express the graph
     unsupported: str | None  # why not, otherwise
     notes: tuple[str, ...] = field(default=())
+    # The task as a stencil (stencil.py: one convolution with no sum across channels), on the GPU only.
+    stencil: StencilSpec | None = None
 
     @property
     def intensity(self) -> float:
@@ -110,6 +114,8 @@ class Workload:
             return "gemm"
         if self.pattern == "conv":
             return "conv"
+        if self.pattern == "stencil":
+            return "stencil"
         if self.pattern in ("row_reduction", "reduction"):
             return "reduction"
         if self.pattern in ("pointwise", "data_movement"):
@@ -199,7 +205,12 @@ def op_flops(spec: TaskSpec, graph: dict[str, GraphNode], n: GraphNode, kind: No
 def analyze(spec: TaskSpec, device_info: dict[str, Any] | None = None, on_gpu: bool = True) -> Workload:
     ceil = ceilings(device_info, on_gpu)
     bw = ceil.copy_gbps * 1e9
-    peak = ceil.fp32_tflops * 1e12
+    # An fp64 task (every floating tensor float64, as in bench/stencil) runs at the fp64 rate: half the plain
+    # fp32 rate on the data-centre GPUs these defaults describe (H100/H200, A100), and its elements are 8 bytes.
+    floats = {a.tensor.dtype for a in spec.args if a.tensor is not None and a.tensor.dtype.startswith("float")}
+    floats |= {t.dtype for _, t in spec.outputs if t.dtype.startswith("float")}
+    fp64 = floats == {"float64"}
+    peak = ceil.fp32_tflops * 1e12 * (0.5 if fp64 else 1.0)
     launch_us = LAUNCH_US_GPU if on_gpu else LAUNCH_US_CPU
     nodes = spec.graph or ()
     graph = {n.name: n for n in nodes}
@@ -212,7 +223,7 @@ def analyze(spec: TaskSpec, device_info: dict[str, Any] | None = None, on_gpu: b
         if kind in (NodeKind.IO, NodeKind.META):
             continue
         fl = op_flops(spec, graph, n, kind)
-        itemsize = 4
+        itemsize = 8 if fp64 else 4
         moved = 0
         if kind is not NodeKind.DATA_MOVEMENT or n.target in ("contiguous", "cat", "stack", "clone"):
             moved = sum(prod(s) for s in _tensor_inputs(graph, n)) * itemsize
@@ -240,10 +251,16 @@ def analyze(spec: TaskSpec, device_info: dict[str, Any] | None = None, on_gpu: b
     if spec.graph is None:
         notes.append(f"not traceable by torch.fx: {spec.trace_error}")
     kind, pattern = _classify(counts, infos, flops, min_bytes, eager_ms, launch_us, peak, bw, program)
+    stencil = recognize(spec) if on_gpu else None
+    if isinstance(stencil, str):
+        stencil = None
+    if stencil is not None:
+        pattern = "stencil"
+        notes.append(f"a stencil: {stencil.describe()}")
     if eager_bytes > 1.5 * min_bytes:
         notes.append(f"eager moves {eager_bytes / max(min_bytes, 1):.1f}x the minimal bytes: fusion pays")
     return Workload(tuple(infos), counts, kind, pattern, flops, min_bytes, max(eager_bytes, min_bytes), roof_ms,
-                    bound, ceil, eager_ms, program, unsupported, tuple(notes))
+                    bound, ceil, eager_ms, program, unsupported, tuple(notes), stencil)
 
 
 def _classify(counts: dict[str, int], infos: list[OpInfo], flops: int, min_bytes: int, eager_ms: float,

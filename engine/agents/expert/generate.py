@@ -17,6 +17,7 @@ from engine.agents.base import Context, Invalid, Strategy
 from engine.agents.expert.analysis import Workload
 from engine.agents.expert.codegen.cpu import CpuParams, cpu_source
 from engine.agents.expert.codegen.cuda_program import cuda_source, knob_parts
+from engine.agents.expert.codegen.stencil import stencil_source, stencil_variants
 from engine.agents.expert.codegen.torch_variants import TorchVariant, modelnew_source
 from engine.agents.expert.codegen.transpose import transposed_stages
 from engine.agents.expert.codegen.variants import (
@@ -232,7 +233,16 @@ def _renders(ctx: Context, space: Space, strategy: Strategy,
     errors: list[str] = []
     if fam == "none":
         return Invalid(f"x{ctx.round}-none", strategy.description)
-    if fam == "torch" or (w.program is None and space.allows(Space.LIBRARIES_PYTORCH)):
+    if fam == "stencil" and w.stencil is not None and ctx.on_gpu:
+        dev = device_limits(ctx.device_info)
+        for sv in stencil_variants(w.stencil, focus, parent_variant):
+            try:
+                src = stencil_source(ctx.spec, w.stencil, sv, strategy=strategy.name, dev=dev)
+            except ValueError as e:
+                errors.append(str(e))
+                continue
+            renders.append(("stencil", sv, CandidateKind.CUDA, src, Space.PURE_CUDA))
+    elif fam == "torch" or (w.program is None and space.allows(Space.LIBRARIES_PYTORCH)):
         renders += _torch_renders(ctx, focus, strategy)
     elif w.program is None:
         return Invalid(f"x{ctx.round}-unsupported", f"no generator in {space.value} covers this task: "

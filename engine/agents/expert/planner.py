@@ -51,7 +51,32 @@ FAMILY: dict[str, tuple[str, str]] = {
 }
 
 
+# A stencil task (analysis: Workload.stencil) has its own generator (codegen/stencil.py): these strategies are
+# its knobs, M the tile's shape (coalescing, halo share), R the register blocking depth (reuse), P the block
+# shape (occupancy).
+STENCIL: dict[str, str] = {
+    "R.register_blocking": "rblock",
+    "R.smem_tiling": "tile",
+    "M.coalesce": "tile",
+    "P.grid_block_shape": "occupancy",
+    "P.work_per_thread": "rblock",
+}
+
+
+def _stencil_key(key: str, w: Workload, ctx: Context) -> bool:
+    return w.stencil is not None and ctx.on_gpu and key in STENCIL
+
+
+def family(key: str, w: Workload, ctx: Context) -> tuple[str, str]:
+    """(generator family, focus knob) that implements the strategy `key` for this workload."""
+    if _stencil_key(key, w, ctx):
+        return "stencil", STENCIL[key]
+    return FAMILY.get(key, ("", ""))
+
+
 def implementable(key: str, w: Workload, ctx: Context, space: Space) -> bool:
+    if _stencil_key(key, w, ctx):
+        return True  # pure CUDA: allowed in every space
     fam = FAMILY.get(key, ("", ""))[0]
     prog = w.program
     if fam == "torch":
@@ -78,6 +103,11 @@ def implementable(key: str, w: Workload, ctx: Context, space: Space) -> bool:
 
 
 def suitability(key: str, w: Workload, ctx: Context, space: Space) -> float:
+    if _stencil_key(key, w, ctx):
+        # Within a direction the entry that names the knob best goes first (register blocking for R, the tile
+        # for M); the generated stencil kernel beats the PyTorch-level candidates as the first try.
+        return {"R.register_blocking": 1.0, "R.smem_tiling": 0.95, "M.coalesce": 1.0, "P.grid_block_shape": 1.0,
+                "P.work_per_thread": 0.9}[key]
     fam, _ = FAMILY.get(key, ("", ""))
     prog = w.program
     gemms = bool(prog and (prog.gemms or prog.convs))  # a library call (cuBLAS, cuDNN) leads the program
@@ -127,8 +157,9 @@ def _has_plain_flat(prog: Program) -> bool:
 
 def _failed_before(ctx: Context, key: str, space: Space) -> bool:
     """A strategy of the same generator family already produced nothing valid (in any space)."""
-    fam = FAMILY.get(key, ("", ""))[0]
-    return any(FAMILY.get(r.strategy, ("", ""))[0] == fam and r.best_speedup is None for r in ctx.history)
+    w = workload(ctx)
+    fam = family(key, w, ctx)[0]
+    return any(family(r.strategy, w, ctx)[0] == fam and r.best_speedup is None for r in ctx.history)
 
 
 def _switched_to_torch(ctx: Context, space: Space) -> bool:
@@ -206,7 +237,7 @@ def plan(ctx: Context, space: Space, scores: DirectionScores,
 
 def _strategy(e: knowledge.Entry, d: Direction, space: Space, w: Workload, ctx: Context, why: str) -> Strategy:
     """A knowledge-base entry as the round's strategy, with the generator family and knob that implement it."""
-    fam, focus = FAMILY[e.key]
+    fam, focus = family(e.key, w, ctx)
     return Strategy(d, space, e.key, why, _steps(fam, focus, w, ctx),
                     {"family": fam, "focus": focus, "workload": w.kb_kind})
 
@@ -252,6 +283,14 @@ def _steps(fam: str, focus: str, w: Workload, ctx: Context) -> tuple[str, ...]:
                       (" (TF32 allowed)" if focus == "tf32" else " (no TF32)"),
                       "fold bias (+ReLU) into cuBLASLt's epilogue where it matches"]
         return (*steps, "everything else after each library call in one generated kernel")
+    if fam == "stencil" and w.stencil is not None:
+        knob = {"tile": "the tile's shape (threads along the contiguous axis x rows)",
+                "rblock": "outputs per thread along axis 0 (register blocking depth)",
+                "occupancy": "threads per block (blocks resident per SM)"}.get(focus, focus)
+        return (f"{w.stencil.describe()}: one kernel, a shared-memory tile with its halo per block",
+                "each thread accumulates several outputs along axis 0 from one pass over its window (registers)",
+                "weights in constant memory; a box-sum path when they are all equal (checked at run time)",
+                f"vary {knob}")
     if fam == "tiled":
         return ("shared-memory tiles of A and B, register-blocked outer products",
                 "the following pointwise stage applied in the product's store", "vary the tile shape")

@@ -49,6 +49,15 @@ def space_ranking(w: Workload, on_gpu: bool) -> list[SpaceRank]:
                              "whole graph"),
                 SpaceRank(T, "torch.compile's C++ backend as the alternative"),
                 SpaceRank(L, "no CUDA library on the CPU: same C++ generators")]
+    if w.stencil is not None:
+        st = w.stencil
+        lib = (SpaceRank(L, "cuDNN called directly as the alternative") if prog is not None and prog.convs
+               else SpaceRank(L, "no direct library call is generated for it: same generated kernels"))
+        return [SpaceRank(P, f"{st.describe()}: no sum across channels, so a generated stencil kernel (shared-memory "
+                             f"tile with halo, register blocking) reads each input about once where a library "
+                             f"convolution runs a GEMM-shaped algorithm over {st.points}-point windows"),
+                SpaceRank(T, "cuDNN (the reference's own library) with autotuning, and torch.compile, as the "
+                             "alternative"), lib]
     if prog is None:
         return [SpaceRank(T, f"the kernel generators cannot express {w.unsupported}: torch.compile, CUDA graphs "
                              "and cuDNN autotuning are the candidates"),
@@ -194,6 +203,8 @@ def _base_scores(w: Workload, space: Space, ctx: Context) -> tuple[dict[Directio
             s[R] = 0.6
             ev[R].append(f"no generator for {w.unsupported}: torch.compile (C++ backend)")
         return s, ev
+    if w.stencil is not None and space.allows(Space.PURE_CUDA):
+        return _stencil_scores(w, ctx, s, ev)
     if prog is None:
         # PyTorch-level only.
         if w.pattern == "conv" or w.counts.get("conv"):
@@ -280,6 +291,30 @@ def _base_scores(w: Workload, space: Space, ctx: Context) -> tuple[dict[Directio
             dims = ", ".join("x".join(map(str, st.domain)) for st in tr)
             ev[M].insert(0, f"{len(tr)} stage(s) ({dims}) read transposed, strided along the output's last dim: "
                             "a shared-memory tiled transpose makes both reads and writes coalesced")
+    return s, ev
+
+
+def _stencil_scores(w: Workload, ctx: Context, s: dict[Direction, float], ev: dict[Direction, list[str]]
+                    ) -> tuple[dict[Direction, float], dict[Direction, list[str]]]:
+    """A stencil: reuse (R: tiles with halos, register blocking) leads; then the tile shape for coalesced rows
+    (M) and the block shape for occupancy (P). Which of R and M leads follows from the kernel's arithmetic
+    intensity against the device's ridge point (fp64 at half the fp32 rate, as on the H100/H200 and A100)."""
+    st = w.stencil
+    assert st is not None
+    peak = w.ceilings.fp32_tflops * 1e12 * (0.5 if st.dtype == "float64" else 1.0)
+    bw = w.ceilings.copy_gbps * 1e9
+    intensity = st.flops / st.min_bytes
+    ridge = peak / bw
+    compute_bound = intensity > ridge
+    s[R], s[M], s[P], s[T], s[C] = (0.85, 0.6, 0.5, 0.3, 0.15) if compute_bound else (0.75, 0.7, 0.5, 0.3, 0.15)
+    ev[R].append(f"{st.points}-point neighbourhood: each input is used by {st.points} outputs; a shared-memory tile "
+                 f"with halo reads it once from DRAM, register blocking along axis 0 loads each neighbourhood value "
+                 f"once for several outputs ({intensity:.1f} FLOP/B against a ridge of {ridge:.1f}: "
+                 f"{'FMA-bound, so loads per FMA matter' if compute_bound else 'memory-bound'})")
+    ev[M].append(f"rows of {st.grid[-1]} {st.dtype} values: a tile wide along the contiguous axis keeps loads and "
+                 "stores coalesced and the halo's share small")
+    ev[P].append("block shape and outputs per thread set the blocks resident per SM (shared memory and registers)")
+    ev[T].append("cuDNN's convolution (the reference's library) with autotuning, as a PyTorch-level alternative")
     return s, ev
 
 
