@@ -281,8 +281,8 @@ def run_study(root: Path, out: Path, variants: list[str], devices: list[str], ar
     lock = threading.Lock()
     total = len(cells)
     if on_done:
-        for name in [c.name for c in cells if c.name in done]:
-            on_done(done[name], sum(n in wanted for n in done), total)
+        for i, name in enumerate([c.name for c in cells if c.name in done], start=1):
+            on_done(done[name], i, total)
 
     def worker(device: str) -> None:
         while deadline is None or time.monotonic() < deadline:
