@@ -298,3 +298,24 @@ def test_a_two_variant_two_task_study_on_the_cpu_stops_resumes_and_reports(tmp_p
     assert p.returncode == 0, p.stderr[-3000:]
     again = json.loads(p.stdout.strip().splitlines()[-1])
     assert again["summary"]["variants"] == doc["summary"]["variants"]
+
+
+def test_the_stall_verdict_on_real_h200_recordings() -> None:
+    """tests/data/ncu: one kernel per designed bottleneck, recorded by Nsight Compute on an H200."""
+    from engine.profile import profile_from_launches
+    from engine.profile.csv_pages import launches_from_csv
+
+    rec = ROOT / "tests" / "data" / "ncu"
+    if not (rec / "uncoalesced" / "raw.csv").exists():
+        pytest.skip("no ncu recordings in tests/data/ncu")
+
+    def verdict(name: str) -> dict:
+        pages = [(rec / name / f).read_text() if (rec / name / f).exists() else ""
+                 for f in ("raw.csv", "details.csv", "source.csv")]
+        return stall_verdict(profile_from_launches(launches_from_csv(*pages)).to_json())
+
+    assert verdict("uncoalesced") == {"stall": "long_scoreboard", "share": pytest.approx(0.89, abs=0.02),
+                                      "direction": "M"}
+    assert verdict("bank_conflicts")["stall"] == "mio_throttle" and verdict("bank_conflicts")["direction"] == "M"
+    assert verdict("low_occupancy")["direction"] == "P"  # waits on memory with too few warps to hide it
+    assert verdict("torch_reference")["direction"] == "R"  # PyTorch's own kernels, coalesced, streaming
