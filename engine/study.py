@@ -207,7 +207,9 @@ def miss_rate(rounds: list[dict[str, Any]]) -> dict[str, Any]:
                 "match_rate": matched / len(fit) if fit else None,
                 "miss_rate": 1 - matched / len(fit) if fit else None,
                 "fits_none": dict(Counter(r[name] for r in have if not r.get(key)).most_common()),
-                "no_verdict": len(profiled) - len(have)}
+                "no_verdict": len(profiled) - len(have),
+                # chosen -> measured, for the rounds judged: which directions the SSDA confuses
+                "chosen_vs_measured": dict(Counter(f"{r['direction']}->{r[key]}" for r in fit).most_common())}
 
     either = [r for r in profiled if r.get("rule_direction") or r.get("stall_direction")]
     either_matched = sum(r["direction"] in (r.get("rule_direction"), r.get("stall_direction")) for r in either)
@@ -413,7 +415,7 @@ def _range(vals: list[float]) -> str:
     return f" ({min(vals):.0%}–{max(vals):.0%})"
 
 
-def markdown(summ: dict[str, Any], header: str) -> str:
+def markdown(summ: dict[str, Any], header: str, budget: int | None = None) -> str:
     vs = summ["variants"]
     n_rep = len(summ["repeats"])
     lines = [header, "",
@@ -422,17 +424,22 @@ def markdown(summ: dict[str, Any], header: str) -> str:
              + (f"; {len(summ['unmatched_cells'])} finished cell(s) outside that set are not counted" if
                 summ["unmatched_cells"] else "") + ").", "",
              "## Speedup over eager per variant (final, re-timed best of each cell; study.png draws it)", "",
-             "| variant | cells | invalid | mean | median | variance | stdev | min | max | geomean (invalid = 1.0x) |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "| variant | cells | invalid | mean | median | variance | stdev | min | max | geomean (invalid = 1.0x) "
+             "| fast_0 / fast_1 / fast_2 |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for v, s in vs.items():
-        sp = s["speedup"]
+        sp, f = s["speedup"], s["final"]
         lines.append(f"| {v} | {s['cells']} | {s['invalid']} | {_x(sp['mean'])} | {_x(sp['median'])} | "
                      f"{_x(sp['variance'], 3)} | {_x(sp['stdev'], 3)} | {_x(sp['min'])} | {_x(sp['max'])} | "
-                     f"{_x(s['geomean_all_cells'])} |")
+                     f"{_x(s['geomean_all_cells'])} | {_pct(f['fast_0'])} / {_pct(f['fast_1'])} / "
+                     f"{_pct(f['fast_2'])} |")
+    lines += ["", "Statistics over the valid cells (each task × repeat is one point); fast_p over all cells, from "
+              "the final re-timed speedups."]
     lines += ["", "## fast_p per variant at budget B (cut from the same trajectories: each cell's best among its "
               "first B candidates, in-loop timings; fast_p over all tasks, a task with nothing valid counts as "
               "eager" + ("; the mean over repeats, the range in brackets" if n_rep > 1 else "") + ")", "",
               "| variant | B | fast_0 | fast_1 | fast_2 | geomean |", "|---|---|---|---|---|---|"]
+    if budget is not None and budget < max(BUDGETS):
+        lines[-2:-2] = [f"The study's budget is {budget} candidates: a B above it is the whole run.", ""]
     for v, s in vs.items():
         for pt in s["fast_at_budget"]:
             lines.append(f"| {v} | {pt['budget']} | {_pct(pt['fast_0'])}{_range(pt['fast_0_by_repeat'])} | "

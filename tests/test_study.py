@@ -177,7 +177,8 @@ def test_round_verdicts_follow_the_parent_profile_through_a_synthetic_store(tmp_
     m = miss_rate(rounds)
     assert m["rounds"] == m["profiled_rounds"] == 3
     assert m["rules"] == {"verdicts": 3, "judged": 2, "matched": 1, "match_rate": 0.5, "miss_rate": 0.5,
-                          "fits_none": {"SomeNewRule": 1}, "no_verdict": 0}
+                          "fits_none": {"SomeNewRule": 1}, "no_verdict": 0,
+                          "chosen_vs_measured": {"M->M": 1, "T->P": 1}}
     assert m["stalls"]["matched"] == 2 and m["stalls"]["judged"] == 2 and m["stalls"]["miss_rate"] == 0.0
     assert m["stalls"]["fits_none"] == {"misc": 1}
     assert m["either"] == {"judged": 2, "matched": 2, "match_rate": 1.0}
@@ -319,3 +320,19 @@ def test_the_stall_verdict_on_real_h200_recordings() -> None:
     assert verdict("bank_conflicts")["stall"] == "mio_throttle" and verdict("bank_conflicts")["direction"] == "M"
     assert verdict("low_occupancy")["direction"] == "P"  # waits on memory with too few warps to hide it
     assert verdict("torch_reference")["direction"] == "R"  # PyTorch's own kernels, coalesced, streaming
+
+
+def test_a_cell_reads_its_backend_tokens_dollars_and_status_from_the_run_store(tmp_path: Path) -> None:
+    from engine.store import RunStore
+
+    store = RunStore.for_workspace(tmp_path)
+    run = store.start_run("optimize", Path("t.py"), "t", "h", {}, backend="llm")
+    store.record_decision(run, 1, "pure_cuda", {}, {}, "M", "s", "why")
+    store.finish_run(run, "finished", {"tokens": {"prompt": 1200, "completion": 300}, "cost_usd": 0.0042})
+    store.close()
+    got = study._cost_and_rounds(tmp_path, run)
+    assert got["backend"] == "llm" and got["run_status"] == "finished"
+    assert got["tokens"] == {"prompt": 1200, "completion": 300} and got["cost_usd"] == pytest.approx(0.0042)
+    assert [r["direction"] for r in got["rounds"]] == ["M"] and got["rounds"][0]["profiled"] is False
+    assert study._cost_and_rounds(tmp_path / "nothing", run) == {}  # no store there: none created
+    assert not (tmp_path / "nothing").exists()

@@ -100,7 +100,7 @@ def _write_reports(out: Path, root: Path, cells: list, done: dict[str, CellResul
     doc = {**doc_extra, "variants": variants, "finished": len(done), "of": len(cells), "summary": summ,
            "cells": [asdict(done[c.name]) for c in cells if c.name in done]}
     (out / "study.json").write_text(json.dumps(doc, indent=1, default=str))
-    (out / "study.md").write_text(markdown(summ, header))
+    (out / "study.md").write_text(markdown(summ, header, doc_extra.get("settings", {}).get("budget")))
     plot(summ, [done[c.name] for c in cells if c.name in done], out / "study.png")
     return doc
 
