@@ -425,13 +425,13 @@ def markdown(summ: dict[str, Any], header: str, budget: int | None = None) -> st
                 summ["unmatched_cells"] else "") + ").", "",
              "## Speedup over eager per variant (final, re-timed best of each cell; study.png draws it)", "",
              "| variant | cells | invalid | mean | median | variance | stdev | min | max | geomean (invalid = 1.0x) "
-             "| fast_0 / fast_1 / fast_2 |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| fast_0 / fast_1 / fast_2 | wall s per cell (median) |", "|" + "---|" * 12]
     for v, s in vs.items():
         sp, f = s["speedup"], s["final"]
         lines.append(f"| {v} | {s['cells']} | {s['invalid']} | {_x(sp['mean'])} | {_x(sp['median'])} | "
                      f"{_x(sp['variance'], 3)} | {_x(sp['stdev'], 3)} | {_x(sp['min'])} | {_x(sp['max'])} | "
                      f"{_x(s['geomean_all_cells'])} | {_pct(f['fast_0'])} / {_pct(f['fast_1'])} / "
-                     f"{_pct(f['fast_2'])} |")
+                     f"{_pct(f['fast_2'])} | {_x(s['cost']['wall_s_median'], 0)} |")
     lines += ["", "Statistics over the valid cells (each task × repeat is one point); fast_p over all cells, from "
               "the final re-timed speedups."]
     lines += ["", "## fast_p per variant at budget B (cut from the same trajectories: each cell's best among its "
