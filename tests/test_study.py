@@ -278,6 +278,9 @@ def test_a_two_variant_two_task_study_on_the_cpu_stops_resumes_and_reports(tmp_p
         assert c["run_status"] == "finished" and c["run_id"] and c["backend"] == "expert"
         assert len(c["trajectory"]) == 1 and c["rounds"] and c["rounds"][0]["profiled"] is False
         assert c["valid"] == (c["speedup"] is not None)
+    for c in doc["cells"]:  # each variant and repeat writes its bests to a folder of its own
+        if c["valid"]:
+            assert list((out / "results" / c["variant"] / "r0" / c["task"]).glob("*_hiera.py"))
     pure = [c for c in doc["cells"] if c["variant"] == "pure_cuda"]
     assert all(r["space"] == "pure_cuda" for c in pure for r in c["rounds"])
     s = doc["summary"]
