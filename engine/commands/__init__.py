@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-_MODULES = ("optimize", "bench", "profile", "report")
+_MODULES = ("optimize", "bench", "profile", "report", "study")
 
 
 def register(sub: Any) -> None:
