@@ -5,6 +5,7 @@
 #   TASKS=.gpu-kb/dev LEVELS=level1 bash scripts/h200_bench.sh ...    another folder of tasks (a carried copy of
 #                                                                     ../shared/kernelbench-dev, say), some levels
 #   LEVELS=stencil BUDGET=12 bash scripts/h200_bench.sh docs/bench/h200-stencil 300 cuda:0
+#   BENCH_FLAGS="--no-compile --no-profile" bash scripts/h200_bench.sh ...    more flags for `hiera bench`
 #                                                                     the stencil case (bench/stencil), B = 12
 # The bench is stopped at CALL_BUDGET_S (570 s) at the latest so the results are packed within the call.
 # SUITE_DIR holds what earlier calls finished (tasks/*.json, results/); it travels with the checkout. No task
@@ -25,7 +26,7 @@ echo "== bench ($(date +%T)): $(ls "$WORK/tasks" 2>/dev/null | wc -l) tasks alre
 # limit brings nothing back); a task cut short is simply not finished, and the next call runs it again.
 LIMIT=$((STOP + 240)); [ "$LIMIT" -gt "${CALL_BUDGET_S:-570}" ] && LIMIT=${CALL_BUDGET_S:-570}
 timeout -k 10 "$LIMIT" python3 -m engine.cli bench "${TASKS:-bench}" --levels "${LEVELS:-level1,level2,level3}" --budget "${BUDGET:-18}" \
-  --devices "$DEVICES" --out "$WORK" --stop-after "$STOP" ${RERUN:+--rerun "$RERUN"} > "$WORK/bench.log" 2>&1
+  --devices "$DEVICES" --out "$WORK" --stop-after "$STOP" ${RERUN:+--rerun "$RERUN"} ${BENCH_FLAGS:-} > "$WORK/bench.log" 2>&1
 echo "bench exit $?"
 # timeout stops the bench, not the optimize/eval processes and evaluation workers under it: left running,
 # they would share the GPU with the next call's timings on a still-warm machine.
