@@ -24,3 +24,11 @@ def test_scattered_calls_keep_going() -> None:
 def test_one_slow_outlier_does_not_hold_the_stop() -> None:
     calls = [1.0] * 19 + [40.0]  # a preemption: the IQR ignores it, a standard deviation would not
     assert median_settled(calls, min_trials=20)
+
+
+def test_a_slow_call_needs_fewer_calls_before_its_median_counts() -> None:
+    from engine.evaluate.checker import MIN_SLOW_TRIALS, MIN_TRIALS, Checker
+
+    assert Checker._floor_for(0.05) == MIN_TRIALS  # a 50 us kernel: the full minimum
+    assert Checker._floor_for(233.0) == MIN_SLOW_TRIALS  # a 233 ms convolution: 5 calls, if they agree
+    assert MIN_SLOW_TRIALS < Checker._floor_for(40.0) < MIN_TRIALS  # 600 ms / 40 ms = 15
