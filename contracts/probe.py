@@ -193,10 +193,12 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
     # into the contract's notes).
     described = _on_meta(module, init_inputs, mark)
     size = _nbytes(*described) if described is not None else 0
-    if size > _machine_bytes():
+    # The task runs on its device, which may hold more than this machine's memory (an H200 has 141 GB):
+    # only a size no machine holds is refused here, before anything is allocated.
+    if size > max(_machine_bytes(), UNHOLDABLE_BYTES):
         return _error("inputs", path, _def_line(module.get_inputs),
                       f"get_inputs() and the model ask for {size / 2**30:.1f} GiB of tensors in all, more than "
-                      f"this machine's {_machine_bytes() / 2**30:.0f} GiB of memory",
+                      f"this machine's {_machine_bytes() / 2**30:.0f} GiB of memory or any GPU's",
                       "get_inputs() asks for more memory than this machine has; make its tensors smaller")
     on_meta = False  # described from a meta-device run (shapes only, no values)
     if described is not None and size > REAL_RUN_BYTES:
@@ -280,6 +282,8 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
 
 # Above this many bytes of inputs, parameters and outputs a task is described from its meta-device run.
 REAL_RUN_BYTES = 256 << 20
+# More than any one machine or GPU holds (2 TiB).
+UNHOLDABLE_BYTES = 1 << 41
 
 
 def _machine_bytes() -> int:
