@@ -30,10 +30,10 @@ from typing import Any, Literal
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
+from contracts.runstore import StoreReader
 from hiera_ls.best import canonical_best
 from hiera_ls.run_views import speed_phrase
 from hiera_ls.settings import Settings
-from hiera_ls.store import StoreReader
 from hiera_ls.wording import duration, space_title, times
 
 log = logging.getLogger(__name__)

@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from contracts.runstore import StoreReader
 from hiera_ls.best import RETIMED_SUFFIX, canonical_best, retime_json, retimings, with_retimes
-from hiera_ls.store import StoreReader
 from hiera_ls.wording import readable_rationale, space_title
 
 _COMPILE = re.compile(r"(?:torch\.?compile|compile)[:/_\- ]*(default|max-autotune)", re.I)
