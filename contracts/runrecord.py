@@ -160,10 +160,11 @@ class CandidateRow:
     REASON_CHARS: ClassVar[int] = 500
 
     @classmethod
-    def from_store(cls, row: Mapping[str, Any]) -> CandidateRow:
-        """A stored candidate row (engine/store.py: `id`, `idx`) as a round lists it."""
-        return cls(row["id"], row.get("idx"), row["status"], row["reason"][: cls.REASON_CHARS], row.get("speedup"),
-                   row.get("candidate_ms"))
+    def from_store(cls, row: Mapping[str, Any], reason_chars: int | None = REASON_CHARS) -> CandidateRow:
+        """A stored candidate row (contracts/runstore.py: `id`, `idx`) as a round lists it; the reason cut to
+        reason_chars as the engine's result keeps it (None: whole)."""
+        reason = row["reason"] if reason_chars is None else row["reason"][:reason_chars]
+        return cls(row["id"], row.get("idx"), row["status"], reason, row.get("speedup"), row.get("candidate_ms"))
 
     def to_json(self) -> Json:
         return {"candidate_id": self.candidate_id, "index": self.index, "status": self.status,
@@ -247,7 +248,9 @@ class RunBest:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RunBest:
         f = BestFigure.from_json(d)
-        return cls(f.candidate_id, f.speedup, f.candidate_ms, f.reference_ms, f.retimed, f.spread, f.verdict,
+        # An engine before this form named the paired eager time `paired_reference_ms`.
+        ref = f.reference_ms if f.reference_ms is not None else d.get("paired_reference_ms")
+        return cls(f.candidate_id, f.speedup, f.candidate_ms, ref, f.retimed, f.spread, f.verdict,
                    d.get("round"), d.get("space"), d.get("direction"), list(d.get("flags") or []),
                    _opt(ResultPaths, d.get("paths")), d.get("first_import"))
 

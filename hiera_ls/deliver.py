@@ -58,20 +58,22 @@ async def _read(path: str | None) -> str | None:
 
 
 async def _deliver_optimize(ls: HieraServer, job: Job) -> None:
-    res = job.result or {}
+    res = job.result
     best = job.best  # canonical: one pair's figures (jobs.py _finish)
     assert job.path is not None and job.class_name is not None
     name, module_file = job.class_name, job.path.name
     job.delivered = False
-    if not best:
-        valid = sum(1 for r in res.get("rounds") or [] for o in r.get("outcomes") or [] if o.get("status") == "valid")
+    if not best or res is None:
+        rounds = res.rounds if res is not None else []
+        valid = sum(1 for r in rounds for o in r.outcomes if o.status == "valid")
+        evaluated = res.candidates if res is not None and res.candidates is not None else "?"
         ls.tell_job_end(job, types.MessageType.Info,
-                        f"hiera: no valid candidate for {name} ({valid} valid of {res.get('candidates', '?')}); "
+                        f"hiera: no valid candidate for {name} ({valid} valid of {evaluated}); "
                         "hover the class for the rounds, or try more rounds or another space")
         return
     speed = f"{speed_phrase(best)} ({pair_text(best)})"
     paths = best.get("paths") or {}
-    in_run = kept_folder(res | {"best": best}, job.root)  # the engine's folder for the run's files
+    in_run = kept_folder({"run_id": res.run_id, "best": best}, job.root)  # the engine's folder for the run's files
     if kept_back(best):
         # Not what the user asked for: nothing beside their module; the run keeps the best for a look.
         ls.tell_job_end(job, types.MessageType.Warning,
@@ -84,7 +86,7 @@ async def _deliver_optimize(ls: HieraServer, job: Job) -> None:
     if py_src is None:
         ls.tell_job_end(job, types.MessageType.Warning,
                         f"hiera: {name} is {speed}, but the result file {paths.get('py')} is missing; see run "
-                        f"{res.get('run_id')} in .hiera/runs/")
+                        f"{res.run_id} in .hiera/runs/")
         return
     folder = job.path.parent
     engine_py = Path(paths["py"]).resolve()
@@ -127,7 +129,7 @@ def _record(ls: HieraServer, job: Job, best: dict[str, Any], written: list[Path]
     """Remember which run the new files came from (hover, diagnostics and Profile kernel read it)."""
     state = ls.index.state(job.root)
     for p in written:
-        entry: dict[str, Any] = {"run_id": job.result.get("run_id") if job.result else job.run_id,
+        entry: dict[str, Any] = {"run_id": job.result.run_id if job.result else job.run_id,
                                  "candidate_id": best.get("candidate_id"), "module": str(job.path),
                                  "class": job.class_name, "created": time.time()}
         if p.suffix != ".py" and cu_src is not None:
@@ -139,7 +141,7 @@ def _record(ls: HieraServer, job: Job, best: dict[str, Any], written: list[Path]
 
 
 async def _deliver_profile(ls: HieraServer, job: Job) -> None:
-    res = job.result or {}
+    res = job.profile_output or {}
     data = res.get("profile") if isinstance(res.get("profile"), dict) else None
     run_id = res.get("run_id")
     cand = res.get("candidate_id")
