@@ -140,3 +140,14 @@ def test_every_event_reads_back_as_itself():
               rr.RetimeFinished("c", "valid", fig.figure, fig), rr.Failed("boom", None)]
     for ev in events:
         assert rr.parse_event(rr.event_json(ev)) == ev
+
+
+def test_the_shared_types_and_the_store_reader_stand_on_the_standard_library_alone():
+    import subprocess
+    import sys
+
+    probe = ("import sys, contracts.runrecord, contracts.runstore; "
+             "print([m for m in sys.modules if m.split('.')[0] in ('torch', 'engine', 'hiera_ls', 'lsprotocol')])")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
