@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from contracts.runrecord import BestFigure, Figure, RunBest, verdict_phrase
 from contracts.task import TaskError, TaskSpec, load_task
 from contracts.vocabulary import Space
 from engine.evaluate.outcome import Outcome, Precision
@@ -194,14 +195,12 @@ def folding_table(*headers: str, **kw: Any) -> Table:
     return t
 
 
-def fig_text(fig: dict[str, Any]) -> str:
-    from engine.loop import verdict_phrase
-
-    return f"{fig['speedup']:.2f}x, {verdict_phrase(fig)}"
+def fig_text(fig: Figure | BestFigure | RunBest) -> str:
+    return f"{fig.speedup:.2f}x, {verdict_phrase(fig)}"
 
 
 def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Table:
-    from engine.loop import figure, verdict_phrase
+    from engine.loop import figure
 
     t = Table(title=escape(title), show_header=False, title_justify="left")
     t.add_column(no_wrap=True)
@@ -216,7 +215,7 @@ def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Tab
         t.add_row("candidate", f"{o.candidate.median_ms:.4g} ms median (min {o.candidate.min_ms:.4g}, "
                                f"max {o.candidate.max_ms:.4g}, spread {o.candidate.spread:.1%})")
         fig = figure(o, retimed=False)
-        t.add_row("speedup", f"[bold]{fig['speedup']:.2f}x[/bold]: {verdict_phrase(fig)}" if fig else "-")
+        t.add_row("speedup", f"[bold]{fig.speedup:.2f}x[/bold]: {verdict_phrase(fig)}" if fig else "-")
     if o.error:
         t.add_row("worst error", escape(f"{o.error.where}: expected {o.error.expected:.6g}, got {o.error.got:.6g}"))
     t.add_row("device", escape(o.device))
@@ -271,15 +270,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
         store.record_candidate(run_id, cand, outcome)
         store.set_reference(run_id, outcome.reference.median_ms if outcome.reference else None, outcome.device)
         fig = figure(outcome, retimed=False)
-        store.finish_run(run_id, "finished", {**outcome.to_json(), "figure": fig})
+        store.finish_run(run_id, "finished", {**outcome.to_json(), "figure": fig.to_json() if fig else None})
         done.append(outcome)
         shown = shown_path(path)
         if args.json:
             # The whole compiler output, against the user's file name and lines.
             shown_reason = user_build_log(outcome.reason, shown) if outcome.status.value == "build_failed" \
                 else outcome.reason
-            print(json.dumps({**outcome.to_json(), "reason": shown_reason, "verdict": fig and fig["verdict"],
-                              "spread": fig and fig["spread"], "run_id": run_id, "candidate_file": str(path)}),
+            print(json.dumps({**outcome.to_json(), "reason": shown_reason, "verdict": fig and fig.verdict,
+                              "spread": fig and fig.spread, "run_id": run_id, "candidate_file": str(path)}),
                   flush=True)
         else:
             console.print(outcome_table(outcome, f"{path.name} against {spec.name}", shown))

@@ -14,18 +14,43 @@ continues where it stopped without measuring a finished candidate again.
 from __future__ import annotations
 
 import contextlib
-import enum
 import hashlib
-import math
 import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from contracts.export import first_import_note, modelnew_source, result_paths
+from contracts.runrecord import (
+    RETIMED,
+    SLOWER_DIR,
+    BestFigure,
+    CandidateFinished,
+    CandidateRow,
+    CandidateStarted,
+    Event,
+    Figure,
+    Notice,
+    ReferenceTimed,
+    ResultPaths,
+    RetimeFinished,
+    RetimeStarted,
+    RoundFinished,
+    RoundStarted,
+    RoundSummary,
+    RunBest,
+    RunResult,
+    RunStarted,
+    Tokens,
+    Verdict,
+    event_json,
+    pick_best,
+    verdict_of,
+    verdict_phrase,
+)
 from contracts.task import TaskSpec
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import Backend, Context, DirectionScores, Invalid, RoundRecord, SpaceChoice, Usage
@@ -33,12 +58,12 @@ from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status, T
 from engine.evaluate.pipeline import EvalSettings, Evaluator
 from engine.store import RunStore
 
-Event = dict[str, Any]
-EventSink = Callable[[Event], None]
+if TYPE_CHECKING:
+    from engine.profile.metrics import Profile
 
-
-# Where a best that is not faster than eager goes, inside its run's folder (see LoopSettings.keep_slower).
-SLOWER_DIR = "slower-than-eager"
+# The loop builds typed events (contracts/runrecord.py); a sink receives each one's JSON form, the line that
+# `--events jsonl` writes.
+EventSink = Callable[[dict[str, Any]], None]
 
 
 @dataclass(frozen=True)
@@ -74,80 +99,18 @@ class LoopSettings:
 
 # --- the run's figures: one rule for "the best", whoever shows it ----------------------------------------------
 
-class Verdict(str, enum.Enum):
-    FASTER = "faster"
-    LEVEL = "level"  # the speedup is inside the spread of the two timings it comes from
-    SLOWER = "slower"
-
-
 def pair_spread(o: Outcome) -> float:
     """The larger of the two timings' spreads (interquartile range over median) of one interleaved pair."""
     return max(o.candidate.spread if o.candidate else 0.0, o.reference.spread if o.reference else 0.0)
 
 
-def verdict_of(speedup: float, spread: float) -> Verdict:
-    """Faster or slower only beyond the pair's own spread, in either direction (1.2x and 1/1.2x alike)."""
-    if math.log(speedup) > math.log1p(spread):
-        return Verdict.FASTER
-    if -math.log(speedup) > math.log1p(spread):
-        return Verdict.SLOWER
-    return Verdict.LEVEL
-
-
-def figure(o: Outcome, retimed: bool) -> dict[str, Any] | None:
+def figure(o: Outcome, retimed: bool) -> Figure | None:
     """A valid outcome's figure: speedup, both times and the verdict, all from one and the same pair."""
     if not (o.valid and o.candidate and o.reference and o.speedup):
         return None
     spread = pair_spread(o)
-    return {"speedup": o.speedup, "candidate_ms": o.candidate.median_ms, "reference_ms": o.reference.median_ms,
-            "retimed": retimed, "spread": spread, "verdict": verdict_of(o.speedup, spread).value}
-
-
-def verdict_phrase(fig: dict[str, Any]) -> str:
-    """How a figure reads to a user, e.g. "level with eager (within the 24% spread of these timings)"."""
-    spread = f"{fig['spread']:.0%}"
-    return {"faster": f"faster than eager (beyond the {spread} spread of these timings)",
-            "level": f"level with eager (within the {spread} spread of these timings)",
-            "slower": f"slower than eager (beyond the {spread} spread of these timings)"}[fig["verdict"]]
-
-
-T = TypeVar("T")
-
-
-def pick_best(pool: Iterable[T], speedup: Callable[[T], float], retimed: Callable[[T], bool]) -> T | None:
-    """The canonical best of a pool of valid candidates (each with its latest figure; a failed re-timing has
-    already removed its candidate): once any candidate has been re-timed, the fastest re-timed one, else
-    the fastest first pair. The loop, `hiera report` and the language server all apply this rule."""
-    items = list(pool)
-    fresh = [x for x in items if retimed(x)]
-    return max(fresh or items, key=speedup, default=None)
-
-
-RETIMED = "-retimed"  # suffix of a re-timing's candidate id in the run store
-
-
-def latest_figures(rows: list[dict[str, Any]]) -> dict[str, tuple[dict[str, Any], bool]]:
-    """Stored candidate rows -> {candidate id: (the row holding its latest valid figure, re-timed?)}.
-
-    A re-timing row (id + RETIMED) replaces its candidate's first pair when valid and removes the candidate
-    when not (it failed on its own, so it is not kept)."""
-    pool: dict[str, tuple[dict[str, Any], bool]] = {}
-    for row in rows:
-        if not row["id"].endswith(RETIMED) and row["status"] == "valid" and row.get("speedup"):
-            pool[row["id"]] = (row, False)
-    for row in rows:
-        if row["id"].endswith(RETIMED):
-            base = row["id"][: -len(RETIMED)]
-            if row["status"] == "valid" and row.get("speedup"):
-                pool[base] = (row, True)
-            else:
-                pool.pop(base, None)
-    return pool
-
-
-def best_of_rows(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], bool] | None:
-    """The canonical best (pick_best) of stored candidate rows: (its row, re-timed?) or None."""
-    return pick_best(latest_figures(rows).values(), lambda x: x[0]["speedup"], lambda x: x[1])
+    return Figure(o.speedup, o.candidate.median_ms, o.reference.median_ms, retimed, spread,
+                  verdict_of(o.speedup, spread).value)
 
 
 @dataclass
@@ -163,10 +126,10 @@ class Best:
     def speedup(self) -> float:
         return self.outcome.speedup or 0.0
 
-    def figure(self) -> dict[str, Any]:
+    def figure(self) -> BestFigure:
         fig = figure(self.outcome, self.retimed)
         assert fig is not None, "a Best holds a valid, timed outcome"
-        return {"candidate_id": self.candidate.id, **fig}
+        return BestFigure.of(self.candidate.id, fig)
 
 
 def _best_of(pool: Iterable[Best]) -> Best | None:
@@ -177,9 +140,9 @@ def _best_of(pool: Iterable[Best]) -> Best | None:
 class LoopState:
     run_id: str
     best: Best | None = None
-    parent_profile: Any | None = None
+    parent_profile: Profile | None = None
     history: list[RoundRecord] = field(default_factory=list)
-    rounds_json: list[dict[str, Any]] = field(default_factory=list)
+    rounds: list[RoundSummary] = field(default_factory=list)
     usage: list[Usage] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(
         ("build", "verify", "time", "profile", "model"), 0.0))
@@ -193,9 +156,9 @@ class LoopState:
     earlier_s: float = 0.0  # wall seconds of the sessions before a resume
 
 
-def _bottleneck_text(profile: Any | None) -> str | None:
+def _bottleneck_text(profile: Profile | None) -> str | None:
     """The parent's dominant bottleneck by ncu's own rules, as stored beside the SSDA's chosen direction."""
-    b = getattr(profile, "bottleneck", None) if profile is not None else None
+    b = profile.bottleneck if profile is not None else None
     if b is None:
         return None
     return f"{b.rule} ({b.direction or '?'})"
@@ -268,12 +231,12 @@ class Loop:
 
     # --- events -------------------------------------------------------------------------------------
 
-    def emit(self, event: str, **data: Any) -> None:
-        self.sink({"event": event, **data})
+    def emit(self, event: Event) -> None:
+        self.sink(event_json(event))
 
     def notice(self, state: LoopState, message: str) -> None:
         self.store.record_notice(state.run_id, message)
-        self.emit("notice", message=message)
+        self.emit(Notice(message))
 
     # --- the run ------------------------------------------------------------------------------------
 
@@ -332,8 +295,8 @@ class Loop:
                                              tuple(o for _row, _c, o in taken)))
             if state.best is not None and state.best.round == r and state.best.candidate.id in profiles:
                 state.parent_profile = self._stored_profile(profiles[state.best.candidate.id])
-            state.rounds_json.append(self._round_json(r, d["space"], d["scores"], d["direction"], d["strategy"],
-                                                      d["rationale"], [row for row, _c, _o in taken]))
+            state.rounds.append(RoundSummary(r, d["space"], d["scores"], d["direction"], d["strategy"],
+                                             d["rationale"], [CandidateRow.from_store(row) for row, _c, _o in taken]))
             state.evaluated += len(taken)
             next_round = r + 1
         for row in rows:  # re-timings of a best (a run stopped while it confirmed its best)
@@ -361,7 +324,7 @@ class Loop:
                          Space(row["space"]) if row["space"] else None, row["origin"], row["note"])
 
     @staticmethod
-    def _stored_profile(data: dict[str, Any] | None) -> Any | None:
+    def _stored_profile(data: dict[str, Any] | None) -> Profile | None:
         if data is None:
             return None
         try:
@@ -370,15 +333,15 @@ class Loop:
             return None
         return Profile.from_json(data)
 
-    def run(self, state: LoopState, first_round: int = 1) -> dict[str, Any]:
+    def run(self, state: LoopState, first_round: int = 1) -> RunResult:
         s = self.settings
         with Evaluator(self.spec, self.workdir, s.eval, cache_dir=self.cache_dir) as ev:
             self.evaluator = ev
             try:
                 info = ev.ensure_worker()
-                self.emit("run_started", run_id=state.run_id, task=str(self.spec.path), device=ev.device_label(),
-                          rounds=len(self.sizes), candidates=s.candidates, budget=s.total, backend=self.backend.name,
-                          store=str(self.store.db_path), run_dir=str(self.store.run_dir(state.run_id)))
+                self.emit(RunStarted(state.run_id, str(self.spec.path), ev.device_label(), len(self.sizes),
+                                     s.candidates, s.total, self.backend.name, str(self.store.db_path),
+                                     str(self.store.run_dir(state.run_id))))
                 if s.profile and not s.eval.device.startswith("cuda"):
                     state.profiling_off = ("profiling off: Nsight Compute profiles CUDA devices and this run is on "
                                            "the CPU")
@@ -410,7 +373,7 @@ class Loop:
             best = state.best
             tried.add(best.candidate.id)
             c = replace(best.candidate, id=f"{best.candidate.id}{RETIMED}", note=f"{best.candidate.note} (re-timed)")
-            self.emit("retime_started", candidate_id=best.candidate.id, first=best.figure())
+            self.emit(RetimeStarted(best.candidate.id, best.figure()))
             (o,) = self.evaluator.evaluate([c])
             self._account(state, c, o, best.round, 0, retime=True)
             head = f"the best so far ({best.candidate.id}, {best.speedup:.2f}x) was timed again on its own: "
@@ -425,8 +388,8 @@ class Loop:
             # The next to time again: the fastest candidate by its latest figure, re-timed or not.
             state.best = max(state.valid.values(), key=lambda b: b.speedup, default=None)
             top = _best_of(state.valid.values())  # the best by the rule, as it stands now
-            self.emit("retime_finished", candidate_id=best.candidate.id, status=o.status.value,
-                      figure=figure(o, True), best=top.figure() if top else None)
+            self.emit(RetimeFinished(best.candidate.id, o.status.value, figure(o, True),
+                                     top.figure() if top else None))
         top = _best_of(state.valid.values())
         if state.best is not None and top is not None and top is not state.best:
             self.notice(state, f"{MAX_RETIMES} re-timings spent; {state.best.candidate.id} "
@@ -435,7 +398,7 @@ class Loop:
         state.best = top
 
     @staticmethod
-    def _best_event(state: LoopState) -> dict[str, Any] | None:
+    def _best_event(state: LoopState) -> BestFigure | None:
         return state.best.figure() if state.best else None
 
     def _context(self, state: LoopState, r: int, info: dict[str, Any]) -> Context:
@@ -469,9 +432,8 @@ class Loop:
         self.store.record_decision(state.run_id, r, choice.space.value, scores.as_json(), scores.evidence_json(),
                                    direction.value, strategy.name, f"{choice.rationale} | {scores.rationale}",
                                    state.best.candidate.id if state.best else None, bottleneck)
-        self.emit("round_started", round=r, space=choice.space.value, scores=scores.as_json(),
-                  direction=direction.value, strategy=strategy.name,
-                  rationale=f"{choice.rationale} | {scores.rationale}", of=size)
+        self.emit(RoundStarted(r, choice.space.value, scores.as_json(), direction.value, strategy.name,
+                               f"{choice.rationale} | {scores.rationale}", size))
         generated = self.backend.oa.generate(ctx, choice.space, strategy, size)
         self._record_usage(state, r)
         cands: list[Candidate] = []
@@ -486,7 +448,7 @@ class Loop:
                 c = replace(g, id=_cid(r, i, g.source), space=g.space or choice.space)
                 index_of[c.id] = i
                 cands.append(c)
-        rows: list[dict[str, Any]] = []
+        rows: list[CandidateRow] = []
         outcomes: list[Outcome] = []
 
         def finished(c: Candidate, o: Outcome, recorded: bool = False) -> None:
@@ -499,17 +461,16 @@ class Loop:
             if o.reference:
                 state.reference_ms.append(o.reference.median_ms)
                 if len(state.reference_ms) == 1:
-                    self.emit("reference_timed", reference_ms=o.reference.median_ms)
+                    self.emit(ReferenceTimed(o.reference.median_ms))
                 # The run's eager time is the median of its pairs, not the first (maybe an outlier) pair.
                 self.store.set_reference(state.run_id, _median(state.reference_ms), o.device)
             self._consider(state, c, o, r, choice.space, direction)
             outcomes.append(o)
             rows.append(self._candidate_row(c, o, i))
-            self.emit("candidate_finished", round=r, index=i, of=size, candidate_id=c.id,
-                      source=str(self.store.run_dir(state.run_id) / "candidates" / f"{c.id}{c.kind.suffix}"),
-                      status=o.status.value, reason=o.reason[:2000], speedup=o.speedup,
-                      candidate_ms=o.candidate.median_ms if o.candidate else None,
-                      best_speedup=state.best.speedup if state.best else None, best=self._best_event(state))
+            self.emit(CandidateFinished(
+                r, i, size, c.id, str(self.store.run_dir(state.run_id) / "candidates" / f"{c.id}{c.kind.suffix}"),
+                o.status.value, o.reason[:2000], o.speedup, o.candidate.median_ms if o.candidate else None,
+                state.best.speedup if state.best else None, self._best_event(state)))
 
         for i, (c, o) in sorted(taken.items()):
             index_of[c.id] = i
@@ -521,11 +482,11 @@ class Loop:
             c = Candidate(_cid(r, i, inv.id + inv.source), asked, inv.source, choice.space,
                           origin=self.backend.name, note=strategy.name)
             index_of[c.id] = i
-            self.emit("candidate_started", round=r, index=i, of=size)
+            self.emit(CandidateStarted(r, i, size))
             finished(c, Outcome(c.id, Status.BUILD_FAILED, f"no usable source: {inv.reason}"))
         self.evaluator.evaluate(
             cands, on_outcome=finished,
-            on_start=lambda c: self.emit("candidate_started", round=r, index=index_of.get(c.id, 0), of=size))
+            on_start=lambda c: self.emit(CandidateStarted(r, index_of.get(c.id, 0), size)))
         round_best = max((o for o in outcomes if o.valid), key=lambda o: o.speedup or 0.0, default=None)
         if self.settings.profile and state.best is not None and round_best is not None \
                 and round_best.candidate_id == state.best.candidate.id:
@@ -534,10 +495,9 @@ class Loop:
                 state.parent_profile = prof
         state.history.append(RoundRecord(r, choice.space, direction, strategy.name,
                                          state.best.speedup if state.best else None, tuple(outcomes)))
-        state.rounds_json.append(self._round_json(r, choice.space.value, scores.as_json(), direction.value,
-                                                  strategy.name, f"{choice.rationale} | {scores.rationale}", rows))
-        self.emit("round_finished", round=r, best_speedup=state.best.speedup if state.best else None,
-                  best=self._best_event(state))
+        state.rounds.append(RoundSummary(r, choice.space.value, scores.as_json(), direction.value, strategy.name,
+                                         f"{choice.rationale} | {scores.rationale}", rows))
+        self.emit(RoundFinished(r, state.best.speedup if state.best else None, self._best_event(state)))
 
     def _account(self, state: LoopState, c: Candidate, o: Outcome, r: int, i: int, retime: bool = False) -> None:
         """Record an evaluated candidate and add its build, verify and time seconds to the run's."""
@@ -563,7 +523,7 @@ class Loop:
             self.store.record_model_call(state.run_id, r, u.role, u.model, u.prompt_tokens, u.completion_tokens,
                                          u.seconds, u.cost_usd, u.ok, u.error)
 
-    def _profile(self, state: LoopState, cand: Candidate | None, label: str) -> Any | None:
+    def _profile(self, state: LoopState, cand: Candidate | None, label: str) -> Profile | None:
         """Profile the reference (cand None) or a candidate; None when profiling is off or fails."""
         if state.profiling_off is not None:
             return None
@@ -612,72 +572,62 @@ class Loop:
 
     # --- results --------------------------------------------------------------------------------------
 
-    def _candidate_row(self, c: Candidate, o: Outcome, i: int) -> dict[str, Any]:
-        return {"candidate_id": c.id, "index": i, "status": o.status.value, "reason": o.reason[:500],
-                "speedup": o.speedup, "candidate_ms": o.candidate.median_ms if o.candidate else None}
-
     @staticmethod
-    def _round_json(r: int, space: str, scores: dict[str, float], direction: str, strategy: str, rationale: str,
-                    rows: list[dict[str, Any]]) -> dict[str, Any]:
-        outs = [{"candidate_id": x.get("candidate_id") or x["id"], "index": x.get("index") or x.get("idx"),
-                 "status": x["status"], "reason": x["reason"][:500], "speedup": x["speedup"],
-                 "candidate_ms": x["candidate_ms"]} for x in rows]
-        return {"round": r, "space": space, "scores": scores, "direction": direction, "strategy": strategy,
-                "rationale": rationale, "outcomes": outs}
+    def _candidate_row(c: Candidate, o: Outcome, i: int) -> CandidateRow:
+        return CandidateRow(c.id, i, o.status.value, o.reason[:CandidateRow.REASON_CHARS], o.speedup,
+                            o.candidate.median_ms if o.candidate else None)
 
-    def write_results(self, best: Best, run_id: str) -> dict[str, str | None]:
+    def write_results(self, best: Best, run_id: str) -> ResultPaths:
         c = best.candidate
         fig = best.figure()
         directory = self.settings.results_dir
-        if fig["verdict"] != Verdict.FASTER.value and not self.settings.keep_slower:
+        if fig.verdict != Verdict.FASTER.value and not self.settings.keep_slower:
             directory = self.store.run_dir(run_id) / SLOWER_DIR
         if directory is not None:
             directory.mkdir(parents=True, exist_ok=True)
         if c.kind is CandidateKind.MODELNEW:
             py, _ = result_paths(self.spec, ".cu", directory)
             py.write_text(c.source)
-            return {"py": str(py), "cu": None}
+            return ResultPaths(str(py), None)
         py, src = result_paths(self.spec, c.kind.suffix, directory)
         pair = "timed again on its own" if best.retimed else "its first pair; not re-timed"
-        note = (f"{fig['speedup']:.2f}x against eager on {best.outcome.device}, {verdict_phrase(fig)}; {pair}. "
+        note = (f"{fig.speedup:.2f}x against eager on {best.outcome.device}, {verdict_phrase(fig)}; {pair}. "
                 f"Kernel copy: {src.name}.")
         py.write_text(modelnew_source(self.spec, c.source, cuda=c.kind is CandidateKind.CUDA, note=note))
         src.write_text(c.source)
-        return {"py": str(py), "cu": str(src)}
+        return ResultPaths(str(py), str(src))
 
     def _round_bests(self, state: LoopState) -> None:
         """Each round's best by the run's own rule (pick_best over its candidates' latest figures)."""
-        for rj in state.rounds_json:
-            b = _best_of(x for x in state.valid.values() if x.round == rj["round"])
-            rj["best"] = b.figure() if b else None
+        for rs in state.rounds:
+            b = _best_of(x for x in state.valid.values() if x.round == rs.round)
+            rs.best = b.figure() if b else None
 
-    def finish(self, state: LoopState, status: str) -> dict[str, Any]:
+    def finish(self, state: LoopState, status: str) -> RunResult:
         best = state.best
-        paths: dict[str, str | None] | None = None
+        paths: ResultPaths | None = None
         if best is not None and self.settings.write_results:
             paths = self.write_results(best, state.run_id)
         ref = _median(state.reference_ms)
         costs = [u.cost_usd for u in state.usage if u.cost_usd is not None]
         state.seconds["total"] = state.earlier_s + time.perf_counter() - self.t0
         self._round_bests(state)
-        kind = best.candidate.kind if best else None
-        result = {
-            "run_id": state.run_id, "status": status, "task": str(self.spec.path),
-            "device": self.evaluator.device_label() if hasattr(self, "evaluator") else self.settings.eval.device,
-            "backend": self.backend.name, "reference_ms": ref,
-            "best": None if best is None else {
-                **best.figure(), "round": best.round, "space": best.space.value, "direction": best.direction.value,
-                "flags": list(best.outcome.flags), "paths": paths,
-                "first_import": first_import_note(kind is CandidateKind.CUDA) if paths and paths.get("cu") else None},
-            "budget": self.settings.total, "candidates": state.evaluated, "retimed": state.retimed,
-            "rounds": state.rounds_json,
-            "tokens": {"prompt": sum(u.prompt_tokens for u in state.usage),
-                       "completion": sum(u.completion_tokens for u in state.usage)},
-            "seconds": {k: round(v, 3) for k, v in state.seconds.items()},
-            "cost_usd": round(sum(costs), 6) if costs else None,
-            "notices": self.store.notices(state.run_id),
-        }
+        run_best = None
+        if best is not None:
+            f = best.figure()
+            cuda = best.candidate.kind is CandidateKind.CUDA
+            run_best = RunBest(f.candidate_id, f.speedup, f.candidate_ms, f.reference_ms, f.retimed, f.spread,
+                               f.verdict, best.round, best.space.value, best.direction.value, list(best.outcome.flags),
+                               paths, first_import_note(cuda) if paths and paths.cu else None)
+        result = RunResult(
+            run_id=state.run_id, status=status, task=str(self.spec.path),
+            device=self.evaluator.device_label() if hasattr(self, "evaluator") else self.settings.eval.device,
+            backend=self.backend.name, reference_ms=ref, best=run_best, budget=self.settings.total,
+            candidates=state.evaluated, retimed=state.retimed, rounds=state.rounds,
+            tokens=Tokens(sum(u.prompt_tokens for u in state.usage), sum(u.completion_tokens for u in state.usage)),
+            seconds={k: round(v, 3) for k, v in state.seconds.items()},
+            cost_usd=round(sum(costs), 6) if costs else None, notices=self.store.notices(state.run_id))
         if ref is not None:
             self.store.set_reference(state.run_id, ref)
-        self.store.finish_run(state.run_id, status, result)
+        self.store.finish_run(state.run_id, status, result.to_json())
         return result

@@ -11,6 +11,9 @@ that do not open the store through this class (the language server): status 'run
 machine's socket.gethostname(), and no live process with that pid whose start time (proc_start, seconds
 since the epoch) is within PROC_START_SLACK_S of the recorded one (a pid the system has since reused for
 another process does not keep the run alive).
+
+The schema and every read are in contracts/runstore.py, the store's one reader (torch-free: the language
+server reads through it too); this module is the writer.
 """
 
 from __future__ import annotations
@@ -26,98 +29,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from contracts.runstore import ADDED_COLUMNS, SCHEMA, SCHEMA_VERSION, RunReader
 from engine.evaluate.outcome import Candidate, Outcome
-
-SCHEMA_VERSION = 1
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS runs (
-    id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,               -- eval | optimize | bench | profile
-    task_path TEXT NOT NULL,
-    task_name TEXT NOT NULL,
-    task_hash TEXT NOT NULL,
-    status TEXT NOT NULL,             -- running | finished | stopped | failed
-    backend TEXT,
-    device TEXT,
-    settings TEXT NOT NULL,           -- JSON
-    reference_ms REAL,
-    summary TEXT,                     -- JSON, set when the run ends
-    started REAL NOT NULL,
-    finished REAL,
-    pid INTEGER,
-    host TEXT,                        -- the machine running it (socket.gethostname())
-    proc_start REAL                   -- its process's start time, seconds since the epoch (pid reuse)
-);
-CREATE TABLE IF NOT EXISTS decisions (
-    run_id TEXT NOT NULL REFERENCES runs(id),
-    round INTEGER NOT NULL,
-    space TEXT NOT NULL,
-    scores TEXT NOT NULL,             -- JSON {"C": .., "P": .., "M": .., "R": .., "T": ..}
-    evidence TEXT NOT NULL,           -- JSON {direction: [evidence strings]}
-    direction TEXT NOT NULL,
-    strategy TEXT NOT NULL,
-    rationale TEXT NOT NULL,
-    parent_id TEXT,
-    profile_bottleneck TEXT,          -- the dominant bottleneck by ncu's own rules, when profiled
-    created REAL NOT NULL,
-    PRIMARY KEY (run_id, round)
-);
-CREATE TABLE IF NOT EXISTS candidates (
-    run_id TEXT NOT NULL REFERENCES runs(id),
-    id TEXT NOT NULL,
-    round INTEGER,
-    idx INTEGER,
-    kind TEXT NOT NULL,
-    space TEXT,
-    origin TEXT NOT NULL,
-    note TEXT NOT NULL,
-    source_path TEXT NOT NULL,
-    status TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    flags TEXT NOT NULL,              -- JSON list
-    speedup REAL,
-    candidate_ms REAL,
-    reference_ms REAL,
-    build_s REAL,
-    verify_s REAL,
-    time_s REAL,
-    outcome TEXT NOT NULL,            -- JSON, the whole Outcome
-    created REAL NOT NULL,
-    PRIMARY KEY (run_id, id)
-);
-CREATE TABLE IF NOT EXISTS model_calls (
-    run_id TEXT NOT NULL REFERENCES runs(id),
-    round INTEGER,
-    role TEXT NOT NULL,               -- ssda | spa | oa
-    model TEXT,
-    prompt_tokens INTEGER NOT NULL,
-    completion_tokens INTEGER NOT NULL,
-    seconds REAL NOT NULL,
-    cost_usd REAL,
-    ok INTEGER NOT NULL,
-    error TEXT,
-    created REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS profiles (
-    run_id TEXT NOT NULL REFERENCES runs(id),
-    candidate_id TEXT NOT NULL,       -- or "reference"
-    data TEXT NOT NULL,               -- JSON, the Profile
-    created REAL NOT NULL,
-    PRIMARY KEY (run_id, candidate_id)
-);
-CREATE TABLE IF NOT EXISTS notices (
-    run_id TEXT NOT NULL REFERENCES runs(id),
-    message TEXT NOT NULL,
-    created REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS runs_by_task ON runs(task_path, started);
-"""
-
-
-# Columns added after schema 1 was first written: (table, column, type). Added in place when missing.
-_ADDED_COLUMNS = (("runs", "host", "TEXT"), ("runs", "proc_start", "REAL"))
 
 # How far a process's start time read back may be from the recorded one and still be the same process
 # (/proc's start time has clock-tick resolution; the boot time it is added to is whole seconds).
@@ -176,7 +89,9 @@ def new_run_id() -> str:
     return time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(2)
 
 
-class RunStore:
+class RunStore(RunReader):
+    """The writer of the store; it reads through RunReader (contracts/runstore.py), the one reader."""
+
     def __init__(self, root: Path):
         """root is the `.hiera` folder of a workspace; created if missing (see `existing` for readers)."""
         self.root = root
@@ -202,13 +117,13 @@ class RunStore:
         return RunStore(root) if (root / "hiera.db").is_file() else None
 
     def _migrate(self) -> None:
-        self.conn.executescript(_SCHEMA)
+        self.conn.executescript(SCHEMA)
         row = self.conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         if row is None:
             self.conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         elif int(row[0]) > SCHEMA_VERSION:
             raise StoreError(f"{self.db_path} was written by a newer hiera (schema {row[0]}); upgrade hiera")
-        for table, column, kind in _ADDED_COLUMNS:
+        for table, column, kind in ADDED_COLUMNS:
             have = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
             if column not in have:
                 self.conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
@@ -332,61 +247,7 @@ class RunStore:
             c.execute("UPDATE runs SET status=?, summary=?, finished=? WHERE id=?",
                       (status, json.dumps(summary) if summary is not None else None, time.time(), run_id))
 
-    # --- reading ------------------------------------------------------------------------------------
+    # --- reading: RunReader's, over this connection ---------------------------------------------------------
 
-    def run(self, run_id: str) -> dict[str, Any] | None:
-        row = self.conn.execute("SELECT * FROM runs WHERE id=?", (run_id,)).fetchone()
-        if row is None:
-            return None
-        d = dict(row)
-        d["settings"] = json.loads(d["settings"])
-        d["summary"] = json.loads(d["summary"]) if d["summary"] else None
-        return d
-
-    def runs(self, task_path: Path | None = None, kind: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
-        q, args = "SELECT id FROM runs WHERE 1=1", []
-        if task_path is not None:
-            q += " AND task_path=?"
-            args.append(str(task_path))
-        if kind is not None:
-            q += " AND kind=?"
-            args.append(kind)
-        q += " ORDER BY started DESC LIMIT ?"
-        args.append(limit)
-        return [r for r in (self.run(row[0]) for row in self.conn.execute(q, args)) if r]
-
-    def candidates(self, run_id: str) -> list[dict[str, Any]]:
-        rows = self.conn.execute("SELECT * FROM candidates WHERE run_id=? ORDER BY created", (run_id,)).fetchall()
-        out = []
-        for r in rows:
-            d = dict(r)
-            d["flags"] = json.loads(d["flags"])
-            d["outcome"] = json.loads(d["outcome"])
-            out.append(d)
-        return out
-
-    def decisions(self, run_id: str) -> list[dict[str, Any]]:
-        rows = self.conn.execute("SELECT * FROM decisions WHERE run_id=? ORDER BY round", (run_id,)).fetchall()
-        out = []
-        for r in rows:
-            d = dict(r)
-            d["scores"] = json.loads(d["scores"])
-            d["evidence"] = json.loads(d["evidence"])
-            out.append(d)
-        return out
-
-    def model_calls(self, run_id: str) -> list[dict[str, Any]]:
-        return [dict(r) for r in self.conn.execute("SELECT * FROM model_calls WHERE run_id=?", (run_id,))]
-
-    def profile(self, run_id: str, candidate_id: str) -> dict[str, Any] | None:
-        row = self.conn.execute("SELECT data FROM profiles WHERE run_id=? AND candidate_id=?",
-                                (run_id, candidate_id)).fetchone()
-        return json.loads(row[0]) if row else None
-
-    def profiles(self, run_id: str) -> dict[str, dict[str, Any]]:
-        return {r[0]: json.loads(r[1]) for r in
-                self.conn.execute("SELECT candidate_id, data FROM profiles WHERE run_id=?", (run_id,))}
-
-    def notices(self, run_id: str) -> list[str]:
-        return [r[0] for r in self.conn.execute("SELECT message FROM notices WHERE run_id=? ORDER BY created",
-                                                (run_id,))]
+    def _connection(self) -> sqlite3.Connection:
+        return self.conn

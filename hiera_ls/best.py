@@ -10,7 +10,7 @@ Fields read, the engine's own first:
   best.speedup, best.candidate_ms, best.reference_ms (the paired eager), best.retimed, best.spread,
   best.verdict — the canonical best the engine writes;
   best.paired_reference_ms — what today's engine writes for the paired eager;
-  the store's candidate rows otherwise: `<candidate_id>-retimed` (a re-timing, engine/loop.py RETIMED) and
+  the store's candidate rows otherwise: `<candidate_id>-retimed` (a re-timing, contracts/runrecord.py RETIMED) and
   `<candidate_id>`, each row's candidate_ms/reference_ms being one pair, its outcome.timing the spread.
 Where the engine gives no speedup that matches its pair, the pair decides: speedup = reference / candidate.
 """
@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-RETIMED_SUFFIX = "-retimed"
+from contracts.runrecord import RETIMED, SLOWER_DIR, pick_best
+
 Verdict = Literal["faster", "level", "slower"]
 VERDICTS = ("faster", "level", "slower")
 
@@ -82,7 +83,7 @@ def verdict_of(speedup: float, spread: float | None) -> Verdict:
 
 def retimings(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Re-timing rows by the id of the candidate they re-time."""
-    return {r["id"][: -len(RETIMED_SUFFIX)]: r for r in rows if str(r.get("id", "")).endswith(RETIMED_SUFFIX)}
+    return {r["id"][: -len(RETIMED)]: r for r in rows if str(r.get("id", "")).endswith(RETIMED)}
 
 
 def retime_json(row: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -110,7 +111,7 @@ def canonical_best(best: dict[str, Any] | None, rows: list[dict[str, Any]]) -> d
         return None
     cid = str(best["candidate_id"])
     by_id = {r.get("id"): r for r in rows}
-    first, again = pair_of(by_id.get(cid)), pair_of(by_id.get(cid + RETIMED_SUFFIX))
+    first, again = pair_of(by_id.get(cid)), pair_of(by_id.get(cid + RETIMED))
     speedup = _num(best.get("speedup"))
     cand = _num(best.get("candidate_ms"))
     ref = _num(best.get("reference_ms")) or _num(best.get("paired_reference_ms"))
@@ -140,20 +141,17 @@ def canonical_best(best: dict[str, Any] | None, rows: list[dict[str, Any]]) -> d
 
 def with_retimes(rounds: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The rounds with each outcome's re-timing (`retime`, or None) and the round's kept best (`best`:
-    candidate_id, speedup, retimed), so that tables show the figure the run keeps, not the first pair's."""
+    candidate_id, speedup, retimed) by the engine's rule (pick_best), so that tables show the figure the run
+    keeps, not the first pair's."""
     again = retimings(rows)
     out = []
     for r in rounds:
         outcomes = [{**o, "retime": retime_json(again.get(o.get("candidate_id")))} for o in r.get("outcomes") or []]
         kept = [(s, rt, o.get("candidate_id")) for o in outcomes for s, rt in [reported_speedup(o)] if s is not None]
-        top = max(kept, key=lambda k: k[0], default=None)
+        top = pick_best(kept, lambda k: k[0], lambda k: k[1])
         out.append({**r, "outcomes": outcomes,
                     "best": {"candidate_id": top[2], "speedup": top[0], "retimed": top[1]} if top else None})
     return out
-
-
-# engine/loop.py SLOWER_DIR: where the engine keeps a best that is not faster than eager (in the run's folder)
-SLOWER_DIR = "slower-than-eager"
 
 
 def shown_verdict(best: dict[str, Any]) -> Verdict:

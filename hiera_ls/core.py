@@ -20,6 +20,7 @@ from pygls.protocol import default_converter
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
+from contracts.runstore import engine_alive
 from engine.profile.hotlines import Elsewhere, HotLine
 from hiera_ls import deliver, run_views, views
 from hiera_ls.client import keep_plain_json
@@ -32,7 +33,6 @@ from hiera_ls.modules import Kernel, ModuleClass, PythonScan
 from hiera_ls.results import assemble
 from hiera_ls.scanner import SMALL_BYTES, ScanWorker
 from hiera_ls.settings import Settings, parse_settings, settings_json
-from hiera_ls.store import engine_alive
 
 log = logging.getLogger("hiera_ls")
 

@@ -1,4 +1,8 @@
-"""What happens when a job ends: the result edit, the message the user reads, fresh diagnostics and lenses."""
+"""What happens when a job ends: the result edit, the message the user reads, fresh diagnostics and lenses.
+
+It works through the server's services named in `Host` (hiera_ls/core.py HieraServer provides them), so this
+module does not import the server that imports it.
+"""
 
 from __future__ import annotations
 
@@ -6,22 +10,23 @@ import asyncio
 import logging
 import re
 import time
+from collections.abc import Awaitable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from lsprotocol import types
 
+from engine.profile.hotlines import Elsewhere, HotLine
 from hiera_ls.best import kept_back
 from hiera_ls.edits import client_can_create_files, create_files_edit, free_targets, result_stem
 from hiera_ls.files import read_text_or_none
-from hiera_ls.index import text_hash
+from hiera_ls.index import WorkspaceIndex, text_hash
 from hiera_ls.jobs import Job
+from hiera_ls.modules import Kernel, PythonScan
 from hiera_ls.run_views import kept_folder, pair_text, speed_phrase
+from hiera_ls.settings import Settings
 from hiera_ls.views import kernels_of
 from hiera_ls.wording import times
-
-if TYPE_CHECKING:
-    from hiera_ls.core import HieraServer
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +34,30 @@ APPLY_TIMEOUT_S = 120.0
 _ENDPOINT = re.compile(r"endpoint|base.?url|api.?key|model", re.I)
 
 
-async def on_job_done(ls: HieraServer, job: Job) -> None:
+class Host(Protocol):
+    """What delivering a job's end needs of the language server (hiera_ls/core.py HieraServer)."""
+
+    index: WorkspaceIndex
+    settings: Settings
+
+    @property
+    def client_capabilities(self) -> types.ClientCapabilities: ...
+    def log(self, message: str, kind: types.MessageType = ...) -> None: ...
+    def tell_job_end(self, job: Job, kind: types.MessageType, message: str) -> None: ...
+    def document_text(self, path: Path) -> str | None: ...
+    def open_paths(self) -> set[Path]: ...
+    def save_state(self, root: Path) -> None: ...
+    def refresh_views(self, changed: Path | None = None) -> None: ...
+    async def parse(self, text: str) -> PythonScan: ...
+    async def kernels_of(self, path: Path, text: str) -> list[Kernel]: ...
+    def cu_findings(self, path: Path, text: str, found: tuple[dict[str, Any], Any] | None = None
+                    ) -> tuple[tuple[HotLine, ...], tuple[Elsewhere, ...]]: ...
+    async def publish_for(self, path: Path) -> None: ...
+    def workspace_apply_edit_async(self, params: types.ApplyWorkspaceEditParams
+                                   ) -> Awaitable[types.ApplyWorkspaceEditResult]: ...
+
+
+async def on_job_done(ls: Host, job: Job) -> None:
     if job.state == "cancelled":
         ls.log(f"hiera: {job.title} cancelled; finished candidates stay in the run store")
     elif job.state == "failed":
@@ -41,7 +69,7 @@ async def on_job_done(ls: HieraServer, job: Job) -> None:
     ls.refresh_views(job.path)
 
 
-def failure_message(ls: HieraServer, job: Job) -> str:
+def failure_message(ls: Host, job: Job) -> str:
     err = job.error or "unknown error"
     text = err if err.startswith("hiera:") else f"hiera: {job.title.removeprefix('HIERA: ')} failed: {err}"
     if job.kind == "optimize" and ls.settings.backend == "llm" and _ENDPOINT.search(err):
@@ -57,21 +85,23 @@ async def _read(path: str | None) -> str | None:
     return await asyncio.to_thread(read_text_or_none, path) if path else None
 
 
-async def _deliver_optimize(ls: HieraServer, job: Job) -> None:
-    res = job.result or {}
+async def _deliver_optimize(ls: Host, job: Job) -> None:
+    res = job.result
     best = job.best  # canonical: one pair's figures (jobs.py _finish)
     assert job.path is not None and job.class_name is not None
     name, module_file = job.class_name, job.path.name
     job.delivered = False
-    if not best:
-        valid = sum(1 for r in res.get("rounds") or [] for o in r.get("outcomes") or [] if o.get("status") == "valid")
+    if not best or res is None:
+        rounds = res.rounds if res is not None else []
+        valid = sum(1 for r in rounds for o in r.outcomes if o.status == "valid")
+        evaluated = res.candidates if res is not None and res.candidates is not None else "?"
         ls.tell_job_end(job, types.MessageType.Info,
-                        f"hiera: no valid candidate for {name} ({valid} valid of {res.get('candidates', '?')}); "
+                        f"hiera: no valid candidate for {name} ({valid} valid of {evaluated}); "
                         "hover the class for the rounds, or try more rounds or another space")
         return
     speed = f"{speed_phrase(best)} ({pair_text(best)})"
     paths = best.get("paths") or {}
-    in_run = kept_folder(res | {"best": best}, job.root)  # the engine's folder for the run's files
+    in_run = kept_folder({"run_id": res.run_id, "best": best}, job.root)  # the engine's folder for the run's files
     if kept_back(best):
         # Not what the user asked for: nothing beside their module; the run keeps the best for a look.
         ls.tell_job_end(job, types.MessageType.Warning,
@@ -84,7 +114,7 @@ async def _deliver_optimize(ls: HieraServer, job: Job) -> None:
     if py_src is None:
         ls.tell_job_end(job, types.MessageType.Warning,
                         f"hiera: {name} is {speed}, but the result file {paths.get('py')} is missing; see run "
-                        f"{res.get('run_id')} in .hiera/runs/")
+                        f"{res.run_id} in .hiera/runs/")
         return
     folder = job.path.parent
     engine_py = Path(paths["py"]).resolve()
@@ -123,11 +153,11 @@ async def _deliver_optimize(ls: HieraServer, job: Job) -> None:
                     f"hiera: {name} is {speed}: created {' and '.join(t.name for t in targets)} beside {module_file}")
 
 
-def _record(ls: HieraServer, job: Job, best: dict[str, Any], written: list[Path], cu_src: str | None) -> None:
+def _record(ls: Host, job: Job, best: dict[str, Any], written: list[Path], cu_src: str | None) -> None:
     """Remember which run the new files came from (hover, diagnostics and Profile kernel read it)."""
     state = ls.index.state(job.root)
     for p in written:
-        entry: dict[str, Any] = {"run_id": job.result.get("run_id") if job.result else job.run_id,
+        entry: dict[str, Any] = {"run_id": job.result.run_id if job.result else job.run_id,
                                  "candidate_id": best.get("candidate_id"), "module": str(job.path),
                                  "class": job.class_name, "created": time.time()}
         if p.suffix != ".py" and cu_src is not None:
@@ -138,8 +168,8 @@ def _record(ls: HieraServer, job: Job, best: dict[str, Any], written: list[Path]
     ls.save_state(job.root)
 
 
-async def _deliver_profile(ls: HieraServer, job: Job) -> None:
-    res = job.result or {}
+async def _deliver_profile(ls: Host, job: Job) -> None:
+    res = job.profile_output or {}
     data = res.get("profile") if isinstance(res.get("profile"), dict) else None
     run_id = res.get("run_id")
     cand = res.get("candidate_id")

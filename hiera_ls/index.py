@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contracts.runstore import StoreReader
 from hiera_ls.files import read_text, read_text_or_none
 from hiera_ls.modules import ModuleClass, PythonScan, scan_python
-from hiera_ls.store import StoreReader
 from hiera_ls.taskfile import task_path
 
 log = logging.getLogger(__name__)

@@ -30,10 +30,23 @@ from typing import Any, Literal
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
+from contracts.runrecord import (
+    CandidateFinished,
+    CandidateStarted,
+    Failed,
+    Notice,
+    ReferenceTimed,
+    Result,
+    RoundFinished,
+    RoundStarted,
+    RunResult,
+    RunStarted,
+    parse_event,
+)
+from contracts.runstore import StoreReader
 from hiera_ls.best import canonical_best
 from hiera_ls.run_views import speed_phrase
 from hiera_ls.settings import Settings
-from hiera_ls.store import StoreReader
 from hiera_ls.wording import duration, space_title, times
 
 log = logging.getLogger(__name__)
@@ -178,7 +191,8 @@ class Job:
     best_speedup: float | None = None
     message: str = "queued"
     run_device: str | None = None  # the device the engine reported (run_started): the words of the views
-    result: dict[str, Any] | None = None  # the optimize `result` event, or profile's --json object
+    result: RunResult | None = None  # an optimize job's `result` event
+    profile_output: dict[str, Any] | None = None  # a profile job's --json object (the Profile, or a failure)
     best: dict[str, Any] | None = None  # the result's canonical best (hiera_ls.best), once the job ended
     summary: str | None = None  # the sentence that tells the job's end (deliver.py), for clients' own toasts
     delivered: bool | None = None  # whether result files were written beside the module
@@ -365,7 +379,7 @@ class JobManager:
                     if job.kind == "optimize":
                         self._on_event(job, event)
                     else:
-                        job.result = event
+                        job.profile_output = event
             job.returncode = await job.proc.wait()
         finally:
             logf.close()
@@ -379,7 +393,7 @@ class JobManager:
                 StoreReader(job.root).mark_ended(job.run_id, "stopped")
             return
         if job.kind == "optimize":
-            status = (job.result or {}).get("status")
+            status = job.result.status if job.result is not None else None
             if job.result is not None and status in ("finished", "stopped"):
                 job.state = "finished"
                 job.best = self._canonical_best(job)
@@ -392,11 +406,11 @@ class JobManager:
             if job.error is None:
                 job.error = (f"the run ended {status}" if status else _error_from_log(job.log_path)
                              or f"the engine exited with code {rc} without a result")
-        elif rc == 0 and job.result is not None and job.result.get("status") not in ("error", "failed"):
+        elif rc == 0 and job.profile_output is not None and job.profile_output.get("status") not in ("error", "failed"):
             job.state, job.message = "finished", "done"
             return
         elif job.error is None:
-            reason = (job.result or {}).get("reason") or (job.result or {}).get("message")
+            reason = (job.profile_output or {}).get("reason") or (job.profile_output or {}).get("message")
             job.error = reason or _error_from_log(job.log_path) or (
                 f"the engine exited with code {rc}" + (f": {last_line[:200]}" if last_line else ""))
         job.state = "failed"
@@ -408,8 +422,8 @@ class JobManager:
     def _canonical_best(job: Job) -> dict[str, Any] | None:
         """The result's best with its pair from the store (today's engine gives no paired eager for older
         stores' re-timings); the result alone when the store cannot be read."""
-        best = (job.result or {}).get("best")
-        run_id = (job.result or {}).get("run_id") or job.run_id
+        best = job.result.best.to_json() if job.result is not None and job.result.best is not None else None
+        run_id = (job.result.run_id if job.result is not None else None) or job.run_id
         reader = StoreReader(job.root)
         try:
             rows = reader.candidates(run_id) if run_id else []
@@ -432,50 +446,48 @@ class JobManager:
 
     # --- events (docs/protocol.md §1) ----------------------------------------------------------------------
 
-    def _on_event(self, job: Job, ev: dict[str, Any]) -> None:
-        kind = ev.get("event")
-        if kind == "run_started":
-            job.run_id = ev.get("run_id")
-            job.run_dir = Path(ev["run_dir"]) if ev.get("run_dir") else None
-            job.rounds = ev.get("rounds")
-            job.of = ev.get("candidates")
-            job.run_device = ev.get("device") or job.device
-            self._update(job, "running", f"started on {ev.get('device', '?')} · {ev.get('backend', '')} backend")
-        elif kind == "notice":
-            msg = str(ev.get("message", ""))
+    def _on_event(self, job: Job, line: dict[str, Any]) -> None:
+        ev = parse_event(line)
+        if isinstance(ev, RunStarted):
+            job.run_id = ev.run_id
+            job.run_dir = Path(ev.run_dir) if ev.run_dir else None
+            job.rounds = ev.rounds
+            job.of = ev.candidates
+            job.run_device = ev.device or job.device
+            self._update(job, "running", f"started on {ev.device or '?'} · {ev.backend or ''} backend")
+        elif isinstance(ev, Notice):
+            msg = str(ev.message or "")
             job.notices.append(msg)
             self.ls.window_show_message(types.ShowMessageParams(types.MessageType.Info, f"hiera: {msg}"))
-        elif kind == "reference_timed":
-            ms = ev.get("reference_ms")
+        elif isinstance(ev, ReferenceTimed):
+            ms = ev.reference_ms
             self._update(job, "running", f"eager timed: {duration(ms)}" if isinstance(ms, (int, float))
                          else "eager timed")
-        elif kind == "round_started":
-            job.round = ev.get("round")
+        elif isinstance(ev, RoundStarted):
+            job.round = ev.round
             job.index = 0
-            space = space_title(str(ev.get("space")), job.run_device or job.device)
-            strategy = f": {ev['strategy']}" if ev.get("strategy") else ""
+            space = space_title(str(ev.space), job.run_device or job.device)
+            strategy = f": {ev.strategy}" if ev.strategy else ""
             self._update(job, "running", f"round {job.round}/{job.rounds or '?'} · {space} · direction "
-                                         f"{ev.get('direction', '?')}{strategy}")
-        elif kind == "candidate_started":
-            job.round, job.index, job.of = ev.get("round", job.round), ev.get("index"), ev.get("of", job.of)
-            self._update(job, "running", self._where(job))
-        elif kind == "candidate_finished":
-            job.round, job.index, job.of = ev.get("round", job.round), ev.get("index"), ev.get("of", job.of)
-            if ev.get("best_speedup") is not None:
-                job.best_speedup = ev["best_speedup"]
-            self._update(job, "running", self._where(job), done=True)
-        elif kind == "round_finished":
-            if ev.get("best_speedup") is not None:
-                job.best_speedup = ev["best_speedup"]
-        elif kind == "result":
-            job.result = {k: v for k, v in ev.items() if k != "event"}
-            job.run_id = job.result.get("run_id") or job.run_id
-            best = job.result.get("best") or {}
-            if best.get("speedup") is not None:
-                job.best_speedup = best["speedup"]
-        elif kind == "error":
-            job.error = str(ev.get("message") or "the engine reported an error")
-            job.error_log = ev.get("log")
+                                         f"{ev.direction or '?'}{strategy}")
+        elif isinstance(ev, (CandidateStarted, CandidateFinished)):
+            job.round = ev.round if ev.round is not None else job.round
+            job.index = ev.index
+            job.of = ev.of if ev.of is not None else job.of
+            if isinstance(ev, CandidateFinished) and ev.best_speedup is not None:
+                job.best_speedup = ev.best_speedup
+            self._update(job, "running", self._where(job), done=isinstance(ev, CandidateFinished))
+        elif isinstance(ev, RoundFinished):
+            if ev.best_speedup is not None:
+                job.best_speedup = ev.best_speedup
+        elif isinstance(ev, Result):
+            job.result = ev.result
+            job.run_id = ev.result.run_id or job.run_id
+            if ev.result.best is not None and ev.result.best.speedup is not None:
+                job.best_speedup = ev.result.best.speedup
+        elif isinstance(ev, Failed):
+            job.error = str(ev.message or "the engine reported an error")
+            job.error_log = ev.log
 
     @staticmethod
     def _where(job: Job) -> str:

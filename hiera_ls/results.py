@@ -14,8 +14,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from hiera_ls.best import RETIMED_SUFFIX, canonical_best, retime_json, retimings, with_retimes
-from hiera_ls.store import StoreReader
+from contracts.runrecord import RETIMED, CandidateRow, RoundSummary, best_of_rows
+from contracts.runstore import StoreReader
+from hiera_ls.best import canonical_best, retime_json, retimings, with_retimes
 from hiera_ls.wording import readable_rationale, space_title
 
 _COMPILE = re.compile(r"(?:torch\.?compile|compile)[:/_\- ]*(default|max-autotune)", re.I)
@@ -23,23 +24,18 @@ ENDED = "ended"  # a run the store says is running, whose engine is neither this
 
 
 def _best(cands: list[dict[str, Any]], decisions: dict[int, dict[str, Any]]) -> dict[str, Any] | None:
-    """The best of a run without a summary: the valid candidate with the highest figure the run keeps (its
-    re-timing's where it was re-timed; one whose re-timing failed is not kept)."""
-    again = retimings(cands)
-    kept = []
-    for c in cands:
-        if c["id"].endswith(RETIMED_SUFFIX) or c["status"] != "valid" or not c.get("speedup"):
-            continue
-        rt = again.get(c["id"])
-        if rt is not None and (rt["status"] != "valid" or not rt.get("speedup")):
-            continue
-        kept.append((rt["speedup"] if rt is not None else c["speedup"], c))
-    if not kept:
+    """The best of a run without a summary, by the engine's own rule (contracts/runrecord.py best_of_rows:
+    the fastest re-timed candidate once any was re-timed, else the fastest first pair; one whose re-timing
+    failed is not kept), with the figure the run keeps for it (its re-timing's where it was re-timed)."""
+    found = best_of_rows(cands)
+    if found is None:
         return None
-    figure, b = max(kept, key=lambda k: k[0])
+    row, _retimed = found
+    cid = row["id"].removesuffix(RETIMED)
+    b = next(c for c in cands if c["id"] == cid)
     d = decisions.get(b.get("round") or -1, {})
     src = b.get("source_path") or ""
-    return {"candidate_id": b["id"], "speedup": figure, "round": b.get("round"),
+    return {"candidate_id": b["id"], "speedup": row["speedup"], "round": b.get("round"),
             "space": b.get("space") or d.get("space"), "direction": d.get("direction"),
             "paths": {"py": src if src.endswith(".py") else None,
                       # the kernel: a .cu on the GPU path, a .cpp on the CPU path
@@ -71,14 +67,14 @@ def _rebuilt(reader: StoreReader, run: dict[str, Any], cands: list[dict[str, Any
     decisions = {d["round"]: d for d in reader.decisions(run["id"])}
     rounds = []
     for r, d in sorted(decisions.items()):
-        outcomes = [{"candidate_id": c["id"], "index": c.get("idx"), "status": c["status"], "reason": c["reason"],
-                     "speedup": c.get("speedup"), "candidate_ms": c.get("candidate_ms")}
-                    for c in cands if c.get("round") == r and not c["id"].endswith(RETIMED_SUFFIX)]
-        rounds.append({"round": r, "space": d["space"], "scores": d["scores"], "direction": d["direction"],
-                       "strategy": d["strategy"], "rationale": d["rationale"], "outcomes": outcomes})
+        outcomes = [CandidateRow.from_store(c, reason_chars=None)
+                    for c in cands if c.get("round") == r and not c["id"].endswith(RETIMED)]
+        # its best (`best`) is added by with_retimes, from the rows
+        rounds.append(RoundSummary(r, d["space"], d["scores"], d["direction"], d["strategy"], d["rationale"],
+                                   outcomes).to_json())
     calls = reader.model_calls(run["id"])
     costs = [c["cost_usd"] for c in calls if c.get("cost_usd") is not None]
-    firsts = [c for c in cands if not c["id"].endswith(RETIMED_SUFFIX)]
+    firsts = [c for c in cands if not c["id"].endswith(RETIMED)]
     return {
         "run_id": run["id"], "status": run["status"], "task": run["task_path"], "device": run.get("device"),
         "backend": run.get("backend"), "reference_ms": run.get("reference_ms"), "best": _best(cands, decisions),
@@ -144,7 +140,7 @@ def run_results(reader: StoreReader, run: dict[str, Any], live: bool = True) -> 
                      "valid": c["status"] == "valid", "candidate_ms": c.get("candidate_ms"),
                      "reference_ms": c.get("reference_ms"), "speedup": c.get("speedup"),
                      "retime": retime_json(again.get(c["id"]))}
-                    for c in all_cands if not _is_compile_baseline(c) and not c["id"].endswith(RETIMED_SUFFIX)]
+                    for c in all_cands if not _is_compile_baseline(c) and not c["id"].endswith(RETIMED)]
     out["compile_ms"] = _compile_ms(run, all_cands)
     out["profile"] = profile_path(reader, run)
     return out

@@ -14,12 +14,13 @@ from typing import ClassVar
 
 import pytest
 
+from contracts.runrecord import best_of_rows
 from contracts.task import load_task
 from engine import loop as loop_module
 from engine.commands.report import build_report
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status, Timing
 from engine.evaluate.pipeline import EvalSettings
-from engine.loop import Loop, LoopSettings, best_of_rows
+from engine.loop import Loop, LoopSettings
 from engine.store import RunStore
 from tests.conftest import TASKS
 from tests.scripted_backend import Scripted
@@ -135,7 +136,7 @@ def test_one_best_figure_in_events_result_store_rounds_and_report(tmp_path, spec
     # r2c1 reads 4.0x from its first pair, 1.67x timed again; then r1c1 (2.0x first) is timed again: 1.82x.
     FakeEvaluator.retime_ms = {"r2c1": 0.6, "r1c1": 0.55}
     lp, store, events = make(tmp_path, spec_path, {1: [0.5, 0.8], 2: [0.25, 0.7]})
-    result = lp.run(lp.start("generated"))
+    result = lp.run(lp.start("generated")).to_json()
     best = result["best"]
     assert best["candidate_id"].startswith("r1c1") and best["retimed"] is True
     assert best["speedup"] == best["reference_ms"] / best["candidate_ms"]  # one pair, exactly
@@ -160,7 +161,7 @@ def test_one_best_figure_in_events_result_store_rounds_and_report(tmp_path, spec
 @pytest.mark.parametrize("budget, sizes", [(1, [1]), (2, [2]), (5, [2, 2, 1])])
 def test_any_budget_is_spent_exactly_with_the_last_round_taking_what_is_left(tmp_path, spec_path, budget, sizes):
     lp, _store, events = make(tmp_path, spec_path, {r: [0.5, 0.6] for r in (1, 2, 3)}, budget=budget)
-    result = lp.run(lp.start("generated"))
+    result = lp.run(lp.start("generated")).to_json()
     assert [len(r["outcomes"]) for r in result["rounds"]] == sizes
     assert result["candidates"] == result["budget"] == budget
     assert [e["of"] for e in events if e["event"] == "round_started"] == sizes
@@ -170,7 +171,7 @@ def test_any_budget_is_spent_exactly_with_the_last_round_taking_what_is_left(tmp
 def test_ctrl_c_mid_round_stops_the_run_and_resume_measures_only_what_is_missing(tmp_path, spec_path):
     FakeEvaluator.interrupt_at = {"r1c2"}
     lp, store, _ = make(tmp_path, spec_path, {1: [0.5, 0.8], 2: [0.4, 0.7]})
-    stopped = lp.run(lp.start("generated"))
+    stopped = lp.run(lp.start("generated")).to_json()
     run_id = stopped["run_id"]
     assert stopped["status"] == "stopped" and store.run(run_id)["status"] == "stopped"
     assert FakeEvaluator.instances[-1].closed  # the evaluator (and so its processes) ended
@@ -181,7 +182,7 @@ def test_ctrl_c_mid_round_stops_the_run_and_resume_measures_only_what_is_missing
     lp2, store2, _ = make(tmp_path, spec_path, {1: [0.5, 0.8], 2: [0.4, 0.7]})
     state, first = lp2.resume(run_id)
     assert first == 1
-    done = lp2.run(state, first)
+    done = lp2.run(state, first).to_json()
     assert done["status"] == "finished" and done["candidates"] == 4
     assert not any(i.startswith("r1c1") and not i.endswith("-retimed") for i in FakeEvaluator.evaluated)
     rows = [c for c in store2.candidates(run_id) if not c["id"].endswith("-retimed")]
@@ -221,6 +222,6 @@ def test_a_run_killed_with_sigkill_is_shown_ended_and_resumes_without_measuring_
 
     lp, store, _ = make(tmp_path, spec_path, {1: [0.5, 0.8], 2: [0.4, 0.7]})
     state, first = lp.resume(run["id"])
-    done = lp.run(state, first)
+    done = lp.run(state, first).to_json()
     assert done["candidates"] == 4
     assert not any(i.startswith("r1c1") and not i.endswith("-retimed") for i in FakeEvaluator.evaluated)

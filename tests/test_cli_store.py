@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from contracts.runrecord import Verdict, best_of_rows, verdict_of
 from engine.cli import main
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status, Timing
-from engine.loop import Verdict, best_of_rows, figure, verdict_of
+from engine.loop import figure
 from engine.store import RunStore, process_start
 
 
@@ -58,7 +59,7 @@ def _t(ms: float, spread: float = 0.02) -> Timing:
 def test_a_speedup_inside_its_own_timings_spread_is_level_in_either_direction():
     assert verdict_of(1.15, 0.2) is Verdict.LEVEL and verdict_of(1 / 1.15, 0.2) is Verdict.LEVEL
     assert verdict_of(1.25, 0.2) is Verdict.FASTER and verdict_of(1 / 1.25, 0.2) is Verdict.SLOWER
-    fig = figure(Outcome("c", Status.VALID, "", candidate=_t(1.0, 0.3), reference=_t(1.2, 0.1)), retimed=True)
+    fig = figure(Outcome("c", Status.VALID, "", candidate=_t(1.0, 0.3), reference=_t(1.2, 0.1)), retimed=True).to_json()
     assert fig["spread"] == pytest.approx(0.3) and fig["verdict"] == "level"
     assert fig["speedup"] == fig["reference_ms"] / fig["candidate_ms"]
 

@@ -35,7 +35,7 @@ def make_loop(tmp_path, backend, rounds=2, keep_slower=True):
 def test_loop_records_every_decision_and_candidate_and_writes_results(tmp_path):
     loop, store, events, _ = make_loop(tmp_path, Scripted(SOURCES))
     state = loop.start("scripted")
-    result = loop.run(state)
+    result = loop.run(state).to_json()
     assert result["status"] == "finished"
     assert result["candidates"] == 6
     assert [r["round"] for r in result["rounds"]] == [1, 2]
@@ -59,9 +59,9 @@ def test_loop_records_every_decision_and_candidate_and_writes_results(tmp_path):
 
 def test_second_run_never_overwrites_the_first_results(tmp_path):
     loop, _, _, _ = make_loop(tmp_path, Scripted(SOURCES[:1]), rounds=1)
-    first = loop.run(loop.start("scripted"))
+    first = loop.run(loop.start("scripted")).to_json()
     loop2, _, _, _ = make_loop(tmp_path, Scripted(SOURCES[:1]), rounds=1)
-    second = loop2.run(loop2.start("scripted"))
+    second = loop2.run(loop2.start("scripted")).to_json()
     assert first["best"]["paths"]["py"] != second["best"]["paths"]["py"]
     assert second["best"]["paths"]["py"].endswith("scale_bias_relu_hiera-2.py")
 
@@ -69,7 +69,7 @@ def test_second_run_never_overwrites_the_first_results(tmp_path):
 def test_interrupted_run_keeps_finished_rounds_and_resumes(tmp_path):
     loop, store, _, _ = make_loop(tmp_path, Scripted(SOURCES, interrupt_in_round=2))
     state = loop.start("scripted")
-    stopped = loop.run(state)
+    stopped = loop.run(state).to_json()
     assert stopped["status"] == "stopped"
     assert len(store.candidates(state.run_id)) == 3
     assert store.run(state.run_id)["status"] == "stopped"
@@ -77,7 +77,7 @@ def test_interrupted_run_keeps_finished_rounds_and_resumes(tmp_path):
     loop2, store2, _, _ = make_loop(tmp_path, Scripted(SOURCES))
     state2, first = loop2.resume(state.run_id)
     assert first == 2 and state2.best is not None
-    done = loop2.run(state2, first)
+    done = loop2.run(state2, first).to_json()
     assert done["status"] == "finished"
     assert [r["round"] for r in done["rounds"]] == [1, 2]
     assert len([c for c in store2.candidates(state.run_id) if not c["id"].endswith("-retimed")]) == 6
@@ -120,18 +120,18 @@ def test_a_best_not_faster_than_eager_stays_in_the_run_folder_unless_asked_for(t
         o = Outcome("s0", Status.VALID, "", candidate=Timing.from_samples(cand_ms, "perf_counter"),
                     reference=Timing.from_samples(ref_ms, "perf_counter"), device="cpu")
         best = Best(cand, o, 1, Space.PURE_CUDA, Direction.R)
-        paths = loop.write_results(best, state.run_id)
+        paths = loop.write_results(best, state.run_id).to_json()
         folder = Path(paths["py"]).parent
         assert (folder == task.parent) is beside, (best.figure(), folder)
         if not beside:
             assert folder == store.run_dir(state.run_id) / "slower-than-eager"
         assert Path(paths["py"]).exists() and Path(paths["cu"]).exists()
-        assert best.figure()["verdict"] in Path(paths["py"]).read_text().split("\n\n")[0]  # said in the docstring
+        assert best.figure().verdict in Path(paths["py"]).read_text().split("\n\n")[0]  # said in the docstring
     loop.settings = replace(loop.settings, keep_slower=True)
     o = Outcome("s0", Status.VALID, "", candidate=Timing.from_samples([1.25] * 5, "perf_counter"),
                 reference=Timing.from_samples([1.0] * 5, "perf_counter"), device="cpu")
     best = Best(cand, o, 1, Space.PURE_CUDA, Direction.R)
-    assert Path(loop.write_results(best, state.run_id)["py"]).parent == task.parent
+    assert Path(loop.write_results(best, state.run_id).py).parent == task.parent
 
 
 class _Retimer:

@@ -384,3 +384,23 @@ def test_files_are_read_only_when_regular_and_small(tmp_path: Path):
     with pytest.raises(FileRefused, match="over the"):
         read_text(tmp_path / "big.py", limit=1000)
     assert read_text(tmp_path / "big.py") == "x" * 2000
+
+
+def test_an_unfinished_runs_best_is_the_engines_by_the_same_rule():
+    """Once a candidate was re-timed, the fastest re-timed one is the best (contracts/runrecord.py pick_best),
+    not a faster first pair: the editor shows the best the engine reports."""
+    from contracts.runrecord import best_of_rows
+    from hiera_ls.best import with_retimes
+    from hiera_ls.results import _best
+
+    rows = [{**_row("a", 1.0, 3.0), "round": 1, "idx": 1, "source_path": "/r/a.cu"},
+            {**_row("b", 1.0, 2.5), "round": 1, "idx": 2, "source_path": "/r/b.cu"},
+            {**_row("a-retimed", 1.0, 2.0), "round": 1, "idx": 0, "source_path": "/r/a-retimed.cu"}]
+    best = _best(rows, {1: {"space": "pure_cuda", "direction": "R"}})
+    row, retimed = best_of_rows(rows)
+    assert (best["candidate_id"], best["speedup"]) == ("a", pytest.approx(2.0)) == (row["id"][:1], row["speedup"])
+    assert retimed and best["paths"]["cu"] == "/r/a.cu"
+    rounds = [{"round": 1, "outcomes": [{"candidate_id": "a", "status": "valid", "speedup": 3.0},
+                                        {"candidate_id": "b", "status": "valid", "speedup": 2.5}]}]
+    assert with_retimes(rounds, rows)[0]["best"] == {"candidate_id": "a", "speedup": pytest.approx(2.0),
+                                                     "retimed": True}

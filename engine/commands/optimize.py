@@ -14,6 +14,21 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from contracts.runrecord import (
+    SLOWER_DIR,
+    BestFigure,
+    CandidateFinished,
+    Notice,
+    Result,
+    RetimeFinished,
+    RetimeStarted,
+    RoundStarted,
+    RunBest,
+    RunResult,
+    RunStarted,
+    event_json,
+    parse_event,
+)
 from contracts.vocabulary import Space
 from engine.agents.base import Backend
 from engine.cli import (
@@ -39,7 +54,7 @@ from engine.cli import (
 )
 from engine.evaluate.outcome import Precision
 from engine.evaluate.pipeline import EvalSettings
-from engine.loop import SLOWER_DIR, Loop, LoopSettings, uninterrupted
+from engine.loop import Loop, LoopSettings, uninterrupted
 from engine.store import RunStore
 
 DEFAULT_ROUNDS, DEFAULT_CANDIDATES = 3, 6
@@ -79,11 +94,11 @@ def first_line(text: str) -> str:
     return next((ln for ln in text.splitlines() if ln.strip()), "")
 
 
-def best_label(fig: dict[str, Any] | None) -> str:
+def best_label(fig: BestFigure | RunBest | None) -> str:
     if fig is None:
         return "no valid candidate yet"
-    pair = "re-timed" if fig["retimed"] else "first pair"
-    return f"best {fig['speedup']:.2f}x ({fig['verdict']}, {pair})"
+    pair = "re-timed" if fig.retimed else "first pair"
+    return f"best {fig.speedup:.2f}x ({fig.verdict}, {pair})"
 
 
 class HumanProgress:
@@ -93,59 +108,58 @@ class HumanProgress:
         self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TimeElapsedColumn(), console=console, transient=False)
         self.task = self.progress.add_task("starting", total=total)
-        self.best: dict[str, Any] | None = None
+        self.best: BestFigure | RunBest | None = None
         self.round = 0
 
-    def __call__(self, e: dict[str, Any]) -> None:
-        kind = e["event"]
-        if kind == "run_started":
+    def __call__(self, line: dict[str, Any]) -> None:
+        e = parse_event(line)
+        if isinstance(e, RunStarted):
             self.progress.start()
-            console.print(f"[dim]run {e['run_id']} on {escape(e['device'])} with the {escape(e['backend'])} backend; "
-                          f"candidates kept in {escape(shown_path(Path(e['run_dir']) / 'candidates'))}[/dim]")
-        elif kind == "notice":
-            console.print(f"[yellow]notice:[/yellow] {escape(e['message'])}")
-        elif kind == "round_started":
-            self.round = e["round"]
-            scores = " ".join(f"{k} {v:.2f}" for k, v in e["scores"].items())
-            console.print(f"[bold]round {e['round']}[/bold]: {escape(e['space'])} · {scores} → {e['direction']} · "
-                          f"{escape(e['strategy'])}\n  [dim]{escape(e['rationale'])}[/dim]")
-        elif kind == "candidate_finished":
-            sp = f"{e['speedup']:.2f}x" if e["speedup"] else "-"
-            color = "green" if e["status"] == "valid" else "red"
-            name = Path(e["source"]).name if e.get("source") else None
-            why = first_line(reason_text(e, name, lines=1))
-            console.print(f"  {e['index']}/{e['of']} [{color}]{e['status']}[/{color}] {sp}  [dim]{escape(why)}[/dim]")
-            self.best = e.get("best")
+            console.print(f"[dim]run {e.run_id} on {escape(e.device)} with the {escape(e.backend)} backend; "
+                          f"candidates kept in {escape(shown_path(Path(e.run_dir) / 'candidates'))}[/dim]")
+        elif isinstance(e, Notice):
+            console.print(f"[yellow]notice:[/yellow] {escape(e.message)}")
+        elif isinstance(e, RoundStarted):
+            self.round = e.round
+            scores = " ".join(f"{k} {v:.2f}" for k, v in e.scores.items())
+            console.print(f"[bold]round {e.round}[/bold]: {escape(e.space)} · {scores} → {e.direction} · "
+                          f"{escape(e.strategy)}\n  [dim]{escape(e.rationale)}[/dim]")
+        elif isinstance(e, CandidateFinished):
+            sp = f"{e.speedup:.2f}x" if e.speedup else "-"
+            color = "green" if e.status == "valid" else "red"
+            name = Path(e.source).name if e.source else None
+            why = first_line(reason_text(line, name, lines=1))
+            console.print(f"  {e.index}/{e.of} [{color}]{e.status}[/{color}] {sp}  [dim]{escape(why)}[/dim]")
+            self.best = e.best
             self.progress.advance(self.task)
-        elif kind == "retime_started":
-            self.progress.update(self.task, description=f"timing {e['candidate_id']} again on its own")
+        elif isinstance(e, RetimeStarted):
+            self.progress.update(self.task, description=f"timing {e.candidate_id} again on its own")
             return
-        elif kind == "retime_finished":
-            fig = e.get("figure")
-            console.print(f"  {e['candidate_id']} timed again on its own: "
-                          + (escape(fig_text(fig)) if fig else f"[red]{e['status']}[/red]"))
-            self.best = e.get("best")
-        elif kind == "result":
+        elif isinstance(e, RetimeFinished):
+            console.print(f"  {e.candidate_id} timed again on its own: "
+                          + (escape(fig_text(e.figure)) if e.figure else f"[red]{e.status}[/red]"))
+            self.best = e.best
+        elif isinstance(e, Result):
             done = self.progress.tasks[0].completed
-            self.progress.update(self.task, total=done, description=f"{e.get('status', 'done')} · "
-                                                                    f"{best_label(e.get('best'))}")
+            self.progress.update(self.task, total=done, description=f"{e.result.status or 'done'} · "
+                                                                    f"{best_label(e.result.best)}")
             self.progress.stop()
             return
         self.progress.update(self.task, description=f"round {self.round} · {best_label(self.best)}")
 
 
-def summary_table(result: dict[str, Any]) -> Table:
+def summary_table(result: RunResult) -> Table:
     t = folding_table("round", "space", "direction", "strategy", "valid", "best x",
-                      title=f"hiera optimize · run {result['run_id']} · {result['status']}", title_justify="left",
+                      title=f"hiera optimize · run {result.run_id} · {result.status}", title_justify="left",
                       caption="* a first pair, not timed again on its own" if any(
-                          r.get("best") and not r["best"]["retimed"] for r in result["rounds"]) else None,
+                          r.best and not r.best.retimed for r in result.rounds) else None,
                       caption_justify="left")
-    for r in result["rounds"]:
-        valid = [o for o in r["outcomes"] if o["status"] == "valid"]
-        b = r.get("best")
-        best = f"{b['speedup']:.2f}{'' if b['retimed'] else '*'} ({b['verdict']})" if b else "-"
-        t.add_row(str(r["round"]), escape(r["space"]), r["direction"], escape(r["strategy"]),
-                  f"{len(valid)}/{len(r['outcomes'])}", best)
+    for r in result.rounds:
+        valid = [o for o in r.outcomes if o.status == "valid"]
+        b = r.best
+        best = f"{b.speedup:.2f}{'' if b.retimed else '*'} ({b.verdict})" if b else "-"
+        t.add_row(str(r.round), escape(r.space), r.direction, escape(r.strategy), f"{len(valid)}/{len(r.outcomes)}",
+                  best)
     return t
 
 
@@ -246,7 +260,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
                     cache_dir=workspace / ".hiera" / "cache" / "build")
 
     loop = new_loop()
-    results: list[dict[str, Any]] = []
+    results: list[RunResult] = []
     backend_gone = False
     for i in range(args.repeat):
         state, first = loop.resume(args.resume) if args.resume else (loop.start(backend.name), 1)
@@ -272,19 +286,19 @@ def cmd_optimize(args: argparse.Namespace) -> int:
             if events:
                 emit_json({"event": "notice", "message": str(e)})
         results.append(result)
-        sink({"event": "result", **result})
+        sink(event_json(Result(result)))
         if human:
             console.print(summary_table(result))
             _print_best(result)
-        if result["status"] == "stopped":
+        if result.status == "stopped":
             _print_stopped(result, args)
             break
         if i + 1 < args.repeat:
             loop = new_loop()
-    final = results[-1]
+    final = results[-1].to_json()
     if len(results) > 1:
-        speedups = [r["best"]["speedup"] if r["best"] else 0.0 for r in results]
-        final = {**final, "repeat": {"runs": [r["run_id"] for r in results], "speedups": speedups,
+        speedups = [r.best.speedup if r.best else 0.0 for r in results]
+        final = {**final, "repeat": {"runs": [r.run_id for r in results], "speedups": speedups,
                                      "min": min(speedups), "max": max(speedups),
                                      "median": sorted(speedups)[len(speedups) // 2]}}
         if human:
@@ -304,50 +318,49 @@ def resume_command(run_id: str, args: argparse.Namespace) -> str:
     return cmd
 
 
-def _print_stopped(result: dict[str, Any], args: argparse.Namespace) -> None:
-    complete = [r["round"] for r in result["rounds"]]
-    in_rounds = sum(len(r["outcomes"]) for r in result["rounds"])
-    partial = result["candidates"] - in_rounds
+def _print_stopped(result: RunResult, args: argparse.Namespace) -> None:
+    complete = [r.round for r in result.rounds]
+    in_rounds = sum(len(r.outcomes) for r in result.rounds)
+    partial = result.candidates - in_rounds
     where = f"round{'s' if len(complete) > 1 else ''} {', '.join(map(str, complete))} complete" if complete \
         else "no round complete"
     if partial:
         where += f", {partial} candidate{'s' if partial > 1 else ''} of round {len(complete) + 1}"
-    console.print(f"[yellow]stopped:[/yellow] {result['candidates']} of {result['budget']} candidates evaluated "
-                  f"({where}); everything finished is recorded in run {result['run_id']}")
-    console.print(f"continue with: [bold]{escape(resume_command(result['run_id'], args))}[/bold]")
+    console.print(f"[yellow]stopped:[/yellow] {result.candidates} of {result.budget} candidates evaluated "
+                  f"({where}); everything finished is recorded in run {result.run_id}")
+    console.print(f"continue with: [bold]{escape(resume_command(result.run_id, args))}[/bold]")
 
 
-def _print_best(result: dict[str, Any]) -> None:
-    b = result["best"]
-    secs = result["seconds"]
-    again = f" (+{result['retimed']} re-timed)" if result.get("retimed") else ""
+def _print_best(result: RunResult) -> None:
+    b = result.best
+    secs = result.seconds
+    again = f" (+{result.retimed} re-timed)" if result.retimed else ""
     model = ""
-    if result["backend"] != "expert":
-        tok = result["tokens"]
-        cost = f", ${result['cost_usd']:.4f}" if result.get("cost_usd") is not None else ""
-        model = f"; tokens {tok['prompt']}+{tok['completion']}{cost}"
-    console.print(f"evaluated {result['candidates']} candidates{again} in {secs['total']:.0f} s "
+    if result.backend != "expert":
+        tok = result.tokens
+        cost = f", ${result.cost_usd:.4f}" if result.cost_usd is not None else ""
+        model = f"; tokens {tok.prompt}+{tok.completion}{cost}"
+    console.print(f"evaluated {result.candidates} candidates{again} in {secs['total']:.0f} s "
                   f"(build {secs['build']:.0f}, verify {secs['verify']:.0f}, time {secs['time']:.0f}, "
                   f"profile {secs['profile']:.0f}, model {secs['model']:.0f}){model}")
     if b is None:
-        why = "the reasons are listed above" if result["candidates"] else "no candidate was evaluated"
+        why = "the reasons are listed above" if result.candidates else "no candidate was evaluated"
         console.print(f"[red]no valid candidate[/red]: nothing written; {why}")
         return
-    paths = b["paths"] or {}
-    pair = "timed again on its own" if b["retimed"] else "its first pair, not yet timed again on its own"
-    color = "green" if b["verdict"] == "faster" else "yellow"
-    console.print(f"[bold {color}]best: {escape(fig_text(b))}[/bold {color}] ({b['candidate_ms']:.4g} ms vs "
-                  f"{b['reference_ms']:.4g} ms eager, timed interleaved, {pair}; eager's median over the run "
-                  f"{result['reference_ms']:.4g} ms) · round {b['round']} · {b['space']} · {b['direction']}")
-    kept_aside = any(v and Path(v).parent.name == SLOWER_DIR for v in paths.values())
+    paths = [p for p in (b.paths.py, b.paths.cu) if p] if b.paths else []
+    pair = "timed again on its own" if b.retimed else "its first pair, not yet timed again on its own"
+    color = "green" if b.verdict == "faster" else "yellow"
+    console.print(f"[bold {color}]best: {escape(fig_text(b))}[/bold {color}] ({b.candidate_ms:.4g} ms vs "
+                  f"{b.reference_ms:.4g} ms eager, timed interleaved, {pair}; eager's median over the run "
+                  f"{result.reference_ms:.4g} ms) · round {b.round} · {b.space} · {b.direction}")
+    kept_aside = any(Path(p).parent.name == SLOWER_DIR for p in paths)
     if kept_aside:
         console.print("  not written beside the task (it is not faster than eager); kept in the run's folder "
                       "(--keep-slower writes it beside the task):")
-    for k in ("py", "cu"):
-        if paths.get(k):
-            console.print(f"  {'' if kept_aside else 'wrote '}{escape(shown_path(paths[k]))}")
-    if b.get("first_import"):
-        console.print(f"  [dim]{escape(Path(paths['py']).name)}: {escape(b['first_import'])}[/dim]")
+    for p in paths:
+        console.print(f"  {'' if kept_aside else 'wrote '}{escape(shown_path(p))}")
+    if b.first_import and b.paths:
+        console.print(f"  [dim]{escape(Path(b.paths.py).name)}: {escape(b.first_import)}[/dim]")
 
 
 USAGE = """hiera optimize TASK.py [options]

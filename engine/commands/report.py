@@ -13,6 +13,7 @@ from typing import Any
 
 from rich.markup import escape
 
+from contracts.runrecord import RETIMED, SLOWER_DIR, BestFigure, best_of_rows, latest_figures, pick_best
 from engine.cli import (
     EXIT_OK,
     UsageError,
@@ -24,7 +25,7 @@ from engine.cli import (
     workspace_of,
 )
 from engine.evaluate.outcome import Outcome
-from engine.loop import RETIMED, SLOWER_DIR, best_of_rows, figure, latest_figures, pick_best
+from engine.loop import figure
 from engine.store import RunStore
 
 
@@ -42,7 +43,7 @@ def direction_match(decisions: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _row_figure(row: dict[str, Any], retimed: bool) -> dict[str, Any] | None:
     fig = figure(Outcome.from_json(row["outcome"]), retimed)
-    return {"candidate_id": row["id"].removesuffix(RETIMED), **fig} if fig else None
+    return BestFigure.of(row["id"].removesuffix(RETIMED), fig).to_json() if fig else None
 
 
 def _best(run: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -118,7 +119,7 @@ def _print_header(rep: dict[str, Any]) -> None:
         console.print("best: [red]no valid candidate[/red]")
     else:
         pair = "timed again on its own" if b["retimed"] else "its first pair, not timed again"
-        console.print(f"best: [bold]{escape(fig_text(b))}[/bold] — {escape(b['candidate_id'])}, "
+        console.print(f"best: [bold]{escape(fig_text(BestFigure.from_json(b)))}[/bold] — {escape(b['candidate_id'])}, "
                       f"{b['candidate_ms']:.4g} ms vs {b['reference_ms']:.4g} ms eager in the same pair ({pair})"
                       f" · round {b['round']} · {escape(str(b['space']))}")
     if rep["eager_median_ms"] is not None:

@@ -1,0 +1,449 @@
+"""What a run says about itself: its result, its rounds, its candidate rows and its progress events, typed once.
+
+The engine (engine/loop.py) builds these and writes their JSON forms: the `--events jsonl` stream, the
+`result` object (`hiera optimize --json`, and the run's stored summary) (docs/protocol.md §1–§2). The
+language server (hiera_ls/) reads the same JSON back into the same types, and the editor extension's
+`editors/vscode/src/protocol.ts` is checked field by field against them (tests/test_protocol_types.py).
+Each type has one JSON form: `to_json()` writes it, `from_json()` reads it (a field an older engine did not
+write reads as None).
+
+Also here, because the engine and the language server must apply it alike: the rule for a run's best
+(`pick_best`, over stored rows `best_of_rows`), and how a best's verdict reads.
+
+Imports nothing beyond the standard library (not torch, not engine/, not hiera_ls/).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, TypeVar
+
+Json = dict[str, Any]
+
+RETIMED = "-retimed"  # suffix of a re-timing's candidate id in the run store (the engine times its best again)
+SLOWER_DIR = "slower-than-eager"  # where a best that is not faster than eager goes, inside its run's folder
+
+
+class Verdict(str, enum.Enum):
+    FASTER = "faster"
+    LEVEL = "level"  # the speedup is inside the spread of the two timings it comes from
+    SLOWER = "slower"
+
+
+def verdict_of(speedup: float, spread: float) -> Verdict:
+    """Faster or slower only beyond the pair's own spread, in either direction (1.2x and 1/1.2x alike)."""
+    if math.log(speedup) > math.log1p(spread):
+        return Verdict.FASTER
+    if -math.log(speedup) > math.log1p(spread):
+        return Verdict.SLOWER
+    return Verdict.LEVEL
+
+
+def _opt(cls: Any, v: Any) -> Any:
+    return cls.from_json(v) if isinstance(v, dict) else None
+
+
+# --- figures: one pair's speedup, both times and the verdict ---------------------------------------------------
+
+@dataclass(frozen=True)
+class Figure:
+    """A valid outcome's figure: speedup, both times and the verdict, all from one and the same pair."""
+
+    speedup: float
+    candidate_ms: float
+    reference_ms: float
+    retimed: bool
+    spread: float
+    verdict: str  # a Verdict's value
+
+    def to_json(self) -> Json:
+        return {"speedup": self.speedup, "candidate_ms": self.candidate_ms, "reference_ms": self.reference_ms,
+                "retimed": self.retimed, "spread": self.spread, "verdict": self.verdict}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Figure:
+        return cls(d.get("speedup"), d.get("candidate_ms"), d.get("reference_ms"), d.get("retimed"),
+                   d.get("spread"), d.get("verdict"))
+
+
+@dataclass(frozen=True)
+class BestFigure:
+    """A candidate's figure, named: the best of a run or of a round, as events and rounds carry it."""
+
+    candidate_id: str
+    speedup: float
+    candidate_ms: float
+    reference_ms: float
+    retimed: bool
+    spread: float
+    verdict: str
+
+    @classmethod
+    def of(cls, candidate_id: str, fig: Figure) -> BestFigure:
+        return cls(candidate_id, fig.speedup, fig.candidate_ms, fig.reference_ms, fig.retimed, fig.spread,
+                   fig.verdict)
+
+    @property
+    def figure(self) -> Figure:
+        return Figure(self.speedup, self.candidate_ms, self.reference_ms, self.retimed, self.spread, self.verdict)
+
+    def to_json(self) -> Json:
+        return {"candidate_id": self.candidate_id, **self.figure.to_json()}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> BestFigure:
+        return cls.of(d.get("candidate_id"), Figure.from_json(d))
+
+
+def verdict_phrase(fig: Figure | BestFigure | RunBest) -> str:
+    """How a figure reads to a user, e.g. "level with eager (within the 24% spread of these timings)"."""
+    spread = f"{fig.spread:.0%}"
+    return {"faster": f"faster than eager (beyond the {spread} spread of these timings)",
+            "level": f"level with eager (within the {spread} spread of these timings)",
+            "slower": f"slower than eager (beyond the {spread} spread of these timings)"}[fig.verdict]
+
+
+# --- the rule for "the best", whoever shows it -----------------------------------------------------------------
+
+T = TypeVar("T")
+
+
+def pick_best(pool: Iterable[T], speedup: Callable[[T], float], retimed: Callable[[T], bool]) -> T | None:
+    """The canonical best of a pool of valid candidates (each with its latest figure; a failed re-timing has
+    already removed its candidate): once any candidate has been re-timed, the fastest re-timed one, else
+    the fastest first pair. The loop, `hiera report` and the language server all apply this rule."""
+    items = list(pool)
+    fresh = [x for x in items if retimed(x)]
+    return max(fresh or items, key=speedup, default=None)
+
+
+def latest_figures(rows: list[Json]) -> dict[str, tuple[Json, bool]]:
+    """Stored candidate rows -> {candidate id: (the row holding its latest valid figure, re-timed?)}.
+
+    A re-timing row (id + RETIMED) replaces its candidate's first pair when valid and removes the candidate
+    when not (it failed on its own, so it is not kept)."""
+    pool: dict[str, tuple[Json, bool]] = {}
+    for row in rows:
+        if not row["id"].endswith(RETIMED) and row["status"] == "valid" and row.get("speedup"):
+            pool[row["id"]] = (row, False)
+    for row in rows:
+        if row["id"].endswith(RETIMED):
+            base = row["id"][: -len(RETIMED)]
+            if row["status"] == "valid" and row.get("speedup"):
+                pool[base] = (row, True)
+            else:
+                pool.pop(base, None)
+    return pool
+
+
+def best_of_rows(rows: list[Json]) -> tuple[Json, bool] | None:
+    """The canonical best (pick_best) of stored candidate rows: (its row, re-timed?) or None."""
+    return pick_best(latest_figures(rows).values(), lambda x: x[0]["speedup"], lambda x: x[1])
+
+
+# --- the result object ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CandidateRow:
+    """One candidate of a round, as the result's rounds list it (`outcomes`)."""
+
+    candidate_id: str
+    index: int | None  # its 1-based position among the round's K candidates
+    status: str
+    reason: str
+    speedup: float | None
+    candidate_ms: float | None
+
+    REASON_CHARS: ClassVar[int] = 500
+
+    @classmethod
+    def from_store(cls, row: Mapping[str, Any], reason_chars: int | None = REASON_CHARS) -> CandidateRow:
+        """A stored candidate row (contracts/runstore.py: `id`, `idx`) as a round lists it; the reason cut to
+        reason_chars as the engine's result keeps it (None: whole)."""
+        reason = row["reason"] if reason_chars is None else row["reason"][:reason_chars]
+        return cls(row["id"], row.get("idx"), row["status"], reason, row.get("speedup"), row.get("candidate_ms"))
+
+    def to_json(self) -> Json:
+        return {"candidate_id": self.candidate_id, "index": self.index, "status": self.status,
+                "reason": self.reason, "speedup": self.speedup, "candidate_ms": self.candidate_ms}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> CandidateRow:
+        return cls(d.get("candidate_id"), d.get("index"), d.get("status"), d.get("reason"), d.get("speedup"),
+                   d.get("candidate_ms"))
+
+
+@dataclass
+class RoundSummary:
+    """One round: the SSDA's space and direction scores, the SPA's strategy, its candidates and its best."""
+
+    round: int
+    space: str
+    scores: dict[str, float]
+    direction: str
+    strategy: str
+    rationale: str
+    outcomes: list[CandidateRow]
+    best: BestFigure | None = None  # by the run's rule, set when the run ends
+
+    def to_json(self) -> Json:
+        return {"round": self.round, "space": self.space, "scores": self.scores, "direction": self.direction,
+                "strategy": self.strategy, "rationale": self.rationale,
+                "outcomes": [o.to_json() for o in self.outcomes],
+                "best": self.best.to_json() if self.best else None}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> RoundSummary:
+        return cls(d.get("round"), d.get("space"), d.get("scores"), d.get("direction"), d.get("strategy"),
+                   d.get("rationale"), [CandidateRow.from_json(o) for o in d.get("outcomes") or []],
+                   _opt(BestFigure, d.get("best")))
+
+
+@dataclass(frozen=True)
+class ResultPaths:
+    """The result files the run wrote: the ModelNew module and the kernel's copy (None for a whole ModelNew)."""
+
+    py: str
+    cu: str | None
+
+    def to_json(self) -> Json:
+        return {"py": self.py, "cu": self.cu}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> ResultPaths:
+        return cls(d.get("py"), d.get("cu"))
+
+
+@dataclass(frozen=True)
+class RunBest:
+    """The run's best: its figure, where it came from, and the files written for it."""
+
+    candidate_id: str
+    speedup: float
+    candidate_ms: float
+    reference_ms: float
+    retimed: bool
+    spread: float
+    verdict: str
+    round: int
+    space: str
+    direction: str
+    flags: list[str]
+    paths: ResultPaths | None
+    first_import: str | None
+
+    @property
+    def figure(self) -> BestFigure:
+        return BestFigure(self.candidate_id, self.speedup, self.candidate_ms, self.reference_ms, self.retimed,
+                          self.spread, self.verdict)
+
+    def to_json(self) -> Json:
+        return {**self.figure.to_json(), "round": self.round, "space": self.space, "direction": self.direction,
+                "flags": self.flags, "paths": self.paths.to_json() if self.paths else None,
+                "first_import": self.first_import}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> RunBest:
+        f = BestFigure.from_json(d)
+        # An engine before this form named the paired eager time `paired_reference_ms`.
+        ref = f.reference_ms if f.reference_ms is not None else d.get("paired_reference_ms")
+        return cls(f.candidate_id, f.speedup, f.candidate_ms, ref, f.retimed, f.spread, f.verdict,
+                   d.get("round"), d.get("space"), d.get("direction"), list(d.get("flags") or []),
+                   _opt(ResultPaths, d.get("paths")), d.get("first_import"))
+
+
+@dataclass(frozen=True)
+class Tokens:
+    prompt: int
+    completion: int
+
+    def to_json(self) -> Json:
+        return {"prompt": self.prompt, "completion": self.completion}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Tokens:
+        return cls(d.get("prompt"), d.get("completion"))
+
+
+@dataclass
+class RunResult:
+    """The optimize object (docs/protocol.md §2): the `result` event, `hiera optimize --json`, the stored
+    summary of a run that ended."""
+
+    run_id: str
+    status: str  # finished | stopped
+    task: str
+    device: str
+    backend: str
+    reference_ms: float | None  # the median of the run's eager timings
+    best: RunBest | None
+    budget: int
+    candidates: int  # the rounds' candidates evaluated
+    retimed: int  # re-timings of a best
+    rounds: list[RoundSummary]
+    tokens: Tokens
+    seconds: dict[str, float]  # build, verify, time, profile, model, total
+    cost_usd: float | None
+    notices: list[str]
+
+    def to_json(self) -> Json:
+        return {"run_id": self.run_id, "status": self.status, "task": self.task, "device": self.device,
+                "backend": self.backend, "reference_ms": self.reference_ms,
+                "best": self.best.to_json() if self.best else None, "budget": self.budget,
+                "candidates": self.candidates, "retimed": self.retimed, "rounds": [r.to_json() for r in self.rounds],
+                "tokens": self.tokens.to_json(), "seconds": self.seconds, "cost_usd": self.cost_usd,
+                "notices": self.notices}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> RunResult:
+        return cls(d.get("run_id"), d.get("status"), d.get("task"), d.get("device"), d.get("backend"),
+                   d.get("reference_ms"), _opt(RunBest, d.get("best")), d.get("budget"), d.get("candidates"),
+                   d.get("retimed"), [RoundSummary.from_json(r) for r in d.get("rounds") or []],
+                   Tokens.from_json(d.get("tokens") or {}), dict(d.get("seconds") or {}), d.get("cost_usd"),
+                   list(d.get("notices") or []))
+
+
+# --- progress events (docs/protocol.md §1): `{"event": NAME, ...fields}` one per line --------------------------
+
+@dataclass(frozen=True)
+class RunStarted:
+    EVENT: ClassVar[str] = "run_started"
+    run_id: str
+    task: str
+    device: str
+    rounds: int
+    candidates: int
+    budget: int
+    backend: str
+    store: str
+    run_dir: str
+
+
+@dataclass(frozen=True)
+class Notice:
+    EVENT: ClassVar[str] = "notice"
+    message: str
+
+
+@dataclass(frozen=True)
+class ReferenceTimed:
+    EVENT: ClassVar[str] = "reference_timed"
+    reference_ms: float
+
+
+@dataclass(frozen=True)
+class RoundStarted:
+    EVENT: ClassVar[str] = "round_started"
+    round: int
+    space: str
+    scores: dict[str, float]
+    direction: str
+    strategy: str
+    rationale: str
+    of: int
+
+
+@dataclass(frozen=True)
+class CandidateStarted:
+    EVENT: ClassVar[str] = "candidate_started"
+    round: int
+    index: int
+    of: int
+
+
+@dataclass(frozen=True)
+class CandidateFinished:
+    EVENT: ClassVar[str] = "candidate_finished"
+    round: int
+    index: int
+    of: int
+    candidate_id: str
+    source: str
+    status: str
+    reason: str
+    speedup: float | None
+    candidate_ms: float | None
+    best_speedup: float | None
+    best: BestFigure | None
+
+
+@dataclass(frozen=True)
+class RoundFinished:
+    EVENT: ClassVar[str] = "round_finished"
+    round: int
+    best_speedup: float | None
+    best: BestFigure | None
+
+
+@dataclass(frozen=True)
+class RetimeStarted:
+    EVENT: ClassVar[str] = "retime_started"
+    candidate_id: str
+    first: BestFigure
+
+
+@dataclass(frozen=True)
+class RetimeFinished:
+    EVENT: ClassVar[str] = "retime_finished"
+    candidate_id: str
+    status: str
+    figure: Figure | None
+    best: BestFigure | None
+
+
+@dataclass(frozen=True)
+class Failed:
+    """The run failed (an exception in the engine): its message and where its log is."""
+
+    EVENT: ClassVar[str] = "error"
+    message: str
+    log: str | None
+
+
+@dataclass(frozen=True)
+class Result:
+    """The run's end: its result object, flat after the event's name."""
+
+    EVENT: ClassVar[str] = "result"
+    result: RunResult
+
+
+Event = (RunStarted | Notice | ReferenceTimed | RoundStarted | CandidateStarted | CandidateFinished | RoundFinished
+         | RetimeStarted | RetimeFinished | Failed | Result)
+EVENTS: dict[str, type[Any]] = {c.EVENT: c for c in (RunStarted, Notice, ReferenceTimed, RoundStarted,
+                                                      CandidateStarted, CandidateFinished, RoundFinished,
+                                                      RetimeStarted, RetimeFinished, Failed, Result)}
+# Fields holding a nested type, by event: (field, its type).
+_NESTED: dict[str, tuple[tuple[str, type[Any]], ...]] = {
+    "candidate_finished": (("best", BestFigure),), "round_finished": (("best", BestFigure),),
+    "retime_started": (("first", BestFigure),), "retime_finished": (("figure", Figure), ("best", BestFigure))}
+
+
+def _event_fields(cls: type[Any]) -> list[str]:
+    return [f.name for f in fields(cls)]
+
+
+def event_json(ev: Event) -> Json:
+    """An event's one JSON form: {"event": its name, its fields in order} (a result: the result's fields)."""
+    if isinstance(ev, Result):
+        return {"event": Result.EVENT, **ev.result.to_json()}
+    out: Json = {"event": ev.EVENT}
+    for name in _event_fields(type(ev)):
+        v = getattr(ev, name)
+        out[name] = v.to_json() if hasattr(v, "to_json") else v
+    return out
+
+
+def parse_event(d: Mapping[str, Any]) -> Event | None:
+    """The event of one JSON line; None for a name this engine does not write (an older or newer engine's)."""
+    cls = EVENTS.get(str(d.get("event")))
+    if cls is None:
+        return None
+    if cls is Result:
+        return Result(RunResult.from_json(d))
+    nested = dict(_NESTED.get(cls.EVENT, ()))
+    return cls(**{f: _opt(nested[f], d.get(f)) if f in nested else d.get(f) for f in _event_fields(cls)})
+
