@@ -337,17 +337,15 @@ def _history_adjust(ctx: Context, space: Space, s: dict[Direction, float], ev: d
 
 
 def _profile_adjust(ctx: Context, s: dict[Direction, float], ev: dict[Direction, list[str]]) -> bool:
-    prof = ctx.parent_profile
-    scores = getattr(prof, "scores", None) if prof is not None else None
-    if not isinstance(scores, dict) or not scores:
+    prof = ctx.parent_profile  # engine.profile.metrics.Profile: scores and evidence keyed by direction letter
+    if prof is None or not prof.scores:
         return False
-    evidence = getattr(prof, "evidence", None) or {}
     for d in Direction:
-        v = scores.get(d.value, scores.get(d))
+        v = prof.scores.get(d.value)
         if v is None:
             continue
         s[d] = 0.5 * s[d] + 0.5 * float(v)
-        for e in (evidence.get(d.value) or evidence.get(d) or [])[:2]:
+        for e in prof.evidence.get(d.value, [])[:2]:
             ev[d].append(f"profile: {e}")
     return True
 
