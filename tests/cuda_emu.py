@@ -149,3 +149,9 @@ def emulated_cpp(cuda_source: str) -> str:
     if n == 0:
         raise ValueError("no kernel launch found")
     return src
+
+
+# The least time the evaluator gives one call of an emulated kernel (EvalSettings.min_call_limit_s): the
+# emulation runs a thread per CUDA thread, hundreds of times slower than the reference it is judged against,
+# and a call limit derived from the reference's time cuts it on a loaded machine.
+EMULATED_CALL_S = 60.0

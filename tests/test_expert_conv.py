@@ -30,7 +30,7 @@ from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate import build as build_mod
 from engine.evaluate.outcome import Precision, Status
 from tests.conftest import fake_cudnn
-from tests.cuda_emu import emulated_cpp
+from tests.cuda_emu import EMULATED_CALL_S, emulated_cpp
 from tests.nvcc_kit import nvcc
 
 TASKS = Path(__file__).parent / "data" / "tasks"
@@ -164,7 +164,7 @@ def test_cudnn_candidates_match_the_reference_under_cpu_emulation(task: str, tmp
     assert all(src not in srcs for src in leaky)
     cands = [Candidate(f"e{i}", CandidateKind.CPP, emulated_cpp(src), Space.CUDA_LIBRARIES, origin="test:emulated")
              for i, src in enumerate([*srcs, *leaky])]
-    with Evaluator(s, tmp_path, EvalSettings(device="cpu", timing_trials=5)) as ev:
+    with Evaluator(s, tmp_path, EvalSettings(device="cpu", timing_trials=5, min_call_limit_s=EMULATED_CALL_S)) as ev:
         outs = ev.evaluate(cands)
     assert all(o.valid for o in outs[:4]), [o.reason for o in outs]
     assert [o.status for o in outs[4:]] == [Status.INCORRECT] * 2, [o.reason for o in outs[4:]]
@@ -174,7 +174,7 @@ def test_an_algorithm_cudnn_cannot_run_fails_with_a_clear_code(tmp_path: Path) -
     s = spec("expert_conv_relu.py")
     src = cuda_source(s, lower(s, convs=True), Variant(conv=ConvParams("fft")), strategy="T.cudnn_algos")
     cand = Candidate("fft", CandidateKind.CPP, emulated_cpp(src), Space.CUDA_LIBRARIES, origin="test:emulated")
-    with Evaluator(s, tmp_path, EvalSettings(device="cpu", timing_trials=5)) as ev:
+    with Evaluator(s, tmp_path, EvalSettings(device="cpu", timing_trials=5, min_call_limit_s=EMULATED_CALL_S)) as ev:
         (out,) = ev.evaluate([cand])
     assert not out.valid and "returned 6" in out.reason and "cuDNN call failed" in out.reason, out.reason
 

@@ -29,7 +29,7 @@ from engine.agents.expert.lowering import lower
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate.build import find_cxx
 from engine.evaluate.outcome import Precision, Status
-from tests.cuda_emu import emulated_cpp
+from tests.cuda_emu import EMULATED_CALL_S, emulated_cpp
 from tests.nvcc_kit import assert_all_compile, compile_command, cublas_include, nvcc
 
 TASKS = Path(__file__).parent / "data" / "tasks"
@@ -156,7 +156,7 @@ def test_split_candidates_pass_the_strict_check_where_plain_tf32_and_a_split_wit
     hi_only = srcs[0][:first] + srcs[0][first:].replace("alpha = 1.0f", "alpha = 0.0f", 1)
     cands = [_emulated(f"split{i}", src) for i, src in enumerate(srcs)]
     cands += [_emulated("tf32", plain_tf32), _emulated("hi_only", hi_only)]
-    with Evaluator(s, tmp_path, EvalSettings(device="cpu", timing_trials=3)) as ev:
+    with Evaluator(s, tmp_path, EvalSettings(device="cpu", timing_trials=3, min_call_limit_s=EMULATED_CALL_S)) as ev:
         outs = ev.evaluate(cands)
     assert all(o.status is Status.VALID for o in outs[:3]), [o.reason for o in outs[:3]]
     assert [o.status for o in outs[3:]] == [Status.INCORRECT] * 2, [o.reason for o in outs[3:]]
@@ -174,7 +174,8 @@ def test_batched_and_transposed_operands_split_correctly_under_emulation(tmp_pat
         assert ca.copies == cb.copies == 3 and not ca.k_inner  # A's K is its rows: the copy keeps that
     cands = [_emulated(f"{form}", cuda_source(s, prog, Variant(gemm=GemmParams("split_tf32", form=form)),
                                               strategy="T.split_tf32")) for form in ("2+1", "3k")]
-    with Evaluator(s, tmp_path / "eval", EvalSettings(device="cpu", timing_trials=3)) as ev:
+    settings = EvalSettings(device="cpu", timing_trials=3, min_call_limit_s=EMULATED_CALL_S)
+    with Evaluator(s, tmp_path / "eval", settings) as ev:
         outs = ev.evaluate(cands)
     assert all(o.status is Status.VALID for o in outs), [o.reason for o in outs]
 

@@ -22,7 +22,7 @@ from engine.agents.expert.ir import FusedStage
 from engine.agents.expert.lowering import Unsupported, lower
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate.outcome import Precision
-from tests.cuda_emu import emulated_cpp
+from tests.cuda_emu import EMULATED_CALL_S, emulated_cpp
 from tests.nvcc_kit import assert_all_compile, compile_command
 
 TASKS = Path(__file__).parent / "data" / "tasks"
@@ -83,6 +83,6 @@ def test_pools_compute_what_pytorch_does_as_cpu_code_and_under_cuda_emulation(ta
         cands.append(Candidate("emu", CandidateKind.CPP,
                                emulated_cpp(cuda_source(s, prog, Variant(), strategy="R.fuse_pointwise")),
                                Space.PURE_CUDA, origin="test:emulated"))
-    with Evaluator(s, tmp_path, EvalSettings(device="cpu", timing_trials=5)) as ev:
+    with Evaluator(s, tmp_path, EvalSettings(device="cpu", timing_trials=5, min_call_limit_s=EMULATED_CALL_S)) as ev:
         outs = ev.evaluate(cands)
     assert all(o.valid for o in outs), [o.reason for o in outs]

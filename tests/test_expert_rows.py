@@ -21,7 +21,7 @@ from engine.agents.expert.ir import FusedStage, Load, Reduce, View
 from engine.agents.expert.lowering import lower
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate.outcome import Status
-from tests.cuda_emu import emulated_cpp
+from tests.cuda_emu import EMULATED_CALL_S, emulated_cpp
 
 H200 = device_limits({"sms": 132, "capability": "90"})
 
@@ -112,7 +112,7 @@ ROW_TASKS = {  # (body, inputs, args): a row length that is not a multiple of th
 def _evaluate(s: TaskSpec, srcs: list[str], tmp: Path) -> list:
     cands = [Candidate(f"e{i}", CandidateKind.CPP, emulated_rows(src), Space.PURE_CUDA, origin="test:emulated")
              for i, src in enumerate(srcs)]
-    with Evaluator(s, tmp, EvalSettings(device="cpu", timing_trials=3)) as ev:
+    with Evaluator(s, tmp, EvalSettings(device="cpu", timing_trials=3, min_call_limit_s=EMULATED_CALL_S)) as ev:
         return ev.evaluate(cands)
 
 

@@ -28,7 +28,7 @@ from engine.agents.expert.codegen.stencil import StencilParams, stencil_source, 
 from engine.agents.expert.stencil import SMEM_STATIC, StencilSpec, recognize, tile_bytes
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator, verify
 from engine.evaluate.outcome import FP64_TOLERANCE, Precision, Status
-from tests.cuda_emu import emulated_cpp
+from tests.cuda_emu import EMULATED_CALL_S, emulated_cpp
 from tests.nvcc_kit import assert_all_compile, compile_command, nvcc
 
 TASKS = Path(__file__).parent / "data" / "tasks"
@@ -196,7 +196,8 @@ def _emulated(path: Path, variants: list[StencilParams]) -> list[Candidate]:
 def test_generated_stencils_are_correct_in_fp64_under_the_emulation(tmp_path: Path, task: str,
                                                                     variants: list[StencilParams]) -> None:
     cands = _emulated(TASKS / task, variants)
-    with Evaluator(spec(TASKS / task), tmp_path, EvalSettings(device="cpu", timing_trials=5)) as ev:
+    settings = EvalSettings(device="cpu", timing_trials=5, min_call_limit_s=EMULATED_CALL_S)
+    with Evaluator(spec(TASKS / task), tmp_path, settings) as ev:
         outs = ev.evaluate(cands)
     assert all(o.valid for o in outs), [o.reason for o in outs]
 
@@ -206,7 +207,7 @@ def test_a_rolled_window_loop_is_correct_too(tmp_path: Path, monkeypatch) -> Non
     cands = _emulated(TASKS / "stencil_weighted2d_small.py", [StencilParams(32, 4, 4, uniform=False)])
     assert "#pragma unroll 1" in cands[0].source
     with Evaluator(spec(TASKS / "stencil_weighted2d_small.py"), tmp_path,
-                   EvalSettings(device="cpu", timing_trials=5)) as ev:
+                   EvalSettings(device="cpu", timing_trials=5, min_call_limit_s=EMULATED_CALL_S)) as ev:
         (out,) = ev.evaluate(cands)
     assert out.valid, out.reason
 
@@ -257,7 +258,7 @@ def test_an_fp32_candidate_on_an_fp64_task_is_rejected_and_an_fp64_one_accepted(
     s = spec(TASKS / "stencil_box2d_small.py")
     cands = [Candidate("fp64", CandidateKind.CPP, "#define ACC double\n" + CPU_STENCIL, Space.PURE_CUDA),
              Candidate("fp32", CandidateKind.CPP, "#define ACC float\n" + CPU_STENCIL, Space.PURE_CUDA)]
-    with Evaluator(s, tmp_path, EvalSettings(device="cpu", timing_trials=5)) as ev:
+    with Evaluator(s, tmp_path, EvalSettings(device="cpu", timing_trials=5, min_call_limit_s=EMULATED_CALL_S)) as ev:
         ok, low = ev.evaluate(cands)
     assert ok.valid, ok.reason
     assert low.status is Status.INCORRECT and "rtol=1e-10" in low.reason, low.reason

@@ -23,7 +23,7 @@ from engine.agents.expert.generate import TRANSPOSE
 from engine.agents.expert.lowering import lower
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate.outcome import Precision, Status
-from tests.cuda_emu import emulated_cpp
+from tests.cuda_emu import EMULATED_CALL_S, emulated_cpp
 from tests.nvcc_kit import assert_all_compile, compile_command, nvcc
 
 TASKS = Path(__file__).parent / "data" / "tasks"
@@ -149,7 +149,7 @@ def test_tiled_transpose_indexes_correctly_under_cpu_emulation(task: str, tmp_pa
     assert broken != srcs[1]
     cands = [Candidate(f"e{i}", CandidateKind.CPP, emulated_cpp(src), Space.PURE_CUDA, origin="test:emulated")
              for i, src in enumerate([*srcs, broken])]
-    with Evaluator(s, tmp_path, EvalSettings(device="cpu", timing_trials=5)) as ev:
+    with Evaluator(s, tmp_path, EvalSettings(device="cpu", timing_trials=5, min_call_limit_s=EMULATED_CALL_S)) as ev:
         outs = ev.evaluate(cands)
     assert all(o.valid for o in outs[:-1]), [o.reason for o in outs]
     assert outs[-1].status is Status.INCORRECT, outs[-1].reason

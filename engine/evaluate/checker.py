@@ -100,6 +100,7 @@ class Checker:
         self._exchange: Exchange | None = None
         self._shapes: list[tuple[tuple[int, ...], torch.dtype]] | None = None
         self._ref_ms: float | None = None
+        self._min_call_s = 0.0
         self._threads = torch.get_num_threads()
         self._rng = random.Random(int.from_bytes(os.urandom(8), "little"))  # secret: never seeded by a task
         if self.device.type == "cuda":
@@ -225,7 +226,7 @@ class Checker:
         """How long one call may take: a candidate fifty times slower than the reference (or a hang) is a
         timeout within about a second, not minutes."""
         ref_ms = self._ref_ms if self._ref_ms is not None else 1000.0
-        return 0.75 + 50.0 * ref_ms / 1e3
+        return max(0.75 + 50.0 * ref_ms / 1e3, self._min_call_s)
 
     def _first_call_limit_s(self, req: EvalRequest) -> float:
         """A first call does one-time work: a contract candidate creates its library handles and may search
@@ -247,6 +248,7 @@ class Checker:
 
     def evaluate(self, req: EvalRequest) -> EvalReply:
         reply = EvalReply(req.candidate_id, Status.VALID, "")
+        self._min_call_s = req.min_call_limit_s
         t_start = _perf_counter()
         deadline = t_start + (req.timeout_s or 600.0)
         proc: CandidateProcess | None = None

@@ -52,6 +52,7 @@ class EvalSettings:
     # Candidate code (its compiler, its runner) runs in a bubblewrap sandbox. False only on an explicit
     # opt-out (--no-sandbox), never silently.
     sandbox: bool = True
+    min_call_limit_s: float = 0.0  # see EvalRequest.min_call_limit_s
 
 
 class Evaluator:
@@ -166,7 +167,7 @@ class Evaluator:
             contract=self.layout if cand.kind is not CandidateKind.MODELNEW else None,
             correctness_trials=self.settings.correctness_trials, timing_trials=self.settings.timing_trials,
             seed=self.settings.seed, space=self.space_of(cand).value, timeout_s=self.settings.request_timeout_s,
-            shared_compile_cache=cand.origin.startswith("expert:"),
+            shared_compile_cache=cand.origin.startswith("expert:"), min_call_limit_s=self.settings.min_call_limit_s,
         )
         t0 = time.perf_counter()
         try:

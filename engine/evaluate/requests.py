@@ -32,6 +32,9 @@ class EvalRequest:
     # generated ModelNew files (their source is the task's own code around torch.compile), so that a mode is
     # compiled once per task; any other candidate compiles in caches of its own, which nothing else reads.
     shared_compile_cache: bool = False
+    # The least time one call may take before it is cut (0: derived from the reference alone). For callers
+    # that knowingly evaluate slow code: the tests' CPU emulation of CUDA kernels runs ~1000x a real one.
+    min_call_limit_s: float = 0.0
 
 
 @dataclass
