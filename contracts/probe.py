@@ -351,13 +351,11 @@ STEP_SUFFIX = ".step"  # beside OUT.json: the task function running now (read wh
 def _limit_memory() -> None:
     """Address space capped at 60% of the machine's memory: a forward that asks for more fails at once with
     an out-of-memory error (and is described on the meta device) instead of the kernel killing the probe."""
-    import os
     import resource
 
     try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        cap = int(0.6 * total)
+        cap = int(0.6 * _machine_bytes())
         if soft == resource.RLIM_INFINITY or soft > cap:
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
     except (ValueError, OSError):

@@ -40,6 +40,18 @@ def budget_shape(budget: int | None, rounds: int, candidates: int) -> tuple[int,
     return math.ceil(budget / candidates), candidates, ([] if budget % candidates == 0 else ["--budget", str(budget)])
 
 
+def levels_of(root: Path, text: str | None) -> list[str] | None:
+    """--levels as a list (None: all), each a level that has tasks under root, else a usage error."""
+    levels = [x.strip() for x in text.split(",")] if text else None
+    if levels:
+        known = {lv for lv, _ in find_tasks(root)}
+        unknown = [lv for lv in levels if lv not in known]
+        if unknown:
+            raise UsageError(f"--levels: no tasks in level(s) {', '.join(unknown)} under {root} "
+                             f"(levels there: {', '.join(sorted(known)) or 'none'})")
+    return levels
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     root = Path(args.dir)
     if not root.is_dir():
@@ -48,13 +60,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise UsageError("give --budget (candidates per task) or --rounds, not both")
     rounds, candidates, optimize_flags = budget_shape(args.budget, args.rounds or DEFAULT_ROUNDS, args.candidates)
     devices = [device_or_exit(d) for d in (args.devices.split(",") if args.devices else [args.device])]
-    levels = [x.strip() for x in args.levels.split(",")] if args.levels else None
-    if levels:
-        known = {lv for lv, _ in find_tasks(root)}
-        unknown = [lv for lv in levels if lv not in known]
-        if unknown:
-            raise UsageError(f"--levels: no tasks in level(s) {', '.join(unknown)} under {root} "
-                             f"(levels there: {', '.join(sorted(known)) or 'none'})")
+    levels = levels_of(root, args.levels)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     opts: dict[str, Any] = {"backend": args.backend, "rounds": rounds, "candidates": candidates,

@@ -29,7 +29,7 @@ from engine.cli import (
     seconds,
     whole_number,
 )
-from engine.commands.bench import budget_shape
+from engine.commands.bench import budget_shape, levels_of
 from engine.study import (
     DEFAULT_VARIANTS,
     CellResult,
@@ -52,12 +52,6 @@ LOCKED = ("backend", "budget", "candidates", "precision", "no_profile")
 def _select(root: Path, levels: list[str] | None, names: list[str] | None, per_level: int | None
             ) -> list[tuple[str, Path]]:
     tasks = find_tasks(root, levels)
-    if levels:
-        known = {lv for lv, _ in find_tasks(root)}
-        unknown = [lv for lv in levels if lv not in known]
-        if unknown:
-            raise UsageError(f"--levels: no tasks in level(s) {', '.join(unknown)} under {root} "
-                             f"(levels there: {', '.join(sorted(known)) or 'none'})")
     if names:
         picked = [(lv, p) for lv, p in tasks if p.stem in names or f"{lv}/{p.stem}" in names]
         found = {p.stem for _, p in picked} | {f"{lv}/{p.stem}" for lv, p in picked}
@@ -113,7 +107,7 @@ def cmd_study(args: argparse.Namespace) -> int:
         variants = parse_variants(args.variants)
     except VariantError as e:
         raise UsageError(f"--variants: {e}") from e
-    levels = [x.strip() for x in args.levels.split(",")] if args.levels else None
+    levels = levels_of(root, args.levels)
     names = [x.strip() for x in args.tasks.split(",") if x.strip()] if args.tasks else None
     tasks = _select(root, levels, names, args.per_level)
     rounds, candidates, optimize_flags = budget_shape(args.budget, 0, args.candidates)

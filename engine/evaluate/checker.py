@@ -510,9 +510,9 @@ class Checker:
         # call is the last is decided before it is made, and the last is always checked: a candidate cannot
         # tell the call after which nobody looks.
         block = max(trials // 5, 1) if self.device.type == "cpu" else 0
+        floor = min(self._floor_for(est_ms), trials)
         for i in range(trials):
-            last = i == trials - 1 or (not block and i % 5 == 0 and
-                                       timing.median_settled(cand_ms, min(self._floor_for(est_ms), trials)))
+            last = i == trials - 1 or (not block and i % 5 == 0 and timing.median_settled(cand_ms, floor))
             if block and i % block == 0:
                 ref_ms += self._frozen(proc, time_reference, min(block, trials - len(ref_ms)))
             base = pool[i % len(pool)]

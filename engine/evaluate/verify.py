@@ -48,15 +48,6 @@ def _spans(n: int) -> list[tuple[int, int]]:
     return [(a, min(n, a + CHUNK)) for a in range(0, n, CHUNK)]
 
 
-def output_scale(ref: torch.Tensor) -> float:
-    """The typical magnitude of an output: the root mean square of its elements (float64)."""
-    r = _flat(ref)
-    if not r.numel():
-        return 0.0
-    total = sum(float(r[a:b].to(torch.float64).square().sum()) for a, b in _spans(r.numel()))
-    return (total / r.numel()) ** 0.5
-
-
 def compare(out: torch.Tensor, ref: torch.Tensor, tol: float, label: str, capped: bool = True) -> Finding | None:
     """|out - ref| <= atol + rtol * |ref| elementwise, with the worst element reported; NaN/Inf never pass.
 
@@ -77,11 +68,15 @@ def compare(out: torch.Tensor, ref: torch.Tensor, tol: float, label: str, capped
         return Finding(Status.INCORRECT, f"{label} has {o_all.numel()} elements, the reference's "
                                          f"{r_all.numel()} (shape {tuple(out.shape)} against {tuple(ref.shape)})")
     spans = _spans(o_all.numel())
+    # One pass over the reference: is it finite, and its scale (the root mean square of its elements).
+    squares = 0.0
     for a, b in spans:
-        if not bool(_isfinite(r_all[a:b]).all()):
+        r = r_all[a:b].to(torch.float64)
+        if not bool(_isfinite(r).all()):
             return Finding(Status.INCORRECT, f"the reference's {label} contains NaN or Inf on these inputs; "
                                              "the task's inputs are outside its domain")
-    scale = max(output_scale(r_all), 1e-6)
+        squares += float(r.square().sum())
+    scale = max((squares / r_all.numel()) ** 0.5 if r_all.numel() else 0.0, 1e-6)
     atol = tol * (min(1.0, scale) if capped else scale)
     n_bad, all_finite, any_finite = 0, True, False
     max_abs, max_rel = 0.0, 0.0

@@ -15,6 +15,20 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+# --- arguments -------------------------------------------------------------------------------------------
+
+def int_tuple(v: object, d: int) -> tuple[int, ...] | None:
+    """A size argument of a d-dim operator (kernel, stride, padding, dilation) as d ints: an int, a list of d
+    or a list of one, as torch takes them; None for anything else."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return (v,) * d
+    if isinstance(v, (list, tuple)) and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+        return tuple(v) if len(v) == d else (tuple(v) * d if len(v) == 1 else None)
+    return None
+
+
 # --- families --------------------------------------------------------------------------------------------
 
 GEMM_FUNCS = frozenset({"matmul", "mm", "bmm", "addmm", "linear", "baddbmm", "einsum"})

@@ -19,6 +19,7 @@ from math import prod
 from typing import Any
 
 from contracts.task import Arg, GraphNode, TaskSpec
+from engine.agents.expert.ops import int_tuple
 
 SMEM_STATIC = 48 * 1024  # bytes of static shared memory a block may declare (one tile with its halo)
 MAX_KERNEL = 15  # per dim: beyond it a kernel is a filter for FFTs or a GEMM, and the tile's halo dwarfs it
@@ -104,16 +105,6 @@ def _arg(spec: TaskSpec, graph: dict[str, GraphNode], a: Any) -> Arg | None:
     return None
 
 
-def _tuple(v: Any, d: int) -> tuple[int, ...] | None:
-    if isinstance(v, bool):
-        return None
-    if isinstance(v, int):
-        return (v,) * d
-    if isinstance(v, (list, tuple)) and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-        return tuple(v) if len(v) == d else (tuple(v) * d if len(v) == 1 else None)
-    return None
-
-
 def recognize(spec: TaskSpec) -> StencilSpec | str:
     """The task as a stencil, or the reason it is not one."""
     if spec.graph is None:
@@ -163,7 +154,7 @@ def recognize(spec: TaskSpec) -> StencilSpec | str:
     dtypes |= {b.tensor.dtype} if b is not None and b.tensor is not None else set()
     if len(dtypes) != 1 or next(iter(dtypes)) not in DTYPES:
         return f"dtypes {sorted(dtypes)}: a stencil here is float32 or float64 throughout"
-    if _tuple(stride, d) != (1,) * d or _tuple(dilation, d) != (1,) * d:
+    if int_tuple(stride, d) != (1,) * d or int_tuple(dilation, d) != (1,) * d:
         return f"stride {stride} or dilation {dilation} is not 1"
     n, ch = xs[0], xs[1]
     if not isinstance(groups, int) or ws[0] != ch or ws[1] != 1 or groups != ch:
@@ -177,7 +168,7 @@ def recognize(spec: TaskSpec) -> StencilSpec | str:
             return "padding 'same' with an even kernel (asymmetric padding)"
         pad = tuple(k // 2 for k in kernel)
     else:
-        pad = _tuple(padding, d)
+        pad = int_tuple(padding, d)
     if pad is None or any(p < 0 or p >= k for p, k in zip(pad, kernel)):
         return f"padding {padding!r}"
     if max(kernel) > MAX_KERNEL or prod(kernel) > MAX_POINTS:

@@ -253,21 +253,28 @@ def shape_guard(c_name: str, shape: tuple[int, ...]) -> str:
     return f"    if ({' || '.join(conds)}) return 2;  // specialized for {'x'.join(map(str, shape)) or 'a scalar'}"
 
 
-def entry_preamble(spec: Any, prog: Any, where: str) -> list[str]:
-    """The opening of hiera_forward shared by the CPU and CUDA targets: scalars (baked in as constants) and
-    unread arguments silenced, shape guards, then a typed pointer per program buffer. `where` names what
-    the constants are baked into ("loops", "kernels")."""
-    used = {b.name for b in prog.buffers}
+def arg_guards(spec: Any, reads: Callable[[Any], bool], where: str) -> list[str]:
+    """hiera_forward's first lines for any target: scalars (baked in as constants) and arguments the code does
+    not `reads` silenced, then a shape guard per argument read and per output."""
     lines = []
     for a in spec.args:
         if a.tensor is None:
             lines.append(f"    (void){a.c_name};  // baked into the {where} as a constant")
-        elif a.name not in used:
+        elif not reads(a):
             lines.append(f"    (void){a.c_name};  // not read by this computation")
         else:
             lines.append(shape_guard(a.c_name, tuple(a.tensor.shape)))
     for name, t in spec.outputs:
         lines.append(shape_guard(name, tuple(t.shape)))
+    return lines
+
+
+def entry_preamble(spec: Any, prog: Any, where: str) -> list[str]:
+    """The opening of hiera_forward shared by the CPU and CUDA targets: scalars (baked in as constants) and
+    unread arguments silenced, shape guards, then a typed pointer per program buffer. `where` names what
+    the constants are baked into ("loops", "kernels")."""
+    used = {b.name for b in prog.buffers}
+    lines = arg_guards(spec, lambda a: a.name in used, where)
     for b in prog.buffers:
         if b.kind in ("input", "param", "buffer"):
             lines.append(f"    const float* {pointer(b.c_name)} = (const float*){b.c_name}->data;")

@@ -32,7 +32,7 @@ from math import prod
 
 from contracts.contract import c_params
 from contracts.task import TaskSpec
-from engine.agents.expert.codegen.common import pointer, shape_guard
+from engine.agents.expert.codegen.common import arg_guards, pointer
 from engine.agents.expert.device import DeviceLimits
 from engine.agents.expert.stencil import SMEM_STATIC, StencilSpec, tile_bytes
 
@@ -258,15 +258,7 @@ def stencil_source(spec: TaskSpec, st: StencilSpec, p: StencilParams, *, strateg
     fwd = [f"extern \"C\" int hiera_forward({', '.join(c_params(spec))}) {{",
            "    cudaStream_t hiera_s = (cudaStream_t)stream;"]
     used = {st.x, st.weight} | ({st.bias} if st.bias else set())
-    for a in spec.args:
-        if a.tensor is None:
-            fwd.append(f"    (void){a.c_name};  // baked into the kernel as a constant")
-        elif a.c_name not in used:
-            fwd.append(f"    (void){a.c_name};  // not read by this computation")
-        else:
-            fwd.append(shape_guard(a.c_name, tuple(a.tensor.shape)))
-    for name, t in spec.outputs:
-        fwd.append(shape_guard(name, tuple(t.shape)))
+    fwd += arg_guards(spec, lambda a: a.c_name in used, "kernel")
     for c in sorted(used):
         fwd.append(f"    const {T}* {pointer(c)} = (const {T}*){c}->data;")
     fwd.append(f"    {T}* {pointer(st.out)} = ({T}*){st.out}->data;")

@@ -22,37 +22,34 @@ from engine.agents.expert.lowering.builder import Lowering
 from engine.agents.expert.lowering.reductions import INLINE_REDUCE_MAX, reduce
 from engine.agents.expert.lowering.table import Call, ModuleCall, lowers, lowers_module
 from engine.agents.expert.lowering.values import Unsupported, Value
+from engine.agents.expert.ops import int_tuple
 
 # Taps per output element read inline: a 4x4x4 window is 64 loads in one expression.
 MAX_WINDOW = 64
 
 
-def _tuple(v: Any, n: int, what: str) -> tuple[int, ...]:
-    if isinstance(v, (list, tuple)):
-        if len(v) == 1:
-            return tuple(int(v[0]) for _ in range(n))
-        if len(v) != n:
-            raise Unsupported(f"a {n}-D pool with {what} {v!r}")
-        return tuple(int(x) for x in v)
-    return tuple(int(v) for _ in range(n))
+def _ints(v: Any, n: int, what: str) -> tuple[int, ...]:
+    t = int_tuple(v, n)
+    if t is None:
+        raise Unsupported(f"a {n}-D pool with {what} {v!r}")
+    return t
 
 
-def _window(view: View, n: int, k: tuple[int, ...], s: tuple[int, ...], d: tuple[int, ...]) -> View:
-    lead, spatial, st = view.shape[:-n], view.shape[-n:], view.strides[-n:]
-    out = tuple((spatial[i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i in range(n))
-    if any(o < 1 for o in out):
-        raise ValueError(f"a pooling window larger than the input ({spatial} with kernel {k})")
+def _window(view: View, n: int, out: tuple[int, ...], k: tuple[int, ...], s: tuple[int, ...],
+            d: tuple[int, ...]) -> View:
+    """The view seen as (..., O1, .., On, K1, .., Kn): output position o, tap k at o * s + k * d."""
+    st = view.strides[-n:]
     strides = view.strides[:-n] + tuple(s[i] * st[i] for i in range(n)) + tuple(d[i] * st[i] for i in range(n))
-    return View(view.buffer, lead + out + k, strides, view.offset)
+    return View(view.buffer, view.shape[:-n] + out + k, strides, view.offset)
 
 
 def pool(lw: Lowering, op: str, x: Value, n: int, kernel: Any, stride: Any, padding: Any, dilation: Any,
          ceil_mode: bool) -> Value:
     """op ("max" | "mean") over n-D windows of x's last n dims."""
-    k = _tuple(kernel, n, "kernel")
-    s = _tuple(stride if stride not in (None, [], ()) else kernel, n, "stride")
-    p = _tuple(padding, n, "padding")
-    d = _tuple(dilation, n, "dilation")
+    k = _ints(kernel, n, "kernel")
+    s = _ints(stride if stride not in (None, [], ()) else kernel, n, "stride")
+    p = _ints(padding, n, "padding")
+    d = _ints(dilation, n, "dilation")
     if any(p):
         raise Unsupported(f"a pool with padding {p} (no masked loads for the border)")
     if ceil_mode:
@@ -69,7 +66,7 @@ def pool(lw: Lowering, op: str, x: Value, n: int, kernel: Any, stride: Any, padd
     out = tuple((spatial[i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i in range(n))
     if any(o < 1 for o in out):
         raise Unsupported(f"a pooling window larger than the input ({spatial} with kernel {k})")
-    windowed = lw.view_op(x, shape[:-n] + out + k, lambda w: _window(w, n, k, s, d))
+    windowed = lw.view_op(x, shape[:-n] + out + k, lambda w: _window(w, n, out, k, s, d))
     # The last window dim first: each reduction is then over the last dim, inline.
     v: Value = windowed
     for _ in range(n):
