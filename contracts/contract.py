@@ -27,6 +27,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from contracts.shapes import Coverage, describe_range
 from contracts.task import Arg, TaskSpec
 
 MAX_DIMS = 8
@@ -62,6 +63,13 @@ def contract_header(spec: TaskSpec) -> str:
     lines = [f" *   {_shape_comment(a)}" for a in spec.args]
     lines += [f" *   {name:<16} output    {t.dtype}[{'x'.join(map(str, t.shape))}] contiguous, "
               "allocated by the caller" for name, t in spec.outputs]
+    if spec.batch is not None:
+        free = [a.c_name for a in spec.tensor_args if spec.batched(a.name)] + [n for n, _ in spec.outputs]
+        sizes = ", ".join(map(str, spec.batch.variants))
+        lines += [" *", f" *   Dim 0 of {', '.join(free)} is the batch ({spec.batch.size} above): candidates are also",
+                  f" *   verified at batch sizes {sizes}, and a kernel is used at the sizes it was",
+                  " *   found valid on; read sizes from the tensors (sizes[0]), or return 2 for a size the kernel",
+                  " *   does not handle."]
     decl = ",\n    ".join(c_params(spec))
     return f"""// hiera contract for task '{spec.name}' (frozen: do not edit; generated from the task).
 #pragma once
@@ -94,8 +102,18 @@ int hiera_forward(
 """
 
 
-def binding_source(spec: TaskSpec) -> str:
-    """cpp_source.cpp: a torch extension exposing `forward` over the C ABI (for the exported ModelNew)."""
+def binding_source(spec: TaskSpec, cover: Coverage | None = None) -> str:
+    """cpp_source.cpp: a torch extension exposing `forward` over the C ABI (for the exported ModelNew).
+
+    The binding, not the candidate, guards the call (issue 29): every tensor's dtype, device, dims and sizes
+    and every scalar's value are checked against what the kernel was verified on before hiera_forward runs,
+    and the outputs are allocated at the sizes that check found. A call outside it never reaches the kernel:
+    `forward` returns no outputs (the exported ModelNew then runs the reference's own forward) and `refusal`
+    says why. `cover` is what the candidate was verified on: the given shapes only (None, or no batch range),
+    or batch sizes [lo, hi] in dim 0 of every argument `spec.batched` names."""
+    cover = cover or Coverage()
+    batched = cover.general and spec.batch is not None
+    lo, hi = cover.batch_range if batched and cover.batch_range else (0, 0)
     sig = []
     for a in spec.args:
         if a.tensor is not None:
@@ -104,13 +122,27 @@ def binding_source(spec: TaskSpec) -> str:
             sig.append(f"double {a.c_name}")
         else:
             sig.append(f"int64_t {a.c_name}")
+    checks = []
+    for a in spec.args:
+        if a.tensor is not None:
+            sizes = ", ".join(str(n) for n in a.tensor.shape)
+            free = "true" if batched and spec.batched(a.name) else "false"
+            dtype = f"torch::k{_torch_scalar(a.tensor.dtype)}"
+            checks.append(f'    why = hiera_mismatch({a.c_name}, "{a.c_name}", {dtype}, {{{sizes}}}, {free}, g);')
+        else:
+            checks.append(f"    why = {_scalar_check(a)};")
+        checks.append("    if (!why.empty()) return why;")
     views = "\n".join(
         f"    auto {a.c_name}_c = {a.c_name}.contiguous();\n"
         f"    hiera_tensor {a.c_name}_v = hiera_view({a.c_name}_c);"
         for a in spec.tensor_args
     )
+    def dims(name: str, shape: tuple[int, ...]) -> str:
+        return ", ".join(["g.batch" if batched and spec.batched(name) and i == 0 else str(n)
+                          for i, n in enumerate(shape)])
+
     allocs = "\n".join(
-        f"    auto {name} = torch::empty({{{', '.join(str(s) for s in t.shape)}}}, "
+        f"    auto {name} = torch::empty({{{dims(name, tuple(t.shape))}}}, "
         f"{spec.tensor_args[0].c_name}.options().dtype(torch::k{_torch_scalar(t.dtype)}));\n"
         f"    hiera_tensor {name}_v = hiera_view({name});"
         for name, t in spec.outputs
@@ -118,10 +150,20 @@ def binding_source(spec: TaskSpec) -> str:
     call_args = [f"&{a.c_name}_v" if a.tensor is not None else a.c_name for a in spec.args]
     call_args += [f"&{name}_v" for name, _ in spec.outputs]
     outs = ", ".join(name for name, _ in spec.outputs)
+    params = ", ".join(a.c_name for a in spec.args)
+    device = spec.tensor_args[0].c_name if spec.tensor_args else None
+    guard = f"    const c10::cuda::OptionalCUDAGuard device_guard({device}.device());\n" if device else ""
     return f"""// hiera binding for task '{spec.name}' (frozen). Exposes forward() to Python over the C ABI.
+// It guards the kernel: a call whose tensors or scalars differ from what the kernel was verified on
+// ({_c_comment(describe_range(cover, spec.batch.size if spec.batch else None))}; dtypes, devices and the
+// other sizes exactly) returns no outputs and never reaches hiera_forward; refusal() says why.
 #include <torch/extension.h>
+#include <cmath>
+#include <string>
+#include <vector>
 #ifdef HIERA_WITH_CUDA
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
 #endif
 #include "hiera_contract.h"
 
@@ -134,21 +176,114 @@ static hiera_tensor hiera_view(const torch::Tensor& t) {{
     return v;
 }}
 
-std::vector<torch::Tensor> forward({", ".join(sig)}) {{
-{views}
-{allocs}
+// What the checks of one call found so far: the batch size (-1 until a batched tensor is seen) and the
+// device of the first tensor (every tensor must be on it).
+struct HieraGuard {{
+    int64_t batch = -1;
+    bool have_device = false;
+    torch::Device device{{torch::kCPU}};
+}};
+
+static std::string hiera_sizes(at::IntArrayRef sizes) {{
+    std::string s;
+    for (size_t i = 0; i < sizes.size(); ++i) s += (i ? "x" : "") + std::to_string(sizes[i]);
+    return sizes.empty() ? "a scalar tensor" : s;
+}}
+
+// "" when `t` is what the kernel was verified on: a dense tensor of `dtype` on the kernel's device (the
+// same for every argument), not a lazily negated or conjugated view, of exactly `sizes`; where `free`, dim 0
+// may be any batch size in [{lo}, {hi}], the same for every such argument. Otherwise the mismatch, in words.
+static std::string hiera_mismatch(const torch::Tensor& t, const char* name, torch::ScalarType dtype,
+                                  const std::vector<int64_t>& sizes, bool free, HieraGuard& g) {{
+    const std::string n(name);
+    if (!t.defined()) return n + " is an undefined tensor";
+    if (t.layout() != torch::kStrided) return n + " is not a dense (strided) tensor";
+    if (t.is_neg() || t.is_conj()) return n + " is a lazily negated or conjugated view";
+    if (t.scalar_type() != dtype)
+        return n + " is " + std::string(c10::toString(t.scalar_type())) + ", the kernel takes " + c10::toString(dtype);
 #ifdef HIERA_WITH_CUDA
-    void* stream = (void*)at::cuda::getCurrentCUDAStream().stream();
+    if (!t.is_cuda()) return n + " is on " + t.device().str() + ", the kernel runs on a CUDA device";
+#else
+    if (!t.device().is_cpu()) return n + " is on " + t.device().str() + ", the kernel runs on the CPU";
+#endif
+    if (g.have_device && t.device() != g.device)
+        return n + " is on " + t.device().str() + ", another argument on " + g.device.str();
+    g.device = t.device();
+    g.have_device = true;
+    const std::string want = hiera_sizes(sizes);
+    if (t.dim() != (int64_t)sizes.size())
+        return n + " has " + std::to_string(t.dim()) + " dims (" + hiera_sizes(t.sizes()) + "), the kernel takes " +
+               want;
+    for (int64_t i = 0; i < t.dim(); ++i) {{
+        if (free && i == 0) {{
+            const int64_t b = t.size(0);
+            if (b < {lo} || b > {hi})
+                return n + " has batch size " + std::to_string(b) + " (dim 0), the kernel covers {lo} to {hi}";
+            if (g.batch >= 0 && b != g.batch)
+                return n + " has batch size " + std::to_string(b) + ", another argument " + std::to_string(g.batch);
+            g.batch = b;
+        }} else if (t.size(i) != sizes[i]) {{
+            return n + " is " + hiera_sizes(t.sizes()) + ", the kernel takes " + want + (free ? " (dim 0 free)" : "");
+        }}
+    }}
+    return "";
+}}
+
+static std::string hiera_check({", ".join(sig)}, HieraGuard& g) {{
+    std::string why;
+{chr(10).join(checks)}
+    return "";
+}}
+
+// Why a call would not reach the kernel ("" when it would).
+std::string refusal({", ".join(sig)}) {{
+    HieraGuard g;
+    return hiera_check({params}, g);
+}}
+
+// The outputs, or none when the call is outside what the kernel was verified on (see refusal()).
+std::vector<torch::Tensor> forward({", ".join(sig)}) {{
+    HieraGuard g;
+    if (!hiera_check({params}, g).empty()) return {{}};
+#ifdef HIERA_WITH_CUDA
+{guard}    void* stream = (void*)at::cuda::getCurrentCUDAStream().stream();
 #else
     void* stream = nullptr;
 #endif
+{views}
+{allocs}
     int rc = hiera_forward({", ".join([*call_args, "stream"])});
     TORCH_CHECK(rc == 0, "hiera_forward failed with code ", rc);
     return {{{outs}}};
 }}
 
-PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {{ m.def("forward", &forward, "hiera contract forward"); }}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {{
+    m.def("forward", &forward, "hiera contract forward (no outputs: outside what the kernel was verified on)");
+    m.def("refusal", &refusal, "why forward() would return no outputs for these arguments ('' if it would not)");
+}}
 """
+
+
+def _scalar_check(a: Arg) -> str:
+    """A C++ expression: "" when scalar `a` has the value the kernel was verified with (it is baked into hiera's
+    generated kernels as a constant), else the mismatch in words."""
+    v = a.scalar_value
+    if a.scalar_dtype == "float64":
+        if isinstance(v, str):  # inf, -inf, nan (the probe writes non-finite floats as text)
+            n = a.c_name
+            cond = {"inf": f"std::isinf({n}) && {n} > 0", "-inf": f"std::isinf({n}) && {n} < 0",
+                    "nan": f"std::isnan({n})"}.get(v, "false")
+            lit = v
+        else:
+            cond, lit = f"{a.c_name} == {float(v)!r}", repr(float(v))
+    else:
+        cond, lit = f"{a.c_name} == {int(v)}", str(int(v))
+    return (f'({cond}) ? std::string() : "{a.c_name} is " + std::to_string({a.c_name}) + '
+            f'", the kernel was verified with {lit}"')
+
+
+def _c_comment(text: str) -> str:
+    return text.replace("*/", "* /").replace("\n", " ")
 
 
 def _torch_scalar(dtype: str) -> str:
@@ -206,7 +341,17 @@ def contract_layout(spec: TaskSpec) -> dict[str, Any]:
         "scalars": [a.name for a in spec.scalar_args],
         "outputs": [{"name": n, "shape": list(t.shape), "dtype": t.dtype} for n, t in spec.outputs],
         "output_is_tuple": spec.output_is_tuple,
+        "batch": _batch_layout(spec),
     }
+
+
+def _batch_layout(spec: TaskSpec) -> dict[str, Any] | None:
+    """Which dims may vary (issue 29): dim 0 of these inputs and outputs, at these sizes besides the given one."""
+    if spec.batch is None:
+        return None
+    return {"dim": 0, "size": spec.batch.size, "variants": list(spec.batch.variants),
+            "inputs": [a.name for a in spec.tensor_args if spec.batched(a.name)],
+            "outputs": [n for n, _ in spec.outputs]}
 
 
 def params_semantics(spec: TaskSpec) -> dict[str, Any]:
@@ -221,7 +366,10 @@ def params_semantics(spec: TaskSpec) -> dict[str, Any]:
         entry: dict[str, Any] = {"index": i, "name": a.name, "c_name": a.c_name, "role": a.role}
         if a.tensor is not None:
             entry.update(tensor(a.tensor))
+            entry["free_dims"] = [0] if spec.batched(a.name) else []
             constraints = ["read-only", "contiguous"]
+            if spec.batched(a.name):
+                constraints.append("dim 0 is the batch: it may vary")
             if a.tensor.min is not None:
                 constraints.append(f"values seen in [{a.tensor.min:.4g}, {a.tensor.max:.4g}]")
             entry["constraints"] = constraints
@@ -234,8 +382,10 @@ def params_semantics(spec: TaskSpec) -> dict[str, Any]:
         "entry_point": "hiera_forward",
         "signature": c_params(spec),
         "args": args,
-        "outputs": [{"name": n, **tensor(t), "constraints": ["written fully by the candidate"]}
-                    for n, t in spec.outputs],
+        "outputs": [{"name": n, **tensor(t), "free_dims": [0] if spec.batched(n) else [],
+                     "constraints": ["written fully by the candidate"]} for n, t in spec.outputs],
+        "batch": _batch_layout(spec),
+        "batch_note": spec.batch_note,
         "graph": [asdict(n) for n in spec.graph] if spec.graph else None,
         "trace_error": spec.trace_error,
     }

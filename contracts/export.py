@@ -5,6 +5,15 @@ strings and builds them with `torch.utils.cpp_extension.load_inline`, so any Ker
 `exec` it with no other file present. The `.cu` written beside it is the same kernel, for reading and
 profiling.
 
+The candidate's source is hostile text: pasted into a string literal, a triple quote in a C++ comment would end
+the string and what follows would be Python that runs, outside any sandbox, whenever the file is imported. So
+every embedded source is base64 (letters, digits, `+/=`: nothing in it can end a string), and the module is
+parsed once written (`check_module`): its top-level statements must be exactly the expected ones and its
+embedded sources must decode to what was verified, or nothing is written. What the file still does, by
+design: its first `forward` (or `_extension()`) compiles the kernel and loads it into the importing process,
+and loading a shared library runs its native initialisers (C++ static constructors,
+`__attribute__((constructor))`) with that process's rights. README, "What the sandbox guarantees".
+
 That build compiles the torch headers and takes tens of seconds, so it happens once per machine: its folder
 is named for a hash of what is compiled (sources, flags, torch and Python versions) under
 $TORCH_EXTENSIONS_DIR (default ~/.cache/torch_extensions/hiera), and a later import in any process finds it
@@ -14,12 +23,15 @@ and on stderr while it compiles.
 
 from __future__ import annotations
 
+import ast
+import base64
 import inspect
 import re
 from pathlib import Path
 
-from contracts.contract import ADOPT_REFERENCE, binding_source, contract_header
+from contracts.contract import binding_source, contract_header
 from contracts.libraries import find_cudnn, libraries_called
+from contracts.shapes import Coverage
 from contracts.task import TaskSpec
 
 
@@ -41,11 +53,63 @@ def first_import_note(cuda: bool) -> str:
             "later imports, in any process, load that build in about a second")
 
 
-def modelnew_source(spec: TaskSpec, candidate_source: str, *, cuda: bool, note: str = "") -> str:
+# What the first call of a ModelNew that compiles itself with torch.compile costs (measured: the README job's
+# torch.compile best of examples/fused_gelu_scale.py, each first call in a fresh process on the shared 2-core
+# CPU: 19-34 s at load 2 and 46 s at load 7 with an empty Inductor cache, 5.8 s and 17 s with the cache the
+# first one filled; then 6-40 ms a call).
+_TORCH_COMPILE = re.compile(r"\b(?:torch|_hiera_torch)\.compile\(")
+
+
+def first_call_note(modelnew_source_text: str) -> str | None:
+    """What a user should know before calling an exported ModelNew that compiles itself (None: it does not)."""
+    if not _TORCH_COMPILE.search(modelnew_source_text):
+        return None
+    return ("its first call compiles the forward with torch.compile (20-45 s on a 2-core CPU with an empty "
+            "Inductor cache, 6-17 s in a later process that finds Inductor's cache, more as the machine's load "
+            "rises); later calls in the same process run at the measured speed")
+
+
+class ExportError(ValueError):
+    """The generated module is not the expected one (the message says how); nothing should be written."""
+
+
+def _embedded(text: str) -> str:
+    """`text` as a Python expression that cannot be anything else: base64 in a plain string literal."""
+    return f'_text("{base64.b64encode(text.encode()).decode()}")'
+
+
+def _doc_text(text: str) -> str:
+    """Text for the module's docstring: no quote or backslash that could end or bend it, no control character."""
+    return "".join(ch if ch.isprintable() else " " for ch in text).replace("\\", "/").replace('"', "'")
+
+
+def covers_text(spec: TaskSpec, cover: Coverage | None, *, cuda: bool) -> str:
+    """What the exported kernel serves itself, in words: each argument's dtype and shape (B for a batch that
+    may vary) and each scalar's value, e.g. "x float32[B x 512] with B from 1 to 512, bias float32[512],
+    scale = 0.5"."""
+    cover = cover or Coverage()
+    free = cover.batch_range is not None and spec.batch is not None
+    parts = []
+    for a in spec.args:
+        if a.tensor is None:
+            parts.append(f"{a.c_name} = {a.scalar_value}")
+            continue
+        dims = [("B" if free and spec.batched(a.name) and i == 0 else str(n)) for i, n in enumerate(a.tensor.shape)]
+        parts.append(f"{a.c_name} {a.tensor.dtype}[{' x '.join(dims) or 'scalar'}]")
+    if free and cover.batch_range is not None:
+        lo, hi = cover.batch_range
+        parts[0] += f" with B from {lo} to {hi}"
+    return _doc_text(", ".join(parts) + "; every tensor dense, on " + ("one CUDA device" if cuda else "the CPU"))
+
+
+def modelnew_source(spec: TaskSpec, candidate_source: str, *, cuda: bool, note: str = "", run_id: str | None = None,
+                    cover: Coverage | None = None) -> str:
+    """The exported module. `cover` is what the candidate was verified on (the given shapes when None): its
+    binding guards every call against it, and any other call runs the reference's own forward."""
     header = contract_header(spec).replace("#pragma once\n", "")
     kernel = _inline_header(candidate_source, "// (contract header inlined above)")
-    binding = _inline_header(binding_source(spec), "").replace("#include <torch/extension.h>\n", "")
-    scalars = [a.name for a in spec.scalar_args]
+    binding = _inline_header(binding_source(spec, cover), "").replace("#include <torch/extension.h>\n", "")
+    covers = covers_text(spec, cover, cuda=cuda)
     call_args = []
     n_inputs = 0
     for a in spec.args:
@@ -55,7 +119,9 @@ def modelnew_source(spec: TaskSpec, candidate_source: str, *, cuda: bool, note: 
         elif a.role in ("parameter", "buffer"):
             call_args.append(f"state[{a.name!r}]")
         else:
-            call_args.append(f"self._scalars[{a.name!r}]")
+            # Read when called, not kept from construction: a value changed since is refused by the guard (the
+            # kernel was verified with the task's) and the reference's forward runs with the new one.
+            call_args.append(f"self.{a.name}" if a.name.isidentifier() else f"getattr(self, {a.name!r})")
     unpack = "out = outs[0]" if not spec.output_is_tuple else "out = tuple(outs)"
     cuda_kw = "cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo']," if cuda else ""
     cpp_sources = "[_HEADER + _BINDING]" if cuda else "[_HEADER + _KERNEL + _BINDING]"
@@ -69,14 +135,23 @@ def modelnew_source(spec: TaskSpec, candidate_source: str, *, cuda: bool, note: 
         includes, ldflags = "cudnn_includes", f"{ldflags} + cudnn_ldflags"
         cudnn_search = _CUDNN_SEARCH.format(find_cudnn=inspect.getsource(find_cudnn))
         find_flags = "\n        cudnn_includes, cudnn_ldflags = _cudnn_build_flags()"
-    return f'''"""ModelNew for task '{spec.name}', exported by hiera. {note}
+    origin = f" {run_mark(run_id)}" if run_id else ""
+    text = f'''"""ModelNew for task '{_doc_text(spec.name)}', exported by hiera{_doc_text(origin)}. {_doc_text(note)}
 
-Self-contained: the kernel, the contract header and the binding are embedded below and compiled with
-torch.utils.cpp_extension.load_inline on first use. Same constructor and forward signature as Model.
+Self-contained: the kernel, the contract header and the binding are embedded below (base64: no text in them
+can end the string) and compiled with torch.utils.cpp_extension.load_inline on first use. Same constructor
+and forward signature as Model (ModelNew is a Model: same parameters and buffers, same state_dict keys).
+
+{_wrapped("Shapes: the kernel serves " + covers + ". Any other call (another shape, dtype, device or "
+          "value) never reaches the kernel: it runs the reference's own forward (Model.forward, with these "
+          "parameters), and says so once on stderr.")}
 
 {_wrapped("Build time: " + first_import_note(cuda) + ".")}
+
+{_wrapped(NATIVE_CODE_NOTE)}
 """
 
+import base64
 import hashlib
 import os
 import sys
@@ -86,17 +161,10 @@ import torch
 from torch import nn
 from torch.utils.cpp_extension import load_inline
 {cudnn_search}
-_HEADER = r"""
-{header}
-"""
-
-_KERNEL = r"""
-{kernel}
-"""
-
-_BINDING = r"""
-{binding}
-"""
+_text = lambda b64: base64.b64decode(b64).decode()  # noqa: E731
+_HEADER = {_embedded(header)}
+_KERNEL = {_embedded(kernel)}
+_BINDING = {_embedded(binding)}
 
 _ext = None
 
@@ -134,22 +202,108 @@ def _extension():
     return _ext
 
 
+# What the kernel serves itself (its binding checks every call against it before the kernel runs).
+_COVERS = {covers!r}
+_told = []
+
+
+def _outside(why):
+    """A call the kernel does not cover runs the reference's forward; said once per process, on stderr."""
+    if not _told:
+        _told.append(why)
+        print(f"{{__name__}}: {{why}}; running the reference's own forward (Model.forward) for this call and any "
+              f"other outside what the kernel serves ({{_COVERS}}). Said once.", file=sys.stderr, flush=True)
+
+
 {_reference_source(spec)}
 
 
-class ModelNew(nn.Module):
-    def __init__(self, *init_inputs):
-        super().__init__()
-{ADOPT_REFERENCE}
-        self._scalars = {{k: getattr(reference, k) for k in {scalars!r}}}
-
+class ModelNew(Model):
     def forward(self, *inputs):
         state = dict(self.named_parameters())
         state.update(self.named_buffers())
-        outs = _extension().forward({", ".join(call_args)})
+        args = ({", ".join(call_args)}{"," if len(call_args) == 1 else ""})
+        outs = _extension().forward(*args)
+        if not outs:
+            _outside(_extension().refusal(*args))
+            return super().forward(*inputs)
         {unpack}
         return out
 '''
+    check_module(text, spec, {"_HEADER": header, "_KERNEL": kernel, "_BINDING": binding}, cudnn="cudnn" in libraries,
+                 covers=covers)
+    return text
+
+
+NATIVE_CODE_NOTE = ("Importing this file runs no kernel code; its first forward() (or _extension()) compiles "
+                    "the kernel and loads it into this process, and loading it runs the kernel's native "
+                    "initialisers (C++ static constructors, __attribute__((constructor))) with this process's "
+                    "rights, outside any sandbox. Read the kernel (the .cu/.cpp written beside this file is the "
+                    "same source) before you use it anywhere that matters.")
+
+# The module's own top-level statements, in order, by what they bind (the task's own statements sit between
+# _extension and ModelNew). Anything else in the file, whatever its source, is refused.
+_HEAD = ("base64", "hashlib", "os", "sys", "time", "torch", "nn", "load_inline")
+_CUDNN = ("Path", "find_cudnn", "_cudnn_build_flags")
+_BODY = ("_text", "_HEADER", "_KERNEL", "_BINDING", "_ext", "_KEY", "_NAME", "_FOLDER", "_FRESH",
+         "_make_folder,_clock", "_extension", "_COVERS", "_told", "_outside")
+
+
+def _binds(stmt: ast.stmt) -> str:
+    """What a top-level statement binds, as one name ("" for anything that binds nothing)."""
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return ",".join(a.asname or a.name for a in stmt.names)
+    if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+        return stmt.name
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        t = stmt.targets[0]
+        names = t.elts if isinstance(t, ast.Tuple) else [t]
+        return ",".join(n.id if isinstance(n, ast.Name) else "?" for n in names)
+    return ""
+
+
+def check_module(text: str, spec: TaskSpec, embedded: dict[str, str], *, cudnn: bool, covers: str | None = None
+                 ) -> None:
+    """Refuse (ExportError) a generated module that is not exactly the expected one: parsed, its top-level
+    statements are the docstring, the expected imports and definitions, the task's own statements (the same
+    as the task file's) and ModelNew; each embedded source is one base64 literal that decodes to the text
+    that was verified."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as e:
+        raise ExportError(f"the generated module does not parse ({e})") from e
+    body = tree.body
+    if not body or not (isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                        and isinstance(body[0].value.value, str)):
+        raise ExportError("the generated module does not open with its docstring")
+    task = ast.parse(spec.path.read_text()).body
+    head = [*_HEAD, *(_CUDNN if cudnn else ()), *_BODY]
+    ours, theirs, last = body[1:1 + len(head)], body[1 + len(head):-1], body[-1]
+    got = [_binds(s) for s in ours]
+    if got != list(head):
+        raise ExportError(f"the generated module's statements are {got}, expected {list(head)}")
+    if [ast.dump(s) for s in theirs] != [ast.dump(s) for s in task]:
+        raise ExportError("the generated module's copy of the task is not the task file's")
+    if _binds(last) != "ModelNew" or not isinstance(last, ast.ClassDef):
+        raise ExportError("the generated module does not end with class ModelNew")
+    if [ast.dump(b) for b in last.bases] != [ast.dump(ast.Name("Model", ast.Load()))]:
+        raise ExportError("the generated module's ModelNew is not a subclass of the task's Model")
+    for stmt in ours:
+        name = _binds(stmt)
+        if name == "_COVERS" and covers is not None:
+            value = stmt.value if isinstance(stmt, ast.Assign) else None
+            if not (isinstance(value, ast.Constant) and value.value == covers):
+                raise ExportError("_COVERS is not the text of what the kernel was verified on")
+        if name not in embedded:
+            continue
+        assert isinstance(stmt, ast.Assign)
+        call = stmt.value
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "_text"
+                and len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.Constant)
+                and isinstance(call.args[0].value, str)):
+            raise ExportError(f"{name} is not one embedded base64 literal")
+        if base64.b64decode(call.args[0].value, validate=True).decode() != embedded[name]:
+            raise ExportError(f"{name} does not decode to the verified source")
 
 
 # Embedded in an exported file whose kernel calls cuDNN (find_cudnn is contracts/libraries.py's, verbatim).
@@ -184,29 +338,36 @@ def _reference_source(spec: TaskSpec) -> str:
     return "# --- the reference task, verbatim ---\n" + spec.path.read_text()
 
 
-def free_path(path: Path) -> Path:
-    """path, or path with -2, -3, ... before the suffix: results never overwrite an existing file."""
-    if not path.exists():
-        return path
-    n = 2
-    while True:
-        p = path.with_name(f"{path.stem}-{n}{path.suffix}")
-        if not p.exists():
-            return p
-        n += 1
+def run_mark(run_id: str) -> str:
+    """How an exported file names the run it came from, in its first line (see result_paths)."""
+    return f"(hiera run {run_id})"
 
 
-def free_pair(directory: Path, stem: str, suffix: str) -> tuple[Path, Path]:
-    """<stem>.py and <stem><suffix> in directory, numbered (-2, -3, ...) until neither exists."""
+def _names_run(py: Path, run_id: str) -> bool:
+    try:
+        with py.open(errors="replace") as f:
+            return run_mark(run_id) in f.readline()
+    except OSError:
+        return False
+
+
+def free_pair(directory: Path, stem: str, suffix: str, run_id: str | None = None) -> tuple[Path, Path]:
+    """<stem>.py and <stem><suffix> in directory, numbered (_2, _3, ...: a module name must be an identifier)
+    until neither exists; with run_id, a pair that run wrote before (its .py's first line names the run) is
+    taken again, so a run has one result, not one per session of it."""
     n = 1
     while True:
-        tag = "" if n == 1 else f"-{n}"
+        tag = "" if n == 1 else f"_{n}"
         py, src = directory / f"{stem}{tag}.py", directory / f"{stem}{tag}{suffix}"
+        if run_id is not None and _names_run(py, run_id):
+            return py, src
         if not py.exists() and not src.exists():
             return py, src
         n += 1
 
 
-def result_paths(spec: TaskSpec, suffix: str = ".cu", directory: Path | None = None) -> tuple[Path, Path]:
-    """Free names beside the task: <task>_hiera.py and <task>_hiera.cu (numbered when taken)."""
-    return free_pair(directory or spec.path.parent, f"{spec.path.stem}_hiera", suffix)
+def result_paths(spec: TaskSpec, suffix: str = ".cu", directory: Path | None = None,
+                 run_id: str | None = None) -> tuple[Path, Path]:
+    """Names beside the task: <task>_hiera.py and <task>_hiera.cu, numbered when taken by another file; an
+    earlier result of the same run (run_id) is replaced."""
+    return free_pair(directory or spec.path.parent, f"{spec.path.stem}_hiera", suffix, run_id)

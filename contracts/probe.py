@@ -47,6 +47,20 @@ def _raised(kind: str, path: Path, e: Exception, where: str, fix: str) -> dict[s
     return _error(kind, path, _task_line(e.__traceback__, path), f"{where} raised {type(e).__name__}: {e}", fix)
 
 
+def _forward_fix(model: Any, inputs: list[Any], e: Exception, path: Path) -> str:
+    """What to do about a forward that raised: the inputs do not fit its signature (a count to change), or
+    they do and its own code raised on them (the line to fix)."""
+    try:
+        inspect.signature(model.forward).bind(*inputs)
+    except TypeError:
+        return (f"make Model.forward accept the {len(inputs)} input(s) get_inputs() returns, in that order (or "
+                "make get_inputs() return what forward takes)")
+    line = _task_line(e.__traceback__, path)
+    where = f"at line {line}" if line else "inside it"
+    return (f"the forward's own code raised {where} on the inputs get_inputs() returns: fix the forward there, or "
+            "make get_inputs() return the shapes and dtypes it expects")
+
+
 def _a_list(fn: Any, kind: str, path: Path, name: str, fix: str, list_fix: str,
             ) -> tuple[list[Any], dict[str, Any] | None]:
     """fn() as a list, or the error naming fn: it raised, or it returned something other than a list."""
@@ -195,10 +209,10 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
     size = _nbytes(*described) if described is not None else 0
     # The task runs on its device, which may hold more than this machine's memory (an H200 has 141 GB):
     # only a size no machine holds is refused here, before anything is allocated.
-    if size > max(_machine_bytes(), UNHOLDABLE_BYTES):
+    if size > max(machine_bytes(), UNHOLDABLE_BYTES):
         return _error("inputs", path, _def_line(module.get_inputs),
                       f"get_inputs() and the model ask for {size / 2**30:.1f} GiB of tensors in all, more than "
-                      f"this machine's {_machine_bytes() / 2**30:.0f} GiB of memory or any GPU's",
+                      f"this machine's {machine_bytes() / 2**30:.0f} GiB of memory or any GPU's",
                       "get_inputs() asks for more memory than this machine has; make its tensors smaller")
     on_meta = False  # described from a meta-device run (shapes only, no values)
     if described is not None and size > REAL_RUN_BYTES:
@@ -232,9 +246,7 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
                 # convolution goes through im2col on the CPU) is described on the meta device too.
                 fallback = _meta_forward(model, inputs)
             if fallback is None:
-                return _raised("forward", path, e, "Model.forward",
-                               f"make Model.forward accept the {len(inputs)} input(s) get_inputs() returns, in "
-                               "that order, and compute on them")
+                return _raised("forward", path, e, "Model.forward", _forward_fix(model, inputs, e, path))
             out, on_meta = fallback, True
     mark("describe")
 
@@ -262,6 +274,7 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
         graph, trace_error = _graph(model.to("meta"), [_to_meta(x) for x in inputs])
     else:
         graph, trace_error = _graph(model, inputs)
+    batch, batch_note = _batch_dim(described, inputs, outs)
     return {
         "ok": True,
         "path": str(path.resolve()),
@@ -275,6 +288,8 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
         "output_is_tuple": isinstance(out, (tuple, list)),
         "graph": graph,
         "trace_error": trace_error,
+        "batch": batch,
+        "batch_note": batch_note,
         "torch_version": torch.__version__,
         **({"described_on": "meta"} if on_meta else {}),
     }
@@ -286,7 +301,7 @@ REAL_RUN_BYTES = 256 << 20
 UNHOLDABLE_BYTES = 1 << 41
 
 
-def _machine_bytes() -> int:
+def machine_bytes() -> int:
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
@@ -345,6 +360,65 @@ def _meta_forward(model: Any, inputs: list[Any]) -> Any | None:
         return None
 
 
+def _batch_dim(described: tuple[Any, list[Any], Any] | None, inputs: list[Any], outs: list[Any]
+               ) -> tuple[dict[str, Any] | None, str]:
+    """The batch dimension (issue 29): dim 0, when every tensor input and every output has the same size B
+    there, and the reference, run on the meta device with that size changed, accepts it and returns
+    outputs that follow it (the other dims unchanged). Returns ({"size": B, "variants": [sizes it accepts
+    among contracts.shapes.variant_sizes(B)], "refused": {size: why}, "graphs": {size: the fx graph at
+    that size, for each of generic_sizes(B)}}, a note), or (None, why there is none)."""
+    import torch
+
+    from contracts.shapes import generic_sizes, variant_sizes
+
+    tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
+    if not tensors:
+        return None, "no tensor input"
+    sizes = {x.shape[0] if x.dim() else None for x in tensors} | {o.shape[0] if o.dim() else None for o in outs}
+    if len(sizes) != 1 or None in sizes:
+        return None, "no dimension 0 shared by every tensor input and every output"
+    (b,) = sizes
+    if described is None:
+        return None, "the reference does not run on the meta device, so other batch sizes were not tried"
+    model = described[0]
+    accepted: list[int] = []
+    refused: dict[str, str] = {}
+    graphs: dict[str, Any] = {}
+
+    def at(s: int) -> list[Any]:
+        return [torch.empty((s, *x.shape[1:]), dtype=x.dtype, device="meta") if isinstance(x, torch.Tensor) else x
+                for x in inputs]
+
+    def follows(s: int) -> str:
+        try:
+            with torch.no_grad():
+                got = model(*at(s))
+        except Exception as e:
+            return f"the reference raised {type(e).__name__}: {str(e)[:160]}"
+        got = list(got) if isinstance(got, (tuple, list)) else [got]
+        want = [(s, *o.shape[1:]) for o in outs]
+        if [tuple(g.shape) if isinstance(g, torch.Tensor) else None for g in got] != want:
+            return "its outputs do not follow the batch size"
+        return ""
+
+    for s in variant_sizes(b):
+        why = follows(s)
+        if why:
+            refused[str(s)] = why
+        else:
+            accepted.append(s)
+    if not accepted:
+        return None, f"the module fixes the batch size {b}: " + "; ".join(f"{s}: {w}" for s, w in refused.items())
+    for s in generic_sizes(b):
+        if not follows(s):
+            graph, _why = _graph(model, at(s))
+            if graph is not None:
+                graphs[str(s)] = graph
+    note = f"dim 0 of every tensor input and output is the batch ({b}); other sizes the reference accepts: " + \
+        ", ".join(map(str, accepted))
+    return {"size": b, "variants": accepted, "refused": refused, "graphs": graphs}, note
+
+
 STEP_SUFFIX = ".step"  # beside OUT.json: the task function running now (read when the process dies)
 
 
@@ -355,7 +429,7 @@ def _limit_memory() -> None:
 
     try:
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        cap = int(0.6 * _machine_bytes())
+        cap = int(0.6 * machine_bytes())
         if soft == resource.RLIM_INFINITY or soft > cap:
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
     except (ValueError, OSError):

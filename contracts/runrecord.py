@@ -8,38 +8,26 @@ Each type has one JSON form: `to_json()` writes it, `from_json()` reads it (a fi
 write reads as None).
 
 Also here, because the engine and the language server must apply it alike: the rule for a run's best
-(`pick_best`, over stored rows `best_of_rows`), and how a best's verdict reads.
+(`pick_best`, over stored rows `best_of_rows`), and how a best's verdict reads (the verdict rule itself and
+its words are contracts/verdict.py).
 
 Imports nothing beyond the standard library (not torch, not engine/, not hiera_ls/).
 """
 
 from __future__ import annotations
 
-import enum
-import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
+
+from contracts import verdict as rule
+from contracts.shapes import ShapeReport
+from contracts.verdict import Verdict, verdict_of  # noqa: F401 - the rule's home is contracts/verdict.py
 
 Json = dict[str, Any]
 
 RETIMED = "-retimed"  # suffix of a re-timing's candidate id in the run store (the engine times its best again)
 SLOWER_DIR = "slower-than-eager"  # where a best that is not faster than eager goes, inside its run's folder
-
-
-class Verdict(str, enum.Enum):
-    FASTER = "faster"
-    LEVEL = "level"  # the speedup is inside the spread of the two timings it comes from
-    SLOWER = "slower"
-
-
-def verdict_of(speedup: float, spread: float) -> Verdict:
-    """Faster or slower only beyond the pair's own spread, in either direction (1.2x and 1/1.2x alike)."""
-    if math.log(speedup) > math.log1p(spread):
-        return Verdict.FASTER
-    if -math.log(speedup) > math.log1p(spread):
-        return Verdict.SLOWER
-    return Verdict.LEVEL
 
 
 def _opt(cls: Any, v: Any) -> Any:
@@ -58,15 +46,31 @@ class Figure:
     retimed: bool
     spread: float
     verdict: str  # a Verdict's value
+    # The two timings' own spreads (`spread` is the larger): an unstable verdict names them.
+    candidate_spread: float | None = None
+    reference_spread: float | None = None
 
     def to_json(self) -> Json:
         return {"speedup": self.speedup, "candidate_ms": self.candidate_ms, "reference_ms": self.reference_ms,
-                "retimed": self.retimed, "spread": self.spread, "verdict": self.verdict}
+                "retimed": self.retimed, "spread": self.spread, "verdict": self.verdict,
+                "candidate_spread": self.candidate_spread, "reference_spread": self.reference_spread}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Figure:
         return cls(d.get("speedup"), d.get("candidate_ms"), d.get("reference_ms"), d.get("retimed"),
-                   d.get("spread"), d.get("verdict"))
+                   d.get("spread"), d.get("verdict"), d.get("candidate_spread"), d.get("reference_spread"))
+
+    @classmethod
+    def of_pair(cls, candidate_ms: float, reference_ms: float, retimed: bool, candidate_spread: float | None,
+                reference_spread: float | None, unstable: bool = False) -> Figure:
+        """The figure of one timed pair (each side's median and spread) by the one rule, contracts/verdict.py.
+        unstable: the evaluator found a side's calls swinging too far for any median (its `unstable_timing`
+        flag: a fastest call far under the median, which the middle half's spread alone can miss)."""
+        speedup = reference_ms / candidate_ms
+        spread = rule.pair_spread(candidate_spread, reference_spread)
+        verdict = rule.Verdict.UNSTABLE if unstable else rule.verdict_of(speedup, spread)
+        return cls(speedup, candidate_ms, reference_ms, retimed, spread, verdict.value, candidate_spread,
+                   reference_spread)
 
 
 @dataclass(frozen=True)
@@ -80,15 +84,18 @@ class BestFigure:
     retimed: bool
     spread: float
     verdict: str
+    candidate_spread: float | None = None
+    reference_spread: float | None = None
 
     @classmethod
     def of(cls, candidate_id: str, fig: Figure) -> BestFigure:
         return cls(candidate_id, fig.speedup, fig.candidate_ms, fig.reference_ms, fig.retimed, fig.spread,
-                   fig.verdict)
+                   fig.verdict, fig.candidate_spread, fig.reference_spread)
 
     @property
     def figure(self) -> Figure:
-        return Figure(self.speedup, self.candidate_ms, self.reference_ms, self.retimed, self.spread, self.verdict)
+        return Figure(self.speedup, self.candidate_ms, self.reference_ms, self.retimed, self.spread, self.verdict,
+                      self.candidate_spread, self.reference_spread)
 
     def to_json(self) -> Json:
         return {"candidate_id": self.candidate_id, **self.figure.to_json()}
@@ -100,10 +107,7 @@ class BestFigure:
 
 def verdict_phrase(fig: Figure | BestFigure | RunBest) -> str:
     """How a figure reads to a user, e.g. "level with eager (within the 24% spread of these timings)"."""
-    spread = f"{fig.spread:.0%}"
-    return {"faster": f"faster than eager (beyond the {spread} spread of these timings)",
-            "level": f"level with eager (within the {spread} spread of these timings)",
-            "slower": f"slower than eager (beyond the {spread} spread of these timings)"}[fig.verdict]
+    return rule.verdict_phrase(fig.verdict, fig.spread, fig.candidate_spread, fig.reference_spread)
 
 
 # --- the rule for "the best", whoever shows it -----------------------------------------------------------------
@@ -156,6 +160,8 @@ class CandidateRow:
     reason: str
     speedup: float | None
     candidate_ms: float | None
+    # What it was found valid on at other batch sizes (contracts/shapes.py); None: not checked.
+    shapes: ShapeReport | None = None
 
     REASON_CHARS: ClassVar[int] = 500
 
@@ -164,16 +170,24 @@ class CandidateRow:
         """A stored candidate row (contracts/runstore.py: `id`, `idx`) as a round lists it; the reason cut to
         reason_chars as the engine's result keeps it (None: whole)."""
         reason = row["reason"] if reason_chars is None else row["reason"][:reason_chars]
-        return cls(row["id"], row.get("idx"), row["status"], reason, row.get("speedup"), row.get("candidate_ms"))
+        return cls(row["id"], row.get("idx"), row["status"], reason, row.get("speedup"), row.get("candidate_ms"),
+                   shapes_of(row))
 
     def to_json(self) -> Json:
         return {"candidate_id": self.candidate_id, "index": self.index, "status": self.status,
-                "reason": self.reason, "speedup": self.speedup, "candidate_ms": self.candidate_ms}
+                "reason": self.reason, "speedup": self.speedup, "candidate_ms": self.candidate_ms,
+                "shapes": self.shapes.to_json() if self.shapes else None}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> CandidateRow:
         return cls(d.get("candidate_id"), d.get("index"), d.get("status"), d.get("reason"), d.get("speedup"),
-                   d.get("candidate_ms"))
+                   d.get("candidate_ms"), _opt(ShapeReport, d.get("shapes")))
+
+
+def shapes_of(row: Mapping[str, Any]) -> ShapeReport | None:
+    """A stored candidate row's shape report (in its outcome JSON), or None."""
+    outcome = row.get("outcome")
+    return _opt(ShapeReport, outcome.get("shapes")) if isinstance(outcome, dict) else None
 
 
 @dataclass
@@ -234,16 +248,19 @@ class RunBest:
     flags: list[str]
     paths: ResultPaths | None
     first_import: str | None
+    candidate_spread: float | None = None
+    reference_spread: float | None = None
+    shapes: ShapeReport | None = None  # what it was found valid on at other batch sizes; None: not checked
 
     @property
     def figure(self) -> BestFigure:
         return BestFigure(self.candidate_id, self.speedup, self.candidate_ms, self.reference_ms, self.retimed,
-                          self.spread, self.verdict)
+                          self.spread, self.verdict, self.candidate_spread, self.reference_spread)
 
     def to_json(self) -> Json:
         return {**self.figure.to_json(), "round": self.round, "space": self.space, "direction": self.direction,
                 "flags": self.flags, "paths": self.paths.to_json() if self.paths else None,
-                "first_import": self.first_import}
+                "first_import": self.first_import, "shapes": self.shapes.to_json() if self.shapes else None}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RunBest:
@@ -252,7 +269,8 @@ class RunBest:
         ref = f.reference_ms if f.reference_ms is not None else d.get("paired_reference_ms")
         return cls(f.candidate_id, f.speedup, f.candidate_ms, ref, f.retimed, f.spread, f.verdict,
                    d.get("round"), d.get("space"), d.get("direction"), list(d.get("flags") or []),
-                   _opt(ResultPaths, d.get("paths")), d.get("first_import"))
+                   _opt(ResultPaths, d.get("paths")), d.get("first_import"), f.candidate_spread, f.reference_spread,
+                   _opt(ShapeReport, d.get("shapes")))
 
 
 @dataclass(frozen=True)
@@ -266,6 +284,52 @@ class Tokens:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Tokens:
         return cls(d.get("prompt"), d.get("completion"))
+
+
+@dataclass
+class Profiling:
+    """What became of the profiles a run asked for: said wherever the run's figures are (result, bench, editor),
+    so a run whose directions were chosen without a single hardware profile cannot pass for a profiled one."""
+
+    asked: bool  # profiling was on for this run
+    reference: bool  # the reference was profiled
+    rounds: int  # the rounds the run played
+    rounds_profiled: int  # rounds whose new best was profiled (the next round's decision read it)
+    skipped: dict[str, int]  # rounds whose best needed none, by why: last_round, at_roofline
+    failed: int  # profiles that were attempted and failed (each said in a notice)
+    off: str | None  # why profiling stopped (no ncu, no permission, the CPU), or None
+
+    def to_json(self) -> Json:
+        return {"asked": self.asked, "reference": self.reference, "rounds": self.rounds,
+                "rounds_profiled": self.rounds_profiled, "skipped": dict(self.skipped or {}),
+                "failed": self.failed, "off": self.off}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Profiling:
+        return cls(bool(d.get("asked")), bool(d.get("reference")), int(d.get("rounds") or 0),
+                   int(d.get("rounds_profiled") or 0), dict(d.get("skipped") or {}), int(d.get("failed") or 0),
+                   d.get("off"))
+
+    def summary(self) -> str:
+        """In words, e.g. 'profiled: the reference and 1 of 3 rounds (2 needed none: last round, at the roofline)'."""
+        if not self.asked:
+            return "profiling off (--no-profile)"
+        if self.off and not self.reference and not self.rounds_profiled:
+            return f"not profiled: {self.off}"
+        needed_none = sum(self.skipped.values())
+        why = ", ".join(f"{n} {_SKIP_WORDS.get(k, k)}" for k, n in sorted(self.skipped.items()))
+        text = (f"profiled: {'the reference and ' if self.reference else 'not the reference; '}"
+                f"{self.rounds_profiled} of {self.rounds} rounds")
+        if needed_none:
+            text += f" ({needed_none} needed none: {why})"
+        if self.failed:
+            text += f"; {self.failed} failed"
+        if self.off:
+            text += f"; then off: {self.off}"
+        return text
+
+
+_SKIP_WORDS = {"last_round": "the last round's", "at_roofline": "at the roofline"}
 
 
 @dataclass
@@ -288,6 +352,9 @@ class RunResult:
     seconds: dict[str, float]  # build, verify, time, profile, model, total
     cost_usd: float | None
     notices: list[str]
+    # Wall seconds by phase (engine/phases.py), summing to the run's wall time; empty from older engines.
+    phases: dict[str, float] = field(default_factory=dict)
+    profiling: Profiling | None = None  # None from older engines
 
     def to_json(self) -> Json:
         return {"run_id": self.run_id, "status": self.status, "task": self.task, "device": self.device,
@@ -295,7 +362,8 @@ class RunResult:
                 "best": self.best.to_json() if self.best else None, "budget": self.budget,
                 "candidates": self.candidates, "retimed": self.retimed, "rounds": [r.to_json() for r in self.rounds],
                 "tokens": self.tokens.to_json(), "seconds": self.seconds, "cost_usd": self.cost_usd,
-                "notices": self.notices}
+                "notices": self.notices, "phases": dict(self.phases or {}),
+                "profiling": self.profiling.to_json() if self.profiling else None}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RunResult:
@@ -303,7 +371,7 @@ class RunResult:
                    d.get("reference_ms"), _opt(RunBest, d.get("best")), d.get("budget"), d.get("candidates"),
                    d.get("retimed"), [RoundSummary.from_json(r) for r in d.get("rounds") or []],
                    Tokens.from_json(d.get("tokens") or {}), dict(d.get("seconds") or {}), d.get("cost_usd"),
-                   list(d.get("notices") or []))
+                   list(d.get("notices") or []), dict(d.get("phases") or {}), _opt(Profiling, d.get("profiling")))
 
 
 # --- progress events (docs/protocol.md §1): `{"event": NAME, ...fields}` one per line --------------------------

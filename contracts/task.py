@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +81,18 @@ class GraphNode:
 
 
 @dataclass(frozen=True)
+class BatchDim:
+    """The batch (dim 0 of every tensor input and every output) and what the reference accepts there
+    (contracts/probe.py _batch_dim, contracts/shapes.py)."""
+
+    size: int  # at get_inputs()
+    variants: tuple[int, ...]  # the sizes of shapes.variant_sizes(size) the reference accepts: verified per candidate
+    refused: dict[str, str]  # the others, with why
+    # The fx graph at each of shapes.generic_sizes(size) (the expert reads its general code off them).
+    graphs: dict[int, tuple[GraphNode, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class TaskSpec:
     path: Path
     source_hash: str
@@ -90,6 +102,8 @@ class TaskSpec:
     graph: tuple[GraphNode, ...] | None
     trace_error: str | None
     init_inputs: tuple[Any, ...] = field(default=())
+    batch: BatchDim | None = None  # None: the task fixes every shape
+    batch_note: str = ""  # how the batch was found, or why there is none
 
     @property
     def name(self) -> str:
@@ -110,6 +124,27 @@ class TaskSpec:
     @property
     def scalar_args(self) -> tuple[Arg, ...]:
         return tuple(a for a in self.args if a.role == "scalar")
+
+    def at_batch(self, size: int) -> TaskSpec:
+        """This task at another batch size: dim 0 of every tensor input and output changed, the graph traced
+        at that size (None unless it is one of the generic sizes the probe traced)."""
+        if self.batch is None:
+            raise ValueError(f"task {self.name} has no batch dimension")
+
+        def resized(t: TensorSpec) -> TensorSpec:
+            return replace(t, shape=(size, *t.shape[1:]))
+
+        args = tuple(replace(a, tensor=resized(a.tensor)) if a.role == "input" and a.tensor is not None else a
+                     for a in self.args)
+        return replace(self, args=args, outputs=tuple((n, resized(t)) for n, t in self.outputs),
+                       graph=self.batch.graphs.get(size), batch=replace(self.batch, size=size))
+
+    def batched(self, arg_name: str) -> bool:
+        """Whether dim 0 of this tensor argument (or output) is the batch."""
+        if self.batch is None:
+            return False
+        return any(n == arg_name for n, _ in self.outputs) or any(
+            a.name == arg_name and a.role == "input" and a.tensor is not None for a in self.args)
 
     def min_bytes(self) -> int:
         """Bytes that must move at least once: every tensor argument read, every output written."""
@@ -134,13 +169,12 @@ def spec_from_probe(path: Path, raw: dict[str, Any]) -> TaskSpec:
     args += [Arg(d["name"], "parameter", _tensor(d)) for d in raw["parameters"]]
     args += [Arg(d["name"], "buffer", _tensor(d)) for d in raw["buffers"]]
     args += [Arg(d["name"], "scalar", None, d["dtype"], d["value"]) for d in raw["scalars"]]
-    graph = None
-    if raw.get("graph") is not None:
-        graph = tuple(
-            GraphNode(n["name"], n["op"], n["target"], tuple(n["args"]), n["kwargs"], n.get("config", {}),
-                      tuple(n["shape"]) if "shape" in n else None, n.get("dtype"))
-            for n in raw["graph"]
-        )
+    graph = _graph(raw["graph"]) if raw.get("graph") is not None else None
+    batch = None
+    if raw.get("batch"):
+        d = raw["batch"]
+        batch = BatchDim(int(d["size"]), tuple(int(s) for s in d["variants"]), dict(d.get("refused", {})),
+                         {int(s): _graph(g) for s, g in d.get("graphs", {}).items()})
     return TaskSpec(
         path=path.resolve(),
         source_hash=hashlib.sha256(path.read_bytes()).hexdigest()[:16],
@@ -150,7 +184,14 @@ def spec_from_probe(path: Path, raw: dict[str, Any]) -> TaskSpec:
         graph=graph,
         trace_error=raw.get("trace_error"),
         init_inputs=tuple(d.get("value", d.get("repr")) for d in raw["init_inputs"]),
+        batch=batch,
+        batch_note=str(raw.get("batch_note", "")),
     )
+
+
+def _graph(nodes: list[dict[str, Any]]) -> tuple[GraphNode, ...]:
+    return tuple(GraphNode(n["name"], n["op"], n["target"], tuple(n["args"]), n["kwargs"], n.get("config", {}),
+                           tuple(n["shape"]) if "shape" in n else None, n.get("dtype")) for n in nodes)
 
 
 # What each step of contracts.probe runs, and what to do when the task's process dies or hangs there.
@@ -176,13 +217,39 @@ def _exit_text(code: int | None) -> str:
     return f"exit status {code}"
 
 
+# Sources a user may pass where a task belongs: kernels are candidates, judged against a task.
+_KERNEL_SUFFIXES = {".cu": "a CUDA kernel", ".cuh": "a CUDA header", ".cpp": "a C++ source", ".cc": "a C++ source",
+                    ".cxx": "a C++ source", ".h": "a C/C++ header"}
+
+
+def check_task_path(path: Path) -> None:
+    """Refuse, before anything runs, a path that cannot be a task: missing, a folder, or not a .py file.
+
+    The task is imported as a Python module (here and by the evaluator), so its name must end in .py."""
+    if path.is_dir():
+        raise TaskError(str(path), None, "is a directory, not a task file",
+                        "pass one task's .py file (`hiera bench DIR` runs every task in a folder)")
+    if not path.exists():
+        raise TaskError(str(path), None, "no such file", "pass the path of a KernelBench-format .py file")
+    if not path.is_file():
+        raise TaskError(str(path), None, "is not a regular file", "pass the path of a KernelBench-format .py file")
+    suffix = path.suffix.lower()
+    if suffix in _KERNEL_SUFFIXES:
+        raise TaskError(str(path), None, f"is {_KERNEL_SUFFIXES[suffix]}, not a task (a task is a KernelBench-format "
+                        "Python file: class Model, get_inputs, get_init_inputs)",
+                        f"pass the task's .py file; to judge this kernel against it: hiera eval TASK.py {path.name}")
+    if path.suffix != ".py":
+        raise TaskError(str(path), None, "a task must be a Python file named *.py (it is imported as a module)",
+                        f"rename it to {path.with_suffix('.py').name}" if path.suffix else
+                        f"rename it to {path.name}.py")
+
+
 def probe_task(path: Path | str, timeout_s: float = 300.0) -> dict[str, Any]:
     """Raw JSON description of a task, produced in a subprocess. Raises TaskError."""
     from contracts.probe import STEP_SUFFIX
 
     path = Path(path)
-    if not path.is_file():
-        raise TaskError(str(path), None, "no such file", "pass the path of a KernelBench-format .py file")
+    check_task_path(path)
     with tempfile.TemporaryDirectory(prefix="hiera-probe-") as tmp:
         out = Path(tmp) / "probe.json"
         step_file = out.with_name(out.name + STEP_SUFFIX)

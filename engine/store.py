@@ -36,6 +36,9 @@ from engine.evaluate.outcome import Candidate, Outcome
 # (/proc's start time has clock-tick resolution; the boot time it is added to is whole seconds).
 PROC_START_SLACK_S = 2.0
 
+# The tables holding a run's rows: the run first, then the rows that reference it (the order of inserting).
+RUN_TABLES = ("runs", "decisions", "candidates", "model_calls", "profiles", "notices")
+
 
 class StoreError(RuntimeError):
     pass
@@ -246,6 +249,32 @@ class RunStore(RunReader):
         with self.tx() as c:
             c.execute("UPDATE runs SET status=?, summary=?, finished=? WHERE id=?",
                       (status, json.dumps(summary) if summary is not None else None, time.time(), run_id))
+
+    # --- moving runs between stores -------------------------------------------------------------------
+
+    def export_runs(self) -> dict[str, list[dict[str, Any]]]:
+        """Every row of every run, as stored (JSON columns left as text), by table: what a Ray worker's private
+        store sends back to the driver (engine/distributed.py)."""
+        return {t: [dict(r) for r in self.conn.execute(f"SELECT * FROM {t}")] for t in RUN_TABLES}
+
+    def import_runs(self, rows: dict[str, list[dict[str, Any]]]) -> list[str]:
+        """Add another store's runs (export_runs' rows) in one transaction, all or none; a run already here
+        is replaced whole, so importing the same rows twice keeps one copy (notices and model calls have no
+        key of their own to replace by). Columns this store lacks are left out. Returns the run ids."""
+        ids = [r["id"] for r in rows.get("runs", [])]
+        known = set(ids)
+        with self.tx() as c:
+            for t in reversed(RUN_TABLES):  # what references a run before the run
+                c.executemany(f"DELETE FROM {t} WHERE {'id' if t == 'runs' else 'run_id'}=?", [(i,) for i in ids])
+            for t in RUN_TABLES:
+                have = {r[1] for r in c.execute(f"PRAGMA table_info({t})")}
+                for row in rows.get(t, []):
+                    if (row["id"] if t == "runs" else row.get("run_id")) not in known:
+                        continue
+                    cols = [k for k in row if k in have]
+                    c.execute(f"INSERT INTO {t} ({','.join(cols)}) VALUES ({','.join('?' * len(cols))})",
+                              [row[k] for k in cols])
+        return ids
 
     # --- reading: RunReader's, over this connection ---------------------------------------------------------
 

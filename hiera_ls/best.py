@@ -4,30 +4,34 @@ The engine times every candidate interleaved with its own eager run, and times t
 reports it (its first ratio leans high: the winner's curse). Showing the re-timing's speedup beside the run's
 median eager time mixed two pairs ("2.01x: 8.221 ms vs 19.25 ms", where 19.25 / 8.221 = 2.34); every view
 here reads the best through `canonical_best`, so the header, hover, message, table, lens and status bar say
-one thing.
+one thing. Its spread and verdict are the engine's own rule (contracts/verdict.py), never one of this
+server's: where the engine wrote none (a run stopped or killed before its result), the same rule is applied
+to the store's rows of the same pair.
 
 Fields read, the engine's own first:
   best.speedup, best.candidate_ms, best.reference_ms (the paired eager), best.retimed, best.spread,
-  best.verdict — the canonical best the engine writes;
-  best.paired_reference_ms — what today's engine writes for the paired eager;
+  best.candidate_spread, best.reference_spread, best.verdict, best.flags — the canonical best the engine writes
+  (an older engine's best.paired_reference_ms is read as reference_ms, contracts/runrecord.py RunBest);
   the store's candidate rows otherwise: `<candidate_id>-retimed` (a re-timing, contracts/runrecord.py RETIMED) and
-  `<candidate_id>`, each row's candidate_ms/reference_ms being one pair, its outcome.timing the spread.
+  `<candidate_id>`, each row's candidate_ms/reference_ms being one pair, its outcome.timing the spreads.
 Where the engine gives no speedup that matches its pair, the pair decides: speedup = reference / candidate.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
+from contracts import verdict as rule
 from contracts.runrecord import RETIMED, SLOWER_DIR, pick_best
-
-Verdict = Literal["faster", "level", "slower"]
-VERDICTS = ("faster", "level", "slower")
 
 
 def _num(v: Any) -> float | None:
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and v > 0 else None
+
+
+def _spread(v: Any) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and v >= 0 else None
 
 
 def _close(a: float | None, b: float | None) -> bool:
@@ -36,31 +40,33 @@ def _close(a: float | None, b: float | None) -> bool:
 
 @dataclass(frozen=True)
 class Pair:
-    """One interleaved timing: a candidate's median and its own eager median."""
+    """One interleaved timing: a candidate's median and its own eager median, with each side's spread."""
 
     candidate_ms: float
     reference_ms: float
-    spread: float | None  # the ratio's relative uncertainty (see spread_of)
+    candidate_spread: float | None
+    reference_spread: float | None
 
     @property
     def speedup(self) -> float:
         return self.reference_ms / self.candidate_ms
 
+    @property
+    def spread(self) -> float | None:
+        """The pair's spread by the engine's rule (contracts/verdict.py pair_spread); None when unmeasured."""
+        if self.candidate_spread is None and self.reference_spread is None:
+            return None
+        return rule.pair_spread(self.candidate_spread, self.reference_spread)
 
-def spread_of(outcome: Any) -> float | None:
-    """Half the sum of the two timings' interquartile ranges over their medians: how far the ratio of the
-    medians moves within the middle half of each measurement (0.04 = ±4%)."""
-    timing = outcome.get("timing") if isinstance(outcome, dict) else None
+
+def side_spread(timing: Any) -> float | None:
+    """One side's spread from a stored timing (median_ms, p25_ms, p75_ms), by contracts/verdict.py."""
     if not isinstance(timing, dict):
         return None
-    parts = []
-    for side in ("candidate", "reference"):
-        t = timing.get(side)
-        med = _num(t.get("median_ms")) if isinstance(t, dict) else None
-        if med is None or not all(isinstance(t.get(q), (int, float)) for q in ("p25_ms", "p75_ms")):
-            return None
-        parts.append((t["p75_ms"] - t["p25_ms"]) / med)
-    return sum(parts) / 2
+    med = _num(timing.get("median_ms"))
+    if med is None or not all(isinstance(timing.get(q), (int, float)) for q in ("p25_ms", "p75_ms")):
+        return None
+    return rule.timing_spread(timing["p25_ms"], timing["p75_ms"], med)
 
 
 def pair_of(row: dict[str, Any] | None) -> Pair | None:
@@ -68,17 +74,17 @@ def pair_of(row: dict[str, Any] | None) -> Pair | None:
     if not row or row.get("status") != "valid":
         return None
     c, r = _num(row.get("candidate_ms")), _num(row.get("reference_ms"))
-    return Pair(c, r, spread_of(row.get("outcome"))) if c and r else None
+    if not (c and r):
+        return None
+    timing = (row.get("outcome") or {}).get("timing") if isinstance(row.get("outcome"), dict) else None
+    timing = timing if isinstance(timing, dict) else {}
+    return Pair(c, r, side_spread(timing.get("candidate")), side_spread(timing.get("reference")))
 
 
-def verdict_of(speedup: float, spread: float | None) -> Verdict:
-    """faster / slower than eager beyond the pair's own spread, else level."""
-    band = spread if spread is not None and spread >= 0 else 0.0
-    if speedup > 1.0 + band:
-        return "faster"
-    if speedup < 1.0 - band:
-        return "slower"
-    return "level"
+def flags_of(row: dict[str, Any] | None) -> list[str]:
+    """The flags the engine set on a stored outcome."""
+    flags = ((row or {}).get("outcome") or {}).get("flags") if isinstance((row or {}).get("outcome"), dict) else None
+    return [str(f) for f in flags] if isinstance(flags, list) else []
 
 
 def retimings(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -105,8 +111,9 @@ def reported_speedup(outcome: dict[str, Any]) -> tuple[float | None, bool]:
 
 
 def canonical_best(best: dict[str, Any] | None, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """`best` with speedup, candidate_ms, reference_ms (the paired eager), retimed, spread, verdict and, for a
-    re-timed best, `first` (its first pair) all from one pair; None for no best."""
+    """`best` with speedup, candidate_ms, reference_ms (the paired eager), retimed, spread, candidate_spread,
+    reference_spread, verdict, flags and, for a re-timed best, `first` (its first pair) all from one pair, and the
+    words every view shows (`headline`, `uncertainty`, `warnings`: `words`; `why`: `why`); None for no best."""
     if not isinstance(best, dict) or not best.get("candidate_id"):
         return None
     cid = str(best["candidate_id"])
@@ -115,6 +122,7 @@ def canonical_best(best: dict[str, Any] | None, rows: list[dict[str, Any]]) -> d
     speedup = _num(best.get("speedup"))
     cand = _num(best.get("candidate_ms"))
     ref = _num(best.get("reference_ms")) or _num(best.get("paired_reference_ms"))
+    source: Pair | None = None
     if cand is None or ref is None:
         # No pair from the engine: the store row whose ratio is the reported one (the re-timing's, on
         # today's engine), else the nearest; never the engine's candidate time with another row's eager.
@@ -126,17 +134,64 @@ def canonical_best(best: dict[str, Any] | None, rows: list[dict[str, Any]]) -> d
     speedup = ref / cand
     retimed = best["retimed"] if isinstance(best.get("retimed"), bool) else (
         again is not None and _close(again.speedup, speedup))
-    given = best.get("spread")
-    spread = float(given) if isinstance(given, (int, float)) and not isinstance(given, bool) and given >= 0 else None
-    if spread is None:
-        spread = next((p.spread for p in (again, first) if p and _close(p.speedup, speedup)), None)
-    verdict = best["verdict"] if best.get("verdict") in VERDICTS else verdict_of(speedup, spread)
+    if source is None:  # the store row of the engine's pair, for what the engine did not write
+        source = next((p for p in ((again if retimed else first), again, first)
+                       if p is not None and _close(p.speedup, speedup)), None)
+    c_spread = _spread(best.get("candidate_spread"))
+    r_spread = _spread(best.get("reference_spread"))
+    if c_spread is None and r_spread is None and source is not None:
+        c_spread, r_spread = source.candidate_spread, source.reference_spread
+    spread = _spread(best.get("spread"))
+    if spread is None and (c_spread is not None or r_spread is not None):
+        spread = rule.pair_spread(c_spread, r_spread)
+    flags = best.get("flags") if isinstance(best.get("flags"), list) else flags_of(
+        by_id.get(cid + RETIMED) if retimed else by_id.get(cid))
+    verdict = best.get("verdict") if best.get("verdict") in rule.VERDICTS else (
+        rule.Verdict.UNSTABLE.value if rule.flagged_unstable(flags) else
+        rule.verdict_of(speedup, spread).value if spread is not None else None)
     out = {**best, "speedup": speedup, "candidate_ms": cand, "reference_ms": ref, "retimed": retimed,
-           "spread": spread, "verdict": verdict}
+           "spread": spread, "candidate_spread": c_spread, "reference_spread": r_spread, "verdict": verdict,
+           "flags": [str(f) for f in flags]}
+    out.pop("paired_reference_ms", None)
     if retimed and first is not None:
         out["first"] = {"speedup": first.speedup, "candidate_ms": first.candidate_ms,
                         "reference_ms": first.reference_ms}
-    return out
+    return {**out, **words(out), "why": why(out, rows)}
+
+
+def words(best: dict[str, Any] | None) -> dict[str, Any]:
+    """A best's words by contracts/verdict.py: `headline` ('1.4× faster than eager', '88× slower than eager',
+    'level with eager', 'unstable timing: re-run on a quiet machine'), `uncertainty` ('±2%: 1.37–1.43×'; ''
+    when the spread is unknown) and `warnings` (each engine flag in words)."""
+    best = best or {}
+    speedup, verdict, spread = best.get("speedup"), best.get("verdict"), best.get("spread")
+    return {"headline": rule.headline(speedup, verdict, spread),
+            "uncertainty": rule.uncertainty(speedup, verdict, spread, best.get("candidate_spread"),
+                                            best.get("reference_spread")),
+            "warnings": [rule.flag_words(str(f)) for f in best.get("flags") or []]}
+
+
+def why(best: dict[str, Any], rows: list[dict[str, Any]], sign: str = rule.TIMES) -> str:
+    """Why this candidate is the reported best, from the store's re-timings: 'r2c1, re-timed on its own (its
+    first pair read 1.5×); r1c1 read 1.6× first and 1.2× re-timed'. The engine re-times the fastest candidate
+    and gives way to another that is then faster (engine/loop.py _confirm_best); this says what happened."""
+    cid = str(best.get("candidate_id") or "?")
+    by_id = {r.get("id"): r for r in rows}
+    first = best.get("first") or {}
+    if best.get("retimed"):
+        head = f"{cid}, timed again on its own" + (
+            f" (its first pair read {rule.ratio_text(_num(first.get('speedup')), None, sign)})" if first else "")
+    else:
+        head = f"{cid}, from its first pair (not timed again)"
+    others = []
+    for other, row in retimings(rows).items():
+        if other == cid:
+            continue
+        p1, p2 = pair_of(by_id.get(other)), pair_of(row)
+        was = f" {rule.ratio_text(p1.speedup, None, sign)} first and" if p1 else ""
+        others.append(f"{other} read{was} {rule.ratio_text(p2.speedup, None, sign)} re-timed" if p2
+                      else f"{other} failed its re-timing ({row.get('status')}), so it is not kept")
+    return "; ".join([head, *others])
 
 
 def with_retimes(rounds: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -154,21 +209,14 @@ def with_retimes(rounds: list[dict[str, Any]], rows: list[dict[str, Any]]) -> li
     return out
 
 
-def shown_verdict(best: dict[str, Any]) -> Verdict:
-    """The verdict the views say: a best at or under eager's speed is "slower" even when its pair's spread
-    makes it level (it is not delivered: it must not read like a success); above 1 the verdict stands."""
-    speedup = _num(best.get("speedup"))
-    verdict = best.get("verdict") if best.get("verdict") in VERDICTS else None
-    if speedup is None or speedup <= 1.0 or kept_back(best):
-        return "slower"
-    return verdict or "faster"
-
-
 def kept_back(best: dict[str, Any] | None) -> bool:
-    """A best that must not be written beside the module: slower than eager by its own pair (or not faster at
-    all), or one the engine itself kept in the run's slower-than-eager folder."""
+    """A best that is not written beside the module: the engine writes only a `faster` best there
+    (engine/loop.py write_results), and one it kept in the run's slower-than-eager folder is kept back."""
     if not best:
         return False
     speedup = _num(best.get("speedup"))
     py = str((best.get("paths") or {}).get("py") or "")
-    return best.get("verdict") == "slower" or speedup is None or speedup <= 1.0 or f"/{SLOWER_DIR}/" in py
+    if f"/{SLOWER_DIR}/" in py or speedup is None:
+        return True
+    verdict = best.get("verdict")
+    return verdict != rule.Verdict.FASTER.value if verdict in rule.VERDICTS else speedup <= 1.0

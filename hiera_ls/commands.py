@@ -16,16 +16,16 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from hiera_ls import jobs as jobs_mod
+from hiera_ls.engine_command import engine_env, optimize_argv, profile_argv
 from hiera_ls.files import FileRefused, read_text
-from hiera_ls.jobs import Job, JobError, engine_env, new_job_id, optimize_argv, profile_argv
+from hiera_ls.job import Job, JobError, JobKind, new_job_id
 from hiera_ls.modules import ANNOTATION_HELP, ModuleClass
 from hiera_ls.settings import SPACES, Settings
 from hiera_ls.taskfile import write_task
 from hiera_ls.wording import space_title
 
 if TYPE_CHECKING:
-    from hiera_ls.core import HieraServer
+    from hiera_ls.hiera_server import HieraServer
 
 log = logging.getLogger(__name__)
 
@@ -60,16 +60,16 @@ def uri_to_path(uri: Any) -> Path:
     if not isinstance(uri, str):
         raise BadArguments(f"expected a file URI string as the first argument, got {uri!r}")
     if not uri.startswith("file:"):
-        raise CommandError(f"hiera: expected a file URI, got {uri!r}")
+        raise CommandError(f"HIERA: expected a file URI, got {uri!r}")
     from pygls.uris import to_fs_path
 
     try:
         fs = to_fs_path(uri)
         path = Path(fs).resolve() if fs else None
     except (ValueError, OSError) as e:
-        raise CommandError(f"hiera: cannot map {uri} to a file on this machine ({e})") from e
+        raise CommandError(f"HIERA: cannot map {uri} to a file on this machine ({e})") from e
     if path is None:
-        raise CommandError(f"hiera: cannot map {uri} to a file on this machine")
+        raise CommandError(f"HIERA: cannot map {uri} to a file on this machine")
     return path
 
 
@@ -78,7 +78,7 @@ async def read_source(path: Path) -> str:
     try:
         return await asyncio.to_thread(read_text, path)
     except FileRefused as e:
-        raise CommandError(f"hiera: cannot read {path.name}: {e}") from e
+        raise CommandError(f"HIERA: cannot read {path.name}: {e}") from e
 
 
 async def confirm_outside(ls: HieraServer, path: Path) -> None:
@@ -91,7 +91,7 @@ async def confirm_outside(ls: HieraServer, path: Path) -> None:
         try:
             answer = await ls.window_show_message_request_async(types.ShowMessageRequestParams(
                 type=types.MessageType.Warning,
-                message=f"hiera: {path} is outside the workspace folders. The engine runs the module's code: "
+                message=f"HIERA: {path} is outside the workspace folders. The engine runs the module's code: "
                         "optimize it anyway?",
                 actions=[types.MessageActionItem(OUTSIDE_CONFIRM), types.MessageActionItem("Cancel")]))
         except Exception as e:  # the client could not ask
@@ -99,7 +99,7 @@ async def confirm_outside(ls: HieraServer, path: Path) -> None:
             answer = None
         if answer is not None and answer.title == OUTSIDE_CONFIRM:
             return
-    raise CommandError(f"hiera: {path.name} is outside the workspace folders ({path.parent}); add its folder to "
+    raise CommandError(f"HIERA: {path.name} is outside the workspace folders ({path.parent}); add its folder to "
                        "the workspace to optimize it")
 
 
@@ -113,17 +113,17 @@ async def _target(ls: HieraServer, uri: Any, class_name: Any) -> Target:
     if module is None:
         unsaved = ls.document_text(path)
         if unsaved is not None and (await ls.parse(unsaved)).by_name(class_name):
-            raise CommandError(f"hiera: {class_name} is not in the saved {path.name}; save the file, then run again")
-        raise CommandError(f"hiera: no module class {class_name} in {path.name} (hiera optimizes nn.Module "
+            raise CommandError(f"HIERA: {class_name} is not in the saved {path.name}; save the file, then run again")
+        raise CommandError(f"HIERA: no module class {class_name} in {path.name} (hiera optimizes nn.Module "
                            "subclasses with inputs; see the README)")
     if scan.is_result:
-        raise CommandError(f"hiera: {path.name} defines ModelNew, so it is a result; optimize the original module")
+        raise CommandError(f"HIERA: {path.name} defines ModelNew, so it is a result; optimize the original module")
     if not module.optimizable:
-        raise CommandError(f"hiera: cannot optimize {class_name}: {module.problem}. To fix: {ANNOTATION_HELP}")
+        raise CommandError(f"HIERA: cannot optimize {class_name}: {module.problem}. To fix: {ANNOTATION_HELP}")
     await confirm_outside(ls, path)
     unsaved = ls.document_text(path)
     if unsaved is not None and unsaved != source:
-        ls.show(types.MessageType.Warning, f"hiera: {path.name} has unsaved changes; hiera runs the saved file")
+        ls.show(types.MessageType.Warning, f"HIERA: {path.name} has unsaved changes; hiera runs the saved file")
     return Target(path, path.as_uri(), module, source)
 
 
@@ -138,13 +138,13 @@ async def resolve_device(ls: HieraServer, settings: Settings) -> tuple[str, str]
             return "auto", "cpu"
         return "auto", "cuda:0"
     if not ok:
-        raise CommandError(f"hiera: hiera.device is {settings.device!r} but no CUDA device is visible ({detail}). "
+        raise CommandError(f"HIERA: hiera.device is {settings.device!r} but no CUDA device is visible ({detail}). "
                            "Set hiera.device to \"auto\" or \"cpu\", or point hiera.interpreter at a CUDA build of "
                            "PyTorch")
     return settings.device, settings.device if ":" in settings.device else "cuda:0"
 
 
-def _new_job(ls: HieraServer, kind: jobs_mod.JobKind, title: str, root: Path, **kw: Any) -> Job:
+def _new_job(ls: HieraServer, kind: JobKind, title: str, root: Path, **kw: Any) -> Job:
     job_id = new_job_id(kind)
     return Job(id=job_id, kind=kind, title=title, argv=[], root=root, device="pending",
                env=engine_env(root), log_path=root / ".hiera" / "logs" / f"{job_id}.log", **kw)
@@ -160,7 +160,7 @@ async def optimize(ls: HieraServer, *args: Any) -> dict[str, Any] | None:
         raise BadArguments(f"unknown space {space!r}; use one of auto, {', '.join(SPACES)}")
     running = ls.jobs.for_module(t.path, t.module.name)
     if running is not None:
-        ls.show(types.MessageType.Info, f"hiera: {t.module.name} is already being optimized (job {running.id}); "
+        ls.show(types.MessageType.Info, f"HIERA: {t.module.name} is already being optimized (job {running.id}); "
                                         "cancel it first to start another run")
         return {"jobId": running.id, "state": running.state}
     settings = ls.settings
@@ -180,9 +180,18 @@ async def optimize(ls: HieraServer, *args: Any) -> dict[str, Any] | None:
     return {"jobId": job.id, "state": job.state}
 
 
+async def refuse_on_cpu(ls: HieraServer, settings: Settings, what: str) -> None:
+    """Nsight Compute profiles CUDA kernels: on a workspace whose jobs run on the CPU a profile job could only
+    fail (and a failed job would replace the last result in the editor's views), so it is refused, saying why."""
+    if settings.device == "cpu" or (settings.device == "auto" and not (await ls.cuda.check())[0]):
+        raise CommandError(f"HIERA: {what} needs a CUDA device: Nsight Compute profiles CUDA kernels, and this "
+                           f"workspace's jobs run on the CPU (hiera.device is {settings.device!r})")
+
+
 async def profile(ls: HieraServer, *args: Any) -> dict[str, Any] | None:
     t = await _target(ls, _arg(args, 0, "uri"), _arg(args, 1, "className"))
     settings = ls.settings
+    await refuse_on_cpu(ls, settings, f"profiling {t.module.name}")
     root = ls.index.root_of(t.path)
     job = _new_job(ls, "profile", f"HIERA: profiling {t.module.name} with Nsight Compute", root, uri=t.uri,
                    path=t.path, class_name=t.module.name)
@@ -200,14 +209,15 @@ async def profile(ls: HieraServer, *args: Any) -> dict[str, Any] | None:
 async def profile_kernel(ls: HieraServer, *args: Any) -> dict[str, Any] | None:
     path = uri_to_path(_arg(args, 0, "uri"))
     if path.suffix != ".cu":
-        raise CommandError(f"hiera: Profile kernel takes a .cu file, not {path.name}")
+        raise CommandError(f"HIERA: Profile kernel takes a .cu file, not {path.name}")
     origin = ls.index.cu_origin(path)
     if origin is None or not origin.task:
-        raise CommandError(f"hiera: {path.name} is not from a hiera run, so there is no task to run it against; "
+        raise CommandError(f"HIERA: {path.name} is not from a hiera run, so there is no task to run it against; "
                            "profile the module instead (Profile with Nsight Compute on its class)")
     if not Path(origin.task).exists():
-        raise CommandError(f"hiera: the task of {path.name}'s run ({origin.task}) is gone; run Optimize again")
+        raise CommandError(f"HIERA: the task of {path.name}'s run ({origin.task}) is gone; run Optimize again")
     settings = ls.settings
+    await refuse_on_cpu(ls, settings, f"profiling {path.name}")
     text = await read_source(path)
     names = [k.name for k in await ls.kernels_of(path, text)]
     job = _new_job(ls, "profileKernel", f"HIERA: profiling {names[0] if names else path.name} with Nsight Compute",
@@ -227,8 +237,8 @@ async def cancel(ls: HieraServer, *args: Any) -> dict[str, Any]:
     if job_id is not None and not isinstance(job_id, str):
         raise BadArguments(f"hiera.cancel takes a job id string, got {job_id!r}")
     if job_id is not None and job_id not in ls.jobs.jobs:
-        raise CommandError(f"hiera: no job {job_id}")
+        raise CommandError(f"HIERA: no job {job_id}")
     done = ls.jobs.cancel(job_id)
     if not any(j.cancel_requested for j in done):
-        ls.show(types.MessageType.Info, "hiera: no job is running")
+        ls.show(types.MessageType.Info, "HIERA: no job is running")
     return {"cancelled": [j.id for j in done if j.cancel_requested]}

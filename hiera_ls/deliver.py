@@ -1,6 +1,6 @@
 """What happens when a job ends: the result edit, the message the user reads, fresh diagnostics and lenses.
 
-It works through the server's services named in `Host` (hiera_ls/core.py HieraServer provides them), so this
+It works through the server's services named in `Host` (hiera_ls/hiera_server.py HieraServer provides them), so this
 module does not import the server that imports it.
 """
 
@@ -16,12 +16,13 @@ from typing import Any, Protocol
 
 from lsprotocol import types
 
-from engine.profile.hotlines import Elsewhere, HotLine
+from contracts.hotlines import Elsewhere, HotLine
+from contracts.verdict import percent
 from hiera_ls.best import kept_back
 from hiera_ls.edits import client_can_create_files, create_files_edit, free_targets, result_stem
 from hiera_ls.files import read_text_or_none
 from hiera_ls.index import WorkspaceIndex, text_hash
-from hiera_ls.jobs import Job
+from hiera_ls.job import Job
 from hiera_ls.modules import Kernel, PythonScan
 from hiera_ls.run_views import kept_folder, pair_text, speed_phrase
 from hiera_ls.settings import Settings
@@ -35,7 +36,7 @@ _ENDPOINT = re.compile(r"endpoint|base.?url|api.?key|model", re.I)
 
 
 class Host(Protocol):
-    """What delivering a job's end needs of the language server (hiera_ls/core.py HieraServer)."""
+    """What delivering a job's end needs of the language server (hiera_ls/hiera_server.py HieraServer)."""
 
     index: WorkspaceIndex
     settings: Settings
@@ -59,7 +60,7 @@ class Host(Protocol):
 
 async def on_job_done(ls: Host, job: Job) -> None:
     if job.state == "cancelled":
-        ls.log(f"hiera: {job.title} cancelled; finished candidates stay in the run store")
+        ls.log(f"HIERA: {job.title} cancelled; finished candidates stay in the run store")
     elif job.state == "failed":
         ls.tell_job_end(job, types.MessageType.Error, failure_message(ls, job))
     elif job.kind == "optimize":
@@ -71,7 +72,7 @@ async def on_job_done(ls: Host, job: Job) -> None:
 
 def failure_message(ls: Host, job: Job) -> str:
     err = job.error or "unknown error"
-    text = err if err.startswith("hiera:") else f"hiera: {job.title.removeprefix('HIERA: ')} failed: {err}"
+    text = err if err.startswith("HIERA:") else f"HIERA: {job.title.removeprefix('HIERA: ')} failed: {err}"
     if job.kind == "optimize" and ls.settings.backend == "llm" and _ENDPOINT.search(err):
         s = ls.settings.llm
         text += (f". Set hiera.llm.baseUrl and hiera.llm.model (the key goes in ${s.api_key_env}), or set "
@@ -87,7 +88,7 @@ async def _read(path: str | None) -> str | None:
 
 async def _deliver_optimize(ls: Host, job: Job) -> None:
     res = job.result
-    best = job.best  # canonical: one pair's figures (jobs.py _finish)
+    best = job.best  # canonical: one pair's figures (job_outcome.py settle)
     assert job.path is not None and job.class_name is not None
     name, module_file = job.class_name, job.path.name
     job.delivered = False
@@ -96,24 +97,29 @@ async def _deliver_optimize(ls: Host, job: Job) -> None:
         valid = sum(1 for r in rounds for o in r.outcomes if o.status == "valid")
         evaluated = res.candidates if res is not None and res.candidates is not None else "?"
         ls.tell_job_end(job, types.MessageType.Info,
-                        f"hiera: no valid candidate for {name} ({valid} valid of {evaluated}); "
+                        f"HIERA: no valid candidate for {name} ({valid} valid of {evaluated}); "
                         "hover the class for the rounds, or try more rounds or another space")
         return
-    speed = f"{speed_phrase(best)} ({pair_text(best)})"
+    speed = figure_text(best)
+    why = f" — the best, {best['why']}" if best.get("why") else ""
+    flagged = "".join(f" {w[0].upper()}{w[1:]}." for w in best.get("warnings") or [])
     paths = best.get("paths") or {}
     in_run = kept_folder({"run_id": res.run_id, "best": best}, job.root)  # the engine's folder for the run's files
     if kept_back(best):
         # Not what the user asked for: nothing beside their module; the run keeps the best for a look.
+        if best.get("verdict") == "unstable":
+            lead = f"{name}: {speed}{why}"
+        else:
+            lead = f"no candidate beat eager for {name}: the best is {speed}" + (f" — {best['why']}" if why else "")
         ls.tell_job_end(job, types.MessageType.Warning,
-                        f"hiera: no candidate beat eager for {name} (best {times(best['speedup'])}: "
-                        f"{pair_text(best)}). Nothing was written beside {module_file}; the kept files are in "
-                        f"{in_run}")
+                        f"HIERA: {lead}. Nothing was written beside {module_file}; the kept files are in "
+                        f"{in_run}.{flagged}")
         return
     module = (await ls.parse(ls.document_text(job.path) or await _read(str(job.path)) or "")).by_name(name)
     py_src, cu_src = await _read(paths.get("py")), await _read(paths.get("cu"))
     if py_src is None:
         ls.tell_job_end(job, types.MessageType.Warning,
-                        f"hiera: {name} is {speed}, but the result file {paths.get('py')} is missing; see run "
+                        f"HIERA: {name} is {speed}, but the result file {paths.get('py')} is missing; see run "
                         f"{res.run_id} in .hiera/runs/")
         return
     folder = job.path.parent
@@ -124,33 +130,48 @@ async def _deliver_optimize(ls: Host, job: Job) -> None:
         _record(ls, job, best, written, cu_src)
         job.delivered = True
         ls.tell_job_end(job, types.MessageType.Info,
-                        f"hiera: {name} is {speed}: wrote {' and '.join(p.name for p in written)}")
+                        f"HIERA: {name} is {speed}{why}. Wrote {' and '.join(p.name for p in written)}.{flagged}")
         return
     # the kernel file is .cu on a GPU, .cpp on the CPU path
     kernel_suffix = Path(paths["cu"]).suffix if paths.get("cu") else ".cu"
     files = [(".py", py_src)] + ([(kernel_suffix, cu_src)] if cu_src is not None else [])
-    targets = free_targets(folder, result_stem(job.path, module), [s for s, _ in files], ls.open_paths())
+    # Named as the engine named them (its files are alone in their job's folder, so unnumbered), numbered
+    # beside the module only when that name is taken there.
+    stem = engine_py.stem if engine_py.stem.endswith("_hiera") else result_stem(job.path, module)
+    targets = free_targets(folder, stem, [s for s, _ in files], ls.open_paths())
     if not client_can_create_files(ls.client_capabilities):
         ls.tell_job_end(job, types.MessageType.Info,
-                        f"hiera: {name} is {speed}. This editor cannot create files through an edit; the result is "
+                        f"HIERA: {name} is {speed}. This editor cannot create files through an edit; the result is "
                         f"in {in_run}")
         return
     edit = create_files_edit([(t, text) for t, (_, text) in zip(targets, files)])
     try:
         answer = await asyncio.wait_for(ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
-            edit=edit, label=f"hiera: {name} {times(best['speedup'])}")), timeout=APPLY_TIMEOUT_S)
+            edit=edit, label=f"HIERA: {name} {times(best['speedup'])}")), timeout=APPLY_TIMEOUT_S)
     except Exception as e:  # the client errored or never answered
         answer = types.ApplyWorkspaceEditResult(applied=False, failure_reason=f"{type(e).__name__}: {e}")
     if not answer.applied:
         why = f" ({answer.failure_reason})" if answer.failure_reason else ""
         ls.tell_job_end(job, types.MessageType.Warning,
-                        f"hiera: {name} is {speed}, but the editor did not apply the edit{why}; the result is in "
+                        f"HIERA: {name} is {speed}, but the editor did not apply the edit{why}; the result is in "
                         f"{in_run}")
         return
     _record(ls, job, best, targets, cu_src)
     job.delivered = True
     ls.tell_job_end(job, types.MessageType.Info,
-                    f"hiera: {name} is {speed}: created {' and '.join(t.name for t in targets)} beside {module_file}")
+                    f"HIERA: {name} is {speed}{why}. Created {' and '.join(t.name for t in targets)} beside "
+                    f"{module_file}.{flagged}")
+
+
+def figure_text(best: dict[str, Any]) -> str:
+    """The best's figure in one clause of the job's last message: '1.4× faster than eager (340 µs vs 475 µs
+    eager, re-timed, ±2%)'; a level or unstable one with the numbers behind it ('level with eager (1.01× ±4%:
+    0.97–1.05×; 495 µs vs 500 µs eager)')."""
+    spread = best.get("spread")
+    if best.get("verdict") in ("level", "unstable") and best.get("uncertainty"):
+        return f"{speed_phrase(best)} ({best['uncertainty']}; {pair_text(best)})"
+    sure = f", {percent(spread)}" if isinstance(spread, (int, float)) else ""
+    return f"{speed_phrase(best)} ({pair_text(best)}{sure})"
 
 
 def _record(ls: Host, job: Job, best: dict[str, Any], written: list[Path], cu_src: str | None) -> None:
@@ -193,7 +214,7 @@ async def _deliver_profile(ls: Host, job: Job) -> None:
         bottleneck = f", bottleneck: {b['rule']}" + (f" ({b['direction']})" if b.get("direction") else "") \
             if b.get("rule") else ""
         ls.tell_job_end(job, types.MessageType.Info,
-                        f"hiera: profiled {names[0] if names else job.path.name}{bottleneck}; {flagged} source "
+                        f"HIERA: profiled {names[0] if names else job.path.name}{bottleneck}; {flagged} source "
                         "line(s) flagged; hover the kernel for the summary")
         await ls.publish_for(job.path)
         return
@@ -201,4 +222,4 @@ async def _deliver_profile(ls: Host, job: Job) -> None:
     b = (data or {}).get("bottleneck") or {}
     summary = f"{len(kernels)} kernel(s)" + (f", bottleneck {b['rule']} ({b.get('direction') or '?'})"
                                              if b.get("rule") else "")
-    ls.tell_job_end(job, types.MessageType.Info, f"hiera: profiled {job.class_name}: {summary} (run {run_id or '?'})")
+    ls.tell_job_end(job, types.MessageType.Info, f"HIERA: profiled {job.class_name}: {summary} (run {run_id or '?'})")

@@ -21,13 +21,14 @@ def result_stem(module_path: Path, module: ModuleClass | None) -> str:
 
 
 def free_targets(folder: Path, stem: str, suffixes: list[str], taken: set[Path]) -> list[Path]:
-    """<stem>.py/.cu, or <stem>-2.py/.cu, ...: the first number at which no file of the set exists.
+    """<stem>.py/.cu, or <stem>_2.py/.cu, ...: the first number at which no file of the set exists (`_2`, not
+    `-2`: the result is a module to import, and a hyphen is not allowed in a module's name).
 
     `taken` holds paths open in the editor but not on disk yet (unsaved new buffers).
     """
     n = 1
     while True:
-        tag = "" if n == 1 else f"-{n}"
+        tag = "" if n == 1 else f"_{n}"
         paths = [folder / f"{stem}{tag}{s}" for s in suffixes]
         if not any(p.exists() or p in taken for p in paths):
             return paths

@@ -2,7 +2,8 @@
 
 A finished run's summary already is that object (the engine stores it); a run still going, stopped or
 killed has none, so the object is assembled from its decisions, candidates and model calls. Either way:
-the best is the canonical one (best.py: one pair's speedup, candidate time and eager time), each round's
+the best is the canonical one (best.py: one pair's speedup, candidate time and eager time, its verdict by
+contracts/verdict.py and the words every view shows), each round's
 outcomes carry their re-timings, the texts read in the words of the run's device (wording.py), and a run
 that still says "running" though its engine is gone says "ended". The chart, the torch.compile baselines
 and the profile report are added from the store.
@@ -54,6 +55,11 @@ def assemble(reader: StoreReader, run: dict[str, Any], live: bool = True) -> dic
     else:
         out = _rebuilt(reader, run, cands)
     out["best"] = canonical_best(out.get("best"), cands)
+    if out["best"] is not None:
+        # What Nsight Compute measured on the best, if it did: the only ground for calling it "X-bound".
+        profile = reader.profile(run["id"], str(out["best"].get("candidate_id")))
+        bottleneck = profile.get("bottleneck") if isinstance(profile, dict) else None
+        out["best"]["bottleneck"] = bottleneck if isinstance(bottleneck, dict) else None
     out["rounds"] = with_retimes(list(out.get("rounds") or []), cands)
     if not out.get("device"):
         out["device"] = run.get("device")

@@ -15,41 +15,63 @@ from typing import Any
 
 from lsprotocol import types
 
-from hiera_ls.best import kept_back, reported_speedup, shown_verdict
+from contracts.shapes import SKIPPED, ShapeReport
+from hiera_ls.best import kept_back, reported_speedup, words
 from hiera_ls.modules import ANNOTATION_HELP, ModuleClass
 from hiera_ls.wording import duration, space_title, times
 
 SOURCE = "hiera"
 
-# The label a code lens gives the last round's direction: what the kernel was found limited by.
-DIRECTION_LABELS = {"C": "control-flow-bound", "P": "parallelism-bound", "M": "memory-bound",
-                    "R": "reuse-bound", "T": "compute-bound"}
-
-
-def _within(best: dict[str, Any]) -> str:
-    spread = best.get("spread")
-    return f" (within the ±{spread:.0%} timing spread)" if isinstance(spread, (int, float)) else ""
+# What ncu's rules found a kernel limited by, by direction letter: said only from a profile's bottleneck.
+BOUND_LABELS = {"C": "control-flow-bound", "P": "parallelism-bound", "M": "memory-bound",
+                "R": "reuse-bound", "T": "compute-bound"}
 
 
 def speed_phrase(best: dict[str, Any] | None) -> str:
-    """'1.40× faster than eager', '1.01× — level with eager (within the ±2% timing spread)', '0.80× — slower
-    than eager' (and '0.90× — slower than eager, level within the ±15% timing spread' for a noisy pair)."""
-    speedup = (best or {}).get("speedup")
-    if not best or not isinstance(speedup, (int, float)):
+    """'1.4× faster than eager', '88× slower than eager', 'level with eager', 'unstable timing: re-run on a
+    quiet machine' (contracts/verdict.py headline)."""
+    if not best or not isinstance(best.get("speedup"), (int, float)):
         return "no speedup measured"
-    verdict = shown_verdict(best)
-    if verdict == "faster":
-        return f"{times(speedup)} faster than eager"
-    if verdict == "level":
-        return f"{times(speedup)} — level with eager{_within(best)}"
-    noisy = f", level{_within(best)}" if best.get("verdict") == "level" else ""
-    return f"{times(speedup)} — slower than eager{noisy}"
+    return words(best)["headline"]
 
 
 def pair_text(best: dict[str, Any]) -> str:
     """'340 µs vs 476 µs eager, re-timed': the two times the speedup is the ratio of."""
     again = ", re-timed" if best.get("retimed") else ""
     return f"{duration(best.get('candidate_ms'))} vs {duration(best.get('reference_ms'))} eager{again}"
+
+
+def sureness(best: dict[str, Any]) -> str:
+    """The uncertainty and the flags, as one line: '±2%: 1.37–1.43× · flagged: over 10× — check before trusting'."""
+    w = words(best)
+    return " · ".join(x for x in [w["uncertainty"], *w["warnings"]] if x)
+
+
+def shapes_text(best: dict[str, Any]) -> str | None:
+    """The batch sizes the best was verified on beside get_inputs()'s (the engine's best.shapes, a
+    contracts/shapes.py ShapeReport) and what its exported file serves: 'Shapes: valid at batch 1, 128, 255,
+    512 beside 256; serves batch 1–512, the reference elsewhere' or '...; fixed-shape only: other shapes run
+    the reference'. None when the run did not check other sizes."""
+    raw = best.get("shapes")
+    if not isinstance(raw, dict):
+        return None
+    try:
+        report = ShapeReport.from_json(raw)
+    except (TypeError, ValueError):
+        return None
+    if not report.checks:
+        return None
+    said = [f"valid at batch {', '.join(map(str, report.valid))} beside {report.batch}" if report.valid
+            else f"valid at batch {report.batch} only"]
+    if report.invalid:
+        said.append(f"not at {', '.join(map(str, report.invalid))}")
+    unchecked = [str(c.batch) for c in report.checks if c.status == SKIPPED]
+    if unchecked:
+        said.append(f"{', '.join(unchecked)} not checked")
+    cover = report.coverage.batch_range
+    serves = (f"serves batch {cover[0]}–{cover[1]}, the reference elsewhere" if cover else
+              "fixed-shape only: other shapes run the reference")
+    return f"Shapes: {'; '.join(said)}; {serves}"
 
 
 def outcome_counts(obj: dict[str, Any]) -> tuple[int, int, Counter[str]]:
@@ -111,8 +133,9 @@ def _rounds_block(obj: dict[str, Any]) -> str:
 
 def module_hover(module: ModuleClass, obj: dict[str, Any] | None, job_line: str | None,
                  result_file: str | None, root: Path | None = None) -> str:
-    """The class hover: compact (VS Code's hover is short, and a diagnostic may sit above it), the verdict and
-    its pair first, where the files are, then the details and the rounds as aligned text."""
+    """The class hover: compact (VS Code's hover is short, and the class line's diagnostic sits above it: what it
+    says, where a kept-back best's files are, is not said again here), the verdict and its pair first, how sure
+    it is and what the engine flagged, then why this candidate, the details and the rounds as aligned text."""
     head = f"**HIERA · `{module.name}`**"
     if not module.optimizable:
         return head + f"\n\nNot optimizable as written: {module.problem}. To fix: {ANNOTATION_HELP}."
@@ -126,21 +149,21 @@ def module_hover(module: ModuleClass, obj: dict[str, Any] | None, job_line: str 
     parts = []
     if best:
         parts.append(f"{head} · **{speed_phrase(best)}** · {pair_text(best)}{running}")
+        if sure := sureness(best):
+            parts.append(sure)
         if result_file:
             parts.append(f"Result: `{result_file}` beside this file")
-        elif kept_back(best) and obj.get("status") != "running":
-            parts.append(f"Nothing was written beside this file; the kept files are in `{kept_folder(obj, root)}`")
-        first = best.get("first") or {}
-        earlier = (f"; first timing {times(first.get('speedup'))} ({duration(first.get('candidate_ms'))} vs "
-                   f"{duration(first.get('reference_ms'))})") if first else ""
-        details = (f"Best `{best.get('candidate_id')}`: round {best.get('round')}, "
+        if shapes := shapes_text(best):
+            parts.append(shapes)
+        why = best.get("why") or f"`{best.get('candidate_id')}`"
+        details = (f"Best: {why} · round {best.get('round')}, "
                    f"{best.get('space_title') or space_title(best.get('space'), device)}"
-                   f"{', direction ' + best['direction'] if best.get('direction') else ''}{earlier} · ")
+                   f"{', chosen direction ' + best['direction'] if best.get('direction') else ''} · ")
     else:
         parts.append(f"{head} · no valid candidate yet (eager {duration(obj.get('reference_ms'))}){running}")
         details = ""
-    valid, invalid, why = outcome_counts(obj)
-    reasons = ", ".join(f"{k} {v}" for k, v in why.most_common())
+    valid, invalid, why_not = outcome_counts(obj)
+    reasons = ", ".join(f"{k} {v}" for k, v in why_not.most_common())
     tokens = obj.get("tokens") or {}
     prompt, completion = tokens.get("prompt") or 0, tokens.get("completion") or 0
     cost = obj.get("cost_usd")
@@ -155,17 +178,21 @@ def module_hover(module: ModuleClass, obj: dict[str, Any] | None, job_line: str 
 
 
 def lens_summary(obj: dict[str, Any]) -> str:
-    """'1.40× faster · memory-bound (M)': the best and what the last round found the kernel limited by."""
+    """'1.4× faster than eager · chosen direction: M': the best and the direction the last round chose; a
+    bottleneck only where Nsight Compute measured the best ('· ncu: memory-bound (M)')."""
     best = obj.get("best")
     d = last_direction(obj)
     if best and isinstance(best.get("speedup"), (int, float)):
-        head = times(best["speedup"]) + {"faster": " faster", "level": " level with eager",
-                                         "slower": " slower than eager"}[shown_verdict(best)]
+        head = speed_phrase(best)
     elif obj.get("status") == "running":
         head = "running"
     else:
         head = "no valid candidate"
-    return f"{head} · {DIRECTION_LABELS.get(d, d)} ({d})" if d else head
+    parts = [head] + ([f"chosen direction: {d}"] if d else [])
+    measured = ((best or {}).get("bottleneck") or {}).get("direction")
+    if measured in BOUND_LABELS:
+        parts.append(f"ncu: {BOUND_LABELS[measured]} ({measured})")
+    return " · ".join(parts)
 
 
 def _class_range(module: ModuleClass, line_text: str) -> types.Range:
@@ -176,28 +203,36 @@ def _class_range(module: ModuleClass, line_text: str) -> types.Range:
 
 def module_diagnostic(module: ModuleClass, obj: dict[str, Any] | None, result_file: str | None,
                       line_text: str, root: Path | None = None) -> types.Diagnostic | None:
-    """On the class line, what the run found: 'hiera found a 1.40× faster kernel: <where>' (the result beside
-    the module once there is one, else the best so far in the run folder), or, for a best slower than eager,
-    that nothing was written and where the kept files are; nothing before the first valid candidate."""
+    """On the class line, what the run found: 'HIERA found a 1.4× faster kernel: <where>' (the result beside the
+    module once there is one, else the best so far in the run folder; Information), or, for a best that was
+    not written beside it (slower, level or unstable timing; a Warning, so the Problems panel tells it from a
+    win), its verdict, that nothing was written and where the kept files are; nothing before the first valid
+    candidate."""
     best = (obj or {}).get("best")
     if not obj or not best or not isinstance(best.get("speedup"), (int, float)):
         return None
-    x = times(best["speedup"])
+    w = words(best)
+    flagged = "".join(f"; {x}" for x in w["warnings"])
     if kept_back(best):
         if obj.get("status") == "running":
             return None  # the run may still find a faster one
-        message = (f"hiera: no kernel beat eager (best {x}, {pair_text(best)}); nothing was written beside this "
-                   f"file, the kept files are in {kept_folder(obj, root)}")
-        code = "slower-than-eager"
+        verdict = best.get("verdict")
+        if verdict == "unstable":
+            what, code = f"{w['headline']} ({w['uncertainty']})", "unstable-timing"
+        else:
+            detail = w["uncertainty"] if verdict == "level" else pair_text(best)
+            what, code = f"no kernel beat eager: the best is {w['headline']} ({detail})", "slower-than-eager"
+        message = (f"HIERA: {what}{flagged}; nothing was written beside this file, the kept files are in "
+                   f"{kept_folder(obj, root)}")
+        severity = types.DiagnosticSeverity.Warning
     else:
         paths = best.get("paths") or {}
         where = result_file or short_path(paths.get("py") or paths.get("cu") or
                                           f".hiera/runs/{obj.get('run_id') or '?'}/", root)
-        what = (f"a {x} faster kernel" if shown_verdict(best) == "faster"
-                else f"a kernel level with eager ({x}, within its timing spread)")
-        message, code = f"hiera found {what}: {where}", "faster-kernel"
-    return types.Diagnostic(range=_class_range(module, line_text), severity=types.DiagnosticSeverity.Information,
-                            source=SOURCE, code=code, message=message)
+        message = f"HIERA found a kernel {w['headline']}: {where}{flagged}"
+        code, severity = "faster-kernel", types.DiagnosticSeverity.Information
+    return types.Diagnostic(range=_class_range(module, line_text), severity=severity, source=SOURCE, code=code,
+                            message=message)
 
 
 def module_diagnostic_at(d: types.Diagnostic, module: ModuleClass, lines: list[str]) -> types.Diagnostic:

@@ -1,8 +1,11 @@
 """hiera-ls: LSP wiring. Each handler adapts one LSP message to the modules that do the work.
 
-core.py (the server object and its services), stdio.py and framing.py (the transport and the protocol's
-checks), documents.py and doc_scans.py (open documents, parsed off the event loop), index.py (what is in
-the workspace), jobs.py and commands.py (engine subprocesses), deliver.py (what a finished job changes),
+hiera_server.py (the server object and its services), stdio.py and framing.py (the transport and the
+protocol's checks), plain_json.py (hiera/* messages as plain JSON), documents.py and doc_scans.py (open
+documents, parsed off the event loop), index.py (what is in the workspace), commands.py (the hiera.* commands),
+the engine jobs: jobs.py (subprocesses, the queue per device, cancel), job.py (a job's state), job_events.py
+(the engine's events read into it), job_progress.py (what the client is shown), job_outcome.py (how it ended),
+engine_command.py (the engine's command lines), cuda_probe.py; deliver.py (what a finished job changes),
 run_views.py and views.py (hover, diagnostics, lens text), results.py (hiera/runResults), best.py (the one
 best figure), wording.py (device-aware words), settings.py. Every handler is async or trivially short;
 nothing here waits on the engine, and nothing that grows with a file runs on the event loop.
@@ -24,7 +27,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from hiera_ls import commands, run_views, stdio, views
 from hiera_ls.commands import BadArguments, CommandError
-from hiera_ls.core import HieraServer
+from hiera_ls.hiera_server import HieraServer
 from hiera_ls.index import Watcher
 from hiera_ls.modules import Kernel
 from hiera_ls.results import run_results
@@ -69,7 +72,7 @@ async def initialized(ls: HieraServer, params: types.InitializedParams) -> None:
     # Every file of the workspace parsed: in the scan worker, so hovers and lenses answer meanwhile.
     py, cu = await ls.scanner.run("walk", ls.index.roots, size=SMALL_BYTES)
     ls.index.merge_walk(py, cu)
-    ls.log(f"hiera: indexed {sum(len(s.modules) for s in ls.index.py.values())} module classes in "
+    ls.log(f"HIERA: indexed {sum(len(s.modules) for s in ls.index.py.values())} module classes in "
            f"{len(ls.index.py)} files and {len(ls.index.cu)} .cu files")
     if os.environ.get("HIERA_LS_NO_WATCH") != "1":
         ls.watcher = Watcher(ls.index.roots, asyncio.get_running_loop(), ls.on_disk_change)
@@ -104,7 +107,10 @@ async def did_change(ls: HieraServer, params: types.DidChangeTextDocumentParams)
     if (p := _p(ls, params.text_document.uri)) is None or p not in ls.index.open_docs:
         return
     if p.suffix == ".py":
-        ls.scans.changed(p)  # debounced, off the loop; diagnostics follow the scan
+        # debounced, off the loop; diagnostics follow the scan (which keeps the classes above the first edit)
+        first = min((c.range.start.line if isinstance(c, types.TextDocumentContentChangePartial) else 0
+                     for c in params.content_changes), default=0)
+        ls.scans.changed(p, first)
     else:
         ls.schedule_publish(p)
 
@@ -136,7 +142,9 @@ async def code_action(ls: HieraServer, params: types.CodeActionParams) -> list[t
                                 command=types.Command(title=title, command=command, arguments=list(args)))
 
     if p.suffix == ".cu":
-        if ls.index.cu_origin(p) is None:
+        await ls.settings_ready()
+        # Nsight Compute profiles CUDA devices only: on a CPU workspace the action could only fail.
+        if ls.index.cu_origin(p) is None or ls.expects_cpu():
             return None
         return [action("Profile kernel", "hiera.profileKernel", uri)]
     scan = await ls.scan_of(p)
@@ -152,7 +160,8 @@ async def code_action(ls: HieraServer, params: types.CodeActionParams) -> list[t
     actions = [action("Optimize with HIERA", "hiera.optimize", uri, m.name)]
     actions += [action(f"Optimize with HIERA in a fixed space: {space_title(s, device)}", "hiera.optimize", uri,
                        m.name, {"space": s}) for s in SPACES]
-    actions.append(action("Profile with Nsight Compute", "hiera.profile", uri, m.name))
+    if device == "cuda":  # Nsight Compute profiles CUDA devices only: not offered where jobs run on the CPU
+        actions.append(action("Profile with Nsight Compute", "hiera.profile", uri, m.name))
     return actions
 
 

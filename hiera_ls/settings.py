@@ -2,25 +2,25 @@
 
 Clients send it through `workspace/configuration` (VS Code, Neovim's `settings`) or, for clients without
 that request, as `initializationOptions`. A wrong value never stops the server: it is reported once in
-plain words and the default is used instead.
+plain words and the default is used instead. What each setting is (type, default, limits, the words for a
+valid value) is contracts/settings_schema.py's, the one table the extension's manifest and the CLI's flags are
+held to as well.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
+from contracts.settings_schema import BY_KEY, SPACES, Setting
 from hiera_ls.wording import GPU_SPACE_TITLES
 
-SPACES = ("pure_cuda", "cuda_libraries", "libraries_pytorch")
+__all__ = ["SPACES", "SPACE_TITLES", "LlmSettings", "Settings", "parse_settings", "settings_json"]
+
 SPACE_TITLES = GPU_SPACE_TITLES  # device-aware titles: hiera_ls.wording.space_title
 
 Backend = Literal["expert", "llm"]
 Precision = Literal["fp32", "tf32"]
-
-_DEVICE = re.compile(r"^(auto|cpu|cuda(:\d+)?)$")
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 @dataclass(frozen=True)
@@ -32,9 +32,12 @@ class LlmSettings:
 
 @dataclass(frozen=True)
 class Settings:
+    """The server's settings; their defaults, types and limits are contracts/settings_schema.py's (a test)."""
+
     backend: Backend = "expert"
     rounds: int = 3
     candidates: int = 6
+    budget: int | None = None  # candidates in all (--budget); None: rounds x candidates, and --rounds is passed
     space: str = "auto"
     precision: Precision = "fp32"
     device: str = "auto"
@@ -46,47 +49,16 @@ class Settings:
     llm: LlmSettings = field(default_factory=LlmSettings)
 
 
-# camelCase key in the client's settings -> (field, check, what a valid value is)
-_Check = tuple[str, Any, str]
-
-
-def _int_in(lo: int, hi: int) -> Any:
-    # bool is an int subclass in Python: `true` must not pass as 1 round.
-    return lambda v: isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
-
-
-def _one_of(*allowed: str) -> Any:
-    return lambda v: v in allowed
-
-
-def _is_str(v: Any) -> bool:
-    return isinstance(v, str)
-
-
-def _seconds(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 7 * 86400
-
-
-_TOP: dict[str, _Check] = {
-    "backend": ("backend", _one_of("expert", "llm"), '"expert" (offline, built in) or "llm" (a model endpoint)'),
-    "rounds": ("rounds", _int_in(1, 50), "a whole number from 1 to 50"),
-    "candidates": ("candidates", _int_in(1, 64), "a whole number from 1 to 64"),
-    "space": ("space", _one_of("auto", *SPACES), '"auto", ' + ", ".join(f'"{s}"' for s in SPACES)),
-    "precision": ("precision", _one_of("fp32", "tf32"), '"fp32" or "tf32"'),
-    "device": ("device", lambda v: isinstance(v, str) and bool(_DEVICE.match(v)),
-               '"auto", "cpu", "cuda" or "cuda:N"'),
-    "ncuPath": ("ncu_path", _is_str, "the path of the ncu executable (or its folder), or empty"),
-    "timeout": ("timeout_s", _seconds, "seconds, more than 0 (or null for the engine's default)"),
-    "buildTimeout": ("build_timeout_s", _seconds, "seconds, more than 0 (or null for the engine's default)"),
-    "sandbox": ("sandbox", lambda v: isinstance(v, bool), "true (default) or false"),
+# camelCase key of the client's section -> the field it sets (in Settings, or under llm. in LlmSettings). Every
+# setting of the schema the server reads is here, and nothing else (tests/test_settings_schema.py).
+FIELDS: dict[str, str] = {
+    "backend": "backend", "rounds": "rounds", "candidates": "candidates", "budget": "budget", "space": "space",
+    "precision": "precision", "device": "device", "ncuPath": "ncu_path", "timeout": "timeout_s",
+    "buildTimeout": "build_timeout_s", "sandbox": "sandbox",
+    "llm.baseUrl": "base_url", "llm.model": "model", "llm.apiKeyEnv": "api_key_env",
 }
-_CAMEL = {name: key for key, (name, _, _) in _TOP.items()}
-_LLM: dict[str, _Check] = {
-    "baseUrl": ("base_url", _is_str, "an OpenAI-compatible endpoint URL, or empty"),
-    "model": ("model", _is_str, "a model name, or empty"),
-    "apiKeyEnv": ("api_key_env", lambda v: isinstance(v, str) and bool(_ENV_NAME.match(v)),
-                  "the name of an environment variable, e.g. OPENAI_API_KEY"),
-}
+_CAMEL = {name: key for key, name in FIELDS.items() if not key.startswith("llm.")}
+_SERVER: dict[str, Setting] = {key: BY_KEY[key] for key in FIELDS}
 
 
 def _flatten(raw: dict[str, Any]) -> dict[str, Any]:
@@ -106,9 +78,9 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
     if raw is None:
         return Settings(), []
     if not isinstance(raw, dict):
-        return Settings(), [f"hiera: the `hiera` settings section should be an object, got {type(raw).__name__}; "
+        return Settings(), [f"HIERA: the `hiera` settings section should be an object, got {type(raw).__name__}; "
                             "using the defaults"]
-    if isinstance(raw.get("hiera"), dict) and not (raw.keys() & (_TOP.keys() | {"llm"})):
+    if isinstance(raw.get("hiera"), dict) and not (raw.keys() & (_SERVER.keys() | {"llm"})):
         raw = raw["hiera"]  # initializationOptions may wrap the section in its name
     flat = _flatten(raw)
     defaults, llm_defaults = Settings(), LlmSettings()
@@ -116,20 +88,19 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
     llm: dict[str, Any] = {}
     errors: list[str] = []
     for key, value in flat.items():
-        if value is None or (key in ("timeout", "buildTimeout") and value == 0):
-            continue  # an unset key in VS Code's view of the section (0: no limit of the editor's own)
-        if key in _TOP:
-            name, ok, valid = _TOP[key]
-            target, default = top, getattr(defaults, name)
-        elif key.startswith("llm.") and key[4:] in _LLM:
-            name, ok, valid = _LLM[key[4:]]
-            target, default = llm, getattr(llm_defaults, name)
-        else:
+        setting = _SERVER.get(key)
+        if setting is None:
             continue  # client-side keys (interpreter, trace.server) and future ones are not ours to judge
-        if ok(value):
+        if setting.is_unset(value):
+            continue  # an unset key in VS Code's view of the section (0 seconds: no limit of the editor's own)
+        name = FIELDS[key]
+        in_llm = key.startswith("llm.")
+        target, default = (llm, getattr(llm_defaults, name)) if in_llm else (top, getattr(defaults, name))
+        if setting.accepts(value):
             target[name] = value
         else:
-            errors.append(f"hiera: invalid setting hiera.{key} = {value!r} (expected {valid}); using {default!r}")
+            errors.append(f"HIERA: invalid setting hiera.{key} = {value!r} (expected {setting.expectation()}); "
+                          f"using {default!r}")
     settings = replace(defaults, **top, llm=replace(llm_defaults, **llm))
     return settings, errors
 

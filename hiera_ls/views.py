@@ -2,7 +2,7 @@
 
 What it shows of a run (speedups, the module hover, lens and diagnostic) is in run_views.py.
 
-Profiles are the engine's `Profile.to_json()` (engine/profile/metrics.py) as stored in the `profiles`
+Profiles are `Profile.to_json()` (contracts/profile.py) as the engine stores them in the `profiles`
 table: `kernels` (KernelProfile), `lines` (LineFinding: file, 1-based line, kernel, stall samples, excess
 sectors and wavefronts, divergent branches, the source text), `bottleneck`, `scores`. Missing fields are
 skipped, never an error: the reader must survive a newer or older writer.
@@ -16,17 +16,16 @@ from typing import Any
 
 from lsprotocol import types
 
-# The engine's profile model and line selection: plain data and functions, no torch (about 50 ms to import),
-# shared with `hiera profile` so the editor and the terminal show the same lines.
-from engine.profile.hotlines import Elsewhere, HotLine, elsewhere, hot_lines
-from engine.profile.metrics import LineFinding, Profile
-from engine.profile.readings import kernel_base
+# The profile model and its line selection (contracts/): plain data and functions, shared with `hiera profile` so
+# the editor and the terminal show the same lines.
+from contracts.hotlines import Elsewhere, HotLine, elsewhere, hot_lines
+from contracts.profile import LineFinding, Profile, kernel_base
 from hiera_ls.modules import Kernel
 
 SOURCE = "hiera"
 
 
-# --- profiles (engine/profile/metrics.py: Profile.to_json) ----------------------------------------------
+# --- profiles (contracts/profile.py: Profile.to_json) ---------------------------------------------------
 
 
 def kernels_of(profile: dict[str, Any]) -> list[dict[str, Any]]:
@@ -135,7 +134,7 @@ def kernel_hover(name: str, profile: dict[str, Any] | None, source: str | None,
 
 
 def typed_profile(profile: dict[str, Any]) -> Profile | None:
-    """The stored JSON's kernels and lines as the engine's Profile, for the per-line selection; None when they
+    """The stored JSON's kernels and lines as a Profile, for the per-line selection; None when they
     cannot be read. Entries the model would refuse (a kernel without a name, a line without a number) are
     dropped first: one bad entry must not hide the rest.
     """
@@ -153,7 +152,7 @@ def typed_profile(profile: dict[str, Any]) -> Profile | None:
 
 
 def cu_hot_lines(profile: dict[str, Any], names: set[str], n_lines: int) -> tuple[HotLine, ...]:
-    """The lines of one .cu file worth showing (engine/profile/hotlines.py), as diagnostics and the hover list.
+    """The lines of one .cu file worth showing (contracts/hotlines.py), as diagnostics and the hover list.
 
     `names` are the file names the profile may call this file by (the file itself, its candidate copy, the
     contract's `cuda_source.cu`). When the profile names exactly one .cu file, that one is this kernel.

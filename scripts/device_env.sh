@@ -16,3 +16,17 @@ if ! command -v bwrap >/dev/null 2>&1 && [ -x .tools/bwrap ]; then
 fi
 NCU_DIR=$(ls -d /opt/nvidia/nsight-compute/* 2>/dev/null | tail -1)
 [ -n "$NCU_DIR" ] && export PATH="$PATH:$NCU_DIR"
+
+# End hiera's processes left by a command stopped at its time limit (evaluation workers and runners start
+# sessions of their own, out of reach of `timeout`), never this shell or the ones that started it: a pattern
+# that matched the calling command line (`... -m engine.cli ...`) once killed the call and lost its results.
+stop_hiera_processes() {
+  local keep=" $$ " p=$$ sig pid
+  while [ "$p" -gt 1 ] 2>/dev/null; do p=$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null || echo 1); keep="$keep$p "; done
+  for sig in TERM KILL; do
+    for pid in $(pgrep -f "[-]m engine\.(cli|evaluate|profile)"); do
+      case "$keep" in *" $pid "*) ;; *) kill -s "$sig" "$pid" 2>/dev/null ;; esac
+    done
+    sleep 2
+  done
+}

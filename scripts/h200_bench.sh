@@ -30,8 +30,7 @@ timeout -k 10 "$LIMIT" python3 -m engine.cli bench "${TASKS:-bench}" --levels "$
 echo "bench exit $?"
 # timeout stops the bench, not the optimize/eval processes and evaluation workers under it: left running,
 # they would share the GPU with the next call's timings on a still-warm machine.
-pkill -f "[-]m engine\.(cli|evaluate|profile)" && sleep 2
-pkill -9 -f "[-]m engine\.(cli|evaluate|profile)" || true
+stop_hiera_processes
 grep -E "^  level" "$WORK/bench.log" | tail -40
 # The run store (every decision, candidate, outcome and profile; `hiera report` reads it) as one SQLite file.
 python3 -c "import sqlite3,sys; s=sqlite3.connect(sys.argv[1]); d=sqlite3.connect(sys.argv[2]); s.backup(d); d.close()" \

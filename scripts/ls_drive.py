@@ -10,8 +10,11 @@ lenses and hiera/runResults. Optionally runs "Profile kernel" on the result .cu 
     python scripts/ls_drive.py WS --file WS/task.py [--class Model] [--settings '{"rounds": 1}']
         [--require-profile] [--profile-kernel] [--out transcript.json]
 
-Exits 0 when the job finished with a result edit applied (and, with --require-profile, .cu diagnostics
-from a profile arrived); 1 otherwise, saying what was missing. Server stderr goes to WS/.hiera/ls-drive.log.
+Exits 0 when the job finished with its result delivered as the run's verdict says: a best faster than eager
+through a result edit that created the files (the kernel a `.cu` on a GPU, a `.cpp` on the CPU, which is
+opened and read back too), a best that is not (slower, level, unstable timing) with no edit, its files kept in
+the run's folder and the class diagnostic saying so; and, with --require-profile, .cu diagnostics from a
+profile. 1 otherwise, saying what was missing. Server stderr goes to WS/.hiera/ls-drive.log.
 """
 
 from __future__ import annotations
@@ -25,9 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
+from pygls.uris import to_fs_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from hiera_ls import client as hc
+from hiera_ls import scripted_client as hc
 
 
 def say(t0: float, text: str) -> None:
@@ -107,12 +111,25 @@ async def drive(a: argparse.Namespace) -> int:
         res = await client.protocol.send_request_async("hiera/runResults", {"runId": final.get("runId")})
         transcript["run_results"] = res
         best = (res or {}).get("best")
-        if best and not created:
-            problems.append("a best kernel was found but no workspace edit created the files")
+        faster = bool(best) and best.get("verdict") == "faster"
+        if best:
+            say(t0, f"best: {best.get('headline')} {best.get('uncertainty') or ''} ({best.get('verdict')})")
+        if faster and not created:
+            problems.append("a best faster than eager was found but no workspace edit created the files")
+        elif best and not faster:  # a correct loss: nothing beside the module, the files kept in the run
+            kept = Path((best.get("paths") or {}).get("py") or "")
+            if created:
+                problems.append(f"a best that is not faster than eager ({best.get('verdict')}) was written beside "
+                                f"the module: {created}")
+            if not kept.is_file() or kept.parent.name != "slower-than-eager":
+                problems.append(f"the {best.get('verdict')} best's files are not kept in the run's folder: {kept}")
 
         await rec.wait_for(lambda: bool(rec.diagnostics.get(uri)), 5.0)
         transcript["module_diagnostics"] = diag_lines(rec.diagnostics.get(uri, []))
         say(t0, f"module diagnostics: {transcript['module_diagnostics']}")
+        if best and not faster and not any("nothing was written beside this file" in d
+                                           for d in transcript["module_diagnostics"]):
+            problems.append("the class diagnostic does not say that nothing was written beside the module")
         hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), pos))
         transcript["hover"] = hover.contents.value if hover else None
         print("----- hover -----\n" + (transcript["hover"] or "(none)") + "\n-----------------", flush=True)
@@ -120,9 +137,20 @@ async def drive(a: argparse.Namespace) -> int:
         transcript["code_lenses"] = [x.command.title for x in lenses or [] if x.command]
         say(t0, f"code lenses: {transcript['code_lenses']}")
 
+        cpp_uri = next((u for u in created if u.endswith(".cpp")), None)
+        if cpp_uri:  # the CPU path's kernel: C++ with the contract's entry point, no Nsight Compute marks
+            cpp_path = Path(to_fs_path(cpp_uri) or "")
+            hc.open_doc(client, cpp_path)
+            source = cpp_path.read_text()
+            transcript["cpp"] = {"path": str(cpp_path), "bytes": len(source),
+                                 "hiera_forward": "hiera_forward" in source}
+            say(t0, f".cpp kernel {cpp_path.name}: {len(source)} bytes, hiera_forward "
+                    f"{'defined' if 'hiera_forward' in source else 'MISSING'}")
+            if "hiera_forward" not in source:
+                problems.append(f"{cpp_path.name} does not define the contract's hiera_forward")
         cu_uri = next((u for u in created if u.endswith(".cu")), None)
         if cu_uri:
-            cu_path = Path(cu_uri.removeprefix("file://"))
+            cu_path = Path(to_fs_path(cu_uri) or "")
             hc.open_doc(client, cu_path)
             await rec.wait_for(lambda: bool(rec.diagnostics.get(cu_uri)), 10.0)
             if a.profile_kernel:

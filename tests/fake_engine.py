@@ -1,25 +1,31 @@
 """A scripted stand-in for `python -m engine.cli` that the language-server tests run instead of the engine.
 
 It speaks the same interface (docs/protocol.md §1-2): `optimize TASK --events jsonl ...` prints the event
-stream and the result, `profile TASK [CANDIDATE] --json ...` prints one JSON object. It writes the same
-store rows through the real engine.store.RunStore (so the server's reader is tested against the real
-writer), candidate sources under `.hiera/runs/<id>/candidates/`, and the result files into `--results-dir`.
+stream and the result, `profile TASK [CANDIDATE] --json ...` prints one JSON object. Every event and the result
+are the engine's own types (contracts/runrecord.py: RunStarted ... Result, Figure, RunBest, RunResult) written by
+their one JSON form (`event_json`), so the server is tested against what the engine writes, not against a
+hand-made copy of it; figures and verdicts come from the same rule (Figure.of_pair, contracts/verdict.py). It
+writes the same store rows through the real engine.store.RunStore (so the server's reader is tested against the
+real writer), candidate sources under `.hiera/runs/<id>/candidates/`, and the result files into `--results-dir`.
 It builds and times nothing, so a test job takes a fraction of a second.
 
 Like the engine (engine/loop.py), it times the best once more before it reports it: a re-timing row
 `<id>-retimed` (round of the best, index 0) with its own pair, 0.95x the eager and 1.02x the candidate
-time of the first, and the reported best is that pair's (`paired_reference_ms`); a best not faster than
-eager goes to the run's `slower-than-eager/` folder, not to --results-dir.
+time of the first, and the reported best is that pair's; a best whose verdict is not `faster` goes to the run's
+`slower-than-eager/` folder, not to --results-dir; a speedup over 10x is flagged `excessive_speedup`, as the
+checker flags it.
 
 Behaviour knobs, from `<workspace>/fake_engine.json` ({"delay": .., "mode": .., "notice": ..}; a test writes
 it, since one server serves the whole test) or the environment:
   HIERA_FAKE_DELAY   seconds per candidate (default 0.02): long enough to cancel a job or time the server
-  HIERA_FAKE_MODE    ok | slower | level | no_valid | crash | fail_build (default ok); slower: valid but 0.8x
-                     eager; level: 1.01x, inside the 2% spread of its timings
+  HIERA_FAKE_MODE    ok | slower | much_slower | level | level_slower | big | no_valid | crash | fail_build
+                     (default ok); slower: valid but 0.8x eager; much_slower: 88x slower; level: 1.01x, inside
+                     the 2% spread of its timings (level_slower: 0.99x); big: 20x and more (flagged)
   HIERA_FAKE_NOTICE  when set, one `notice` event with this text
-  "best_fields": "canonical" writes the best as the engine's canonical best will (reference_ms, retimed,
-                     spread, verdict) instead of today's paired_reference_ms
+  "spread"           each timing's spread (interquartile range over median, default 0.02); over 1.0: unstable
   "device"           the device the run reports (default "cpu")
+  "kernel"           the kernel's suffix: ".cu" (default) or ".cpp" (C++ candidates, as the engine writes on the CPU)
+  "profile"          whether the best's run has a profile (default true; a CPU run has none)
 Every invocation's argv is appended to `<workspace>/fake_engine_argv.jsonl`.
 """
 
@@ -50,8 +56,13 @@ def _import_store_without_torch() -> None:
 
 _import_store_without_torch()
 
-from contracts.export import free_pair  # noqa: E402
+from contracts import runrecord as rr  # noqa: E402
+from contracts import verdict as rule  # noqa: E402
+from contracts.export import first_import_note, free_pair  # noqa: E402
+from contracts.shapes import ShapeReport  # noqa: E402
+from contracts.verdict import EXCESSIVE_SPEEDUP, Verdict  # noqa: E402
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status, Timing  # noqa: E402
+from engine.phases import ORDER as PHASE_ORDER  # noqa: E402
 from engine.store import RunStore  # noqa: E402
 
 CU_SOURCE = """#include "hiera_contract.h"
@@ -71,7 +82,7 @@ extern "C" int hiera_forward(const HieraArgs* a) {
 }
 """
 
-# Profile.to_json() (engine/profile/metrics.py) as the profiler would write it for CU_SOURCE: line 7 wastes a
+# Profile.to_json() (contracts/profile.py) as the profiler would write it for CU_SOURCE: line 7 wastes a
 # large share of the kernel's global sectors (a Warning); lines 8 and 6 hold 15% and 6% of the kernel's 200
 # stall samples (Information); line 9 holds 1% (not shown); the rest of the 200 fell on lines the profiler
 # did not keep.
@@ -111,7 +122,7 @@ GPU_TITLES = {"pure_cuda": "pure CUDA", "cuda_libraries": "CUDA libraries", "lib
 
 
 def rationale_of(space: str, device: str) -> str:
-    """A rationale worded as the expert backend words it (engine/agents/expert/rules.py), GPU titles and the
+    """A rationale worded as the expert backend words it (engine/agents/expert/space_direction.py), GPU titles and the
     analysis's roofline included, whatever the device: the editor has to make it read right on the CPU."""
     ceilings = "default (CPU)" if device.startswith("cpu") else "measured"
     return (f"Workload: pointwise (memory_bound_fusable): 2 pointwise; 16.78 MB minimum; memory-bound, roofline "
@@ -119,13 +130,15 @@ def rationale_of(space: str, device: str) -> str:
             f"SIMD cover the whole graph. | pointwise chain of 2 op(s): memory-bound -> {space}, M 0.80")
 
 
-def emit(obj: dict) -> None:
-    sys.stdout.write(json.dumps(obj) + "\n")
+def emit(ev: rr.Event) -> None:
+    sys.stdout.write(json.dumps(rr.event_json(ev)) + "\n")
     sys.stdout.flush()
 
 
-def timing(ms: float) -> Timing:
-    return Timing(ms, ms * 0.98, ms * 1.05, ms, ms * 0.01, ms * 0.99, ms * 1.01, 100, "perf_counter")
+def timing(ms: float, spread: float = 0.02) -> Timing:
+    """A timing of median `ms` whose interquartile range is `spread` of it."""
+    lo, hi = ms * (1 - spread / 2), ms * (1 + spread / 2)
+    return Timing(ms, lo * 0.99, hi * 1.01, ms, ms * 0.01, lo, hi, 100, "perf_counter")
 
 
 def modelnew(task: Path, cid: str) -> str:
@@ -134,20 +147,63 @@ def modelnew(task: Path, cid: str) -> str:
             "    def forward(self, x):\n        return torch.relu(x)\n")
 
 
-
-
 def knobs(workspace: str) -> dict:
     k = {"delay": float(os.environ.get("HIERA_FAKE_DELAY", "0.02")), "mode": os.environ.get("HIERA_FAKE_MODE", "ok"),
-         "notice": os.environ.get("HIERA_FAKE_NOTICE", ""), "best_fields": "today", "device": "cpu"}
+         "notice": os.environ.get("HIERA_FAKE_NOTICE", ""), "device": "cpu", "spread": 0.02, "kernel": ".cu",
+         "profile": True}
     f = Path(workspace) / "fake_engine.json"
     if f.exists():
         k.update(json.loads(f.read_text()))
     return k
 
 
+REF_MS = 0.5
+
+
+def candidate_ms(mode: str, r: int, i: int) -> float:
+    return {"slower": REF_MS * 1.25, "much_slower": REF_MS * 88, "level": REF_MS / 1.01,
+            "level_slower": REF_MS * 1.01,
+            "big": REF_MS / (19.0 + r + i)}.get(mode, REF_MS / (1.0 + 0.2 * r + 0.05 * i))
+
+
+def figure_of(o: Outcome, retimed: bool) -> rr.Figure:
+    assert o.candidate is not None and o.reference is not None
+    return rr.Figure.of_pair(o.candidate.median_ms, o.reference.median_ms, retimed, o.candidate.spread,
+                             o.reference.spread, unstable=rule.flagged_unstable(list(o.flags)))
+
+
+def flagged(o: Outcome, extra: list[str] | None = None) -> Outcome:
+    """The checker's flag on an implausible speedup (engine/evaluate/checker.py), and the knob `flags`: what the
+    checker flagged on a real run the fake is set to copy (unstable_timing on a busy machine, say)."""
+    from dataclasses import replace
+
+    flags = list(o.flags) + (list(extra or []) if o.status is Status.VALID else [])
+    if o.speedup and o.speedup > EXCESSIVE_SPEEDUP:
+        flags.append(f"excessive_speedup: {o.speedup:.1f}x (every timed call ran on new inputs and a sample of "
+                     "them was checked)")
+    return replace(o, flags=tuple(flags)) if flags != list(o.flags) else o
+
+
+class Best:
+    """A valid candidate's latest figure, as engine/loop.py keeps it."""
+
+    def __init__(self, cid: str, outcome: Outcome, r: int, space: str, retimed: bool = False):
+        self.cid, self.outcome, self.round, self.space, self.retimed = cid, outcome, r, space, retimed
+
+    @property
+    def speedup(self) -> float:
+        return self.outcome.speedup or 0.0
+
+    def figure(self) -> rr.BestFigure:
+        return rr.BestFigure.of(self.cid, figure_of(self.outcome, self.retimed))
+
+
 def optimize(a: argparse.Namespace) -> int:
     k = knobs(a.workspace)
-    delay, mode = float(k["delay"]), k["mode"]
+    delay, mode, spread = float(k["delay"]), k["mode"], float(k["spread"])
+    kind = CandidateKind.CPP if k["kernel"] == ".cpp" else CandidateKind.CUDA
+    # what the checker found at other batch sizes (contracts/shapes.py), carried by every valid candidate
+    shapes = ShapeReport.from_json(k["shapes"]) if isinstance(k.get("shapes"), dict) else None
     if a.backend == "llm" and not a.llm_model:
         # as the engine does today: a usage error goes to stderr only, with no error event
         sys.stderr.write("error: no LLM model configured for https://api.openai.com/v1: set --llm-model, "
@@ -156,117 +212,134 @@ def optimize(a: argparse.Namespace) -> int:
         return 2
     task = Path(a.task).resolve()
     if not task.is_file():
-        emit({"event": "error", "message": f"{task}: no such task file", "log": None})
+        emit(rr.Failed(f"{task}: no such task file", None))
         return 2
     ws = Path(a.workspace).resolve()
     store = RunStore.for_workspace(ws)
     h = hashlib.sha256(task.read_bytes()).hexdigest()[:16]
     device = k["device"]
-    run_id = store.start_run("optimize", task, task.stem, h, {"rounds": a.rounds, "candidates": a.candidates},
+    # --budget N: rounds of K, the last one taking what is left (engine/loop_state.py round_sizes)
+    full, rest = divmod(a.budget, a.candidates) if a.budget else (a.rounds, 0)
+    sizes = [a.candidates] * full + ([rest] if rest else [])
+    shape = {"rounds": len(sizes), "candidates": a.candidates, **({"budget": a.budget} if a.budget else {})}
+    run_id = store.start_run("optimize", task, task.stem, h, shape,
                              backend=a.backend, device=device)
     run_dir = store.run_dir(run_id)
-    emit({"event": "run_started", "run_id": run_id, "task": str(task), "device": device, "rounds": a.rounds,
-          "candidates": a.candidates, "backend": a.backend, "store": str(store.db_path), "run_dir": str(run_dir)})
+    emit(rr.RunStarted(run_id, str(task), device, len(sizes), a.candidates, sum(sizes), a.backend,
+                       str(store.db_path), str(run_dir)))
     if k["notice"]:
         store.record_notice(run_id, k["notice"])
-        emit({"event": "notice", "message": k["notice"]})
-    ref_ms = 0.5
-    store.set_reference(run_id, ref_ms, device)
-    emit({"event": "reference_timed", "reference_ms": ref_ms})
-    rounds, best, status = [], None, "finished"
-    valid_ones: dict[str, dict] = {}
+        emit(rr.Notice(k["notice"]))
+    rounds: list[rr.RoundSummary] = []
+    best: Best | None = None
+    status, retimed = "finished", 0
+    pool: dict[str, Best] = {}
     try:
         if mode == "crash":
             sys.stderr.write("fake engine: simulated crash\n")
             os._exit(3)
-        for r in range(1, a.rounds + 1):
+        for r, size in enumerate(sizes, 1):
             space = a.space if a.space != "auto" else SPACES[(r - 1) % 3]
             scores = {"C": 0.1, "P": 0.3, "M": 0.8, "R": 0.4, "T": 0.05}
             strategy = f"fuse the pointwise chain, vectorized loads (round {r})"
             rationale = rationale_of(space, device)
             store.record_decision(run_id, r, space, scores, {"M": ["pointwise chain: memory-bound"]}, "M",
                                   strategy, rationale)
-            emit({"event": "round_started", "round": r, "space": space, "scores": scores, "direction": "M",
-                  "strategy": strategy, "rationale": rationale})
-            outcomes = []
-            for i in range(1, a.candidates + 1):
-                emit({"event": "candidate_started", "round": r, "index": i, "of": a.candidates})
+            emit(rr.RoundStarted(r, space, scores, "M", strategy, rationale, size))
+            rows = []
+            for i in range(1, size + 1):
+                emit(rr.CandidateStarted(r, i, size))
                 time.sleep(delay)
                 cid = f"r{r}c{i}"
-                valid = mode in ("ok", "slower", "level") and i % 3 != 0
-                ms = ({"slower": ref_ms * 1.25, "level": ref_ms / 1.01}.get(mode, ref_ms / (1.0 + 0.2 * r + 0.05 * i))
-                      if valid else None)
+                valid = mode in ("ok", "slower", "much_slower", "level", "level_slower", "big") and i % 3 != 0
+                ms = candidate_ms(mode, r, i) if valid else None
                 st = Status.VALID if valid else (Status.BUILD_FAILED if mode == "fail_build" else Status.INCORRECT)
                 reason = "ok" if valid else "out[0, 3]: expected 0.5, got 0.25"
-                outcome = Outcome(cid, st, reason, candidate=timing(ms) if ms else None,
-                                  reference=timing(ref_ms), device=device, build_s=0.01, verify_s=0.01, time_s=0.01)
-                store.record_candidate(run_id, Candidate(cid, CandidateKind.CUDA, CU_SOURCE,
-                                                         origin="expert:fake", note=strategy), outcome, r, i)
-                sp = outcome.speedup
-                if sp:
-                    valid_ones[cid] = {"candidate_id": cid, "speedup": sp, "candidate_ms": ms, "round": r,
-                                       "space": space, "direction": "M"}
-                if sp and (best is None or sp > best["speedup"]):
-                    best = valid_ones[cid]
-                outcomes.append({"candidate_id": cid, "index": i, "status": st.value, "reason": reason,
-                                 "speedup": sp, "candidate_ms": ms})
-                emit({"event": "candidate_finished", "round": r, "index": i, "of": a.candidates,
-                      "candidate_id": cid, "status": st.value, "reason": reason, "speedup": sp, "candidate_ms": ms,
-                      "best_speedup": best["speedup"] if best else None})
-            rounds.append({"round": r, "space": space, "scores": scores, "direction": "M", "strategy": strategy,
-                           "rationale": rationale, "outcomes": outcomes})
-            emit({"event": "round_finished", "round": r, "best_speedup": best["speedup"] if best else None})
+                outcome = flagged(Outcome(cid, st, reason, candidate=timing(ms, spread) if ms else None,
+                                          reference=timing(REF_MS, spread), device=device, build_s=0.01,
+                                          verify_s=0.01, time_s=0.01, shapes=shapes if valid else None),
+                                  k.get("flags"))
+                store.record_candidate(run_id, Candidate(cid, kind, CU_SOURCE, origin="expert:fake", note=strategy),
+                                       outcome, r, i)
+                if r == i == 1:  # the first pair's eager time, as the engine says it (engine/loop.py _round)
+                    emit(rr.ReferenceTimed(REF_MS))
+                    store.set_reference(run_id, REF_MS, device)
+                if outcome.speedup:
+                    pool[cid] = Best(cid, outcome, r, space)
+                    if best is None or outcome.speedup > best.speedup:
+                        best = pool[cid]
+                rows.append(rr.CandidateRow(cid, i, st.value, reason, outcome.speedup, ms, shapes=outcome.shapes))
+                source = str(run_dir / "candidates" / f"{cid}{kind.suffix}")
+                emit(rr.CandidateFinished(r, i, size, cid, source, st.value, reason, outcome.speedup, ms,
+                                          best.speedup if best else None, best.figure() if best else None))
+            rounds.append(rr.RoundSummary(r, space, scores, "M", strategy, rationale, rows))
+            emit(rr.RoundFinished(r, best.speedup if best else None, best.figure() if best else None))
         if best is not None:
-            best = retime(store, run_id, valid_ones, mode, device, k["best_fields"])
+            best, retimed = retime(store, run_id, pool, mode, device, spread, kind, k.get("flags"))
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM from the language server (as the engine does)
         status = "stopped"
+    run_best = None
     if best is not None:
-        store.record_profile(run_id, best["candidate_id"], PROFILE)
+        if k["profile"]:
+            store.record_profile(run_id, best.cid, PROFILE)
+        f = best.figure()
         folder = Path(a.results_dir) if a.results_dir else task.parent
-        if best["speedup"] <= 1.0:  # not faster than eager: kept in the run's folder, as the engine does
-            folder = run_dir / "slower-than-eager"
+        if f.verdict != Verdict.FASTER.value:  # not faster than eager: kept in the run's folder, as the engine does
+            folder = run_dir / rr.SLOWER_DIR
         folder.mkdir(parents=True, exist_ok=True)
-        py, cu = free_pair(folder, f"{task.stem}_hiera", ".cu")
-        py.write_text(modelnew(task, best["candidate_id"]))
+        py, cu = free_pair(folder, f"{task.stem}_hiera", kind.suffix)
+        py.write_text(modelnew(task, best.cid))
         cu.write_text(CU_SOURCE)
-        best["paths"] = {"py": str(py), "cu": str(cu)}
-    result = {"run_id": run_id, "status": status, "task": str(task), "device": device, "backend": a.backend,
-              "reference_ms": ref_ms, "best": best, "candidates": sum(len(r["outcomes"]) for r in rounds),
-              "retimed": 1 if best else 0,
-              "rounds": rounds, "tokens": {"prompt": 0, "completion": 0},
-              "seconds": {"build": 0.0, "verify": 0.0, "time": 0.0, "profile": 0.0, "model": 0.0, "total": 0.1},
-              "cost_usd": None}
-    store.finish_run(run_id, status, result)
-    emit({"event": "result", **result})
+        run_best = rr.RunBest(f.candidate_id, f.speedup, f.candidate_ms, f.reference_ms, f.retimed, f.spread,
+                              f.verdict, best.round, best.space, "M", list(best.outcome.flags),
+                              rr.ResultPaths(str(py), str(cu)), first_import_note(kind is CandidateKind.CUDA),
+                              f.candidate_spread, f.reference_spread, best.outcome.shapes)
+    for rs in rounds:  # each round's best by the run's rule
+        top = rr.pick_best([b for b in pool.values() if b.round == rs.round], lambda b: b.speedup, lambda b: b.retimed)
+        rs.best = top.figure() if top else None
+    result = rr.RunResult(run_id, status, str(task), device, a.backend, REF_MS, run_best, sum(sizes),
+                          sum(len(r.outcomes) for r in rounds), retimed, rounds, rr.Tokens(0, 0),
+                          {"build": 0.0, "verify": 0.0, "time": 0.0, "profile": 0.0, "model": 0.0, "total": 0.1},
+                          None, store.notices(run_id),
+                          # As the engine accounts them (engine/phases.py, loop_profiling.py), in fake seconds.
+                          phases={p: 0.01 for p in PHASE_ORDER},
+                          profiling=rr.Profiling(asked=bool(k.get("profile")), reference=False, rounds=len(rounds),
+                                                 rounds_profiled=0, skipped={}, failed=0,
+                                                 off=None if device.startswith("cuda") else
+                                                 "profiling off: Nsight Compute profiles CUDA devices and this run "
+                                                 "is on the CPU"))
+    store.finish_run(run_id, status, result.to_json())
+    emit(rr.Result(result))
     return 0 if best else 1
 
 
-def retime(store: RunStore, run_id: str, valid: dict[str, dict], mode: str, device: str, fields: str) -> dict:
+def retime(store: RunStore, run_id: str, pool: dict[str, Best], mode: str, device: str, spread: float,
+           kind: CandidateKind, flags: list[str] | None = None) -> tuple[Best, int]:
     """Time the best once more and report that pair, as engine/loop.py _confirm_best does: a best that falls
     behind another valid candidate gives way to it, which is timed again the same way (at most 3 times)."""
-    pool, tried = dict(valid), set()
-    best = max(pool.values(), key=lambda b: b["speedup"])
-    while best["candidate_id"] not in tried and len(tried) < 3:
-        tried.add(best["candidate_id"])
-        first_ms = best["candidate_ms"]
-        cand_ms, ref_ms = (first_ms, 0.5) if mode == "level" else (first_ms * 1.02, 0.5 * 0.95)
-        cid = best["candidate_id"] + "-retimed"
-        outcome = Outcome(cid, Status.VALID, "ok (re-timed)", candidate=timing(cand_ms), reference=timing(ref_ms),
-                          device=device, build_s=0.0, verify_s=0.01, time_s=0.01)
-        store.record_candidate(run_id, Candidate(cid, CandidateKind.CUDA, CU_SOURCE, origin="expert:fake",
-                                                 note="re-timed"), outcome, best["round"], 0)
-        pool[best["candidate_id"]] = {**best, "speedup": outcome.speedup, "candidate_ms": cand_ms,
-                                      "paired_reference_ms": ref_ms}
-        best = max(pool.values(), key=lambda b: b["speedup"])
-    if best["candidate_id"] not in tried:  # re-timings spent: the fastest re-timed one is reported
-        best = max((pool[c] for c in tried), key=lambda b: b["speedup"])
-    out = {**best, "flags": []}
-    if fields == "canonical":
-        spread = 0.02  # timing(): p25/p75 at 0.99/1.01 of the median, on both sides
-        verdict = "faster" if out["speedup"] > 1 + spread else "slower" if out["speedup"] < 1 - spread else "level"
-        return {**out, "reference_ms": out.pop("paired_reference_ms"), "retimed": True, "spread": spread,
-                "verdict": verdict}
-    return out
+    tried: set[str] = set()
+    best = max(pool.values(), key=lambda b: b.speedup)
+    while best.cid not in tried and len(tried) < 3:
+        tried.add(best.cid)
+        emit(rr.RetimeStarted(best.cid, best.figure()))
+        assert best.outcome.candidate is not None
+        first_ms = best.outcome.candidate.median_ms
+        level = mode in ("level", "level_slower")
+        cand_ms, ref_ms = (first_ms, REF_MS) if level else (first_ms * 1.02, REF_MS * 0.95)
+        cid = best.cid + rr.RETIMED
+        outcome = flagged(Outcome(cid, Status.VALID, "ok (re-timed)", candidate=timing(cand_ms, spread),
+                                  reference=timing(ref_ms, spread), device=device, build_s=0.0, verify_s=0.01,
+                                  time_s=0.01, shapes=best.outcome.shapes), flags)
+        store.record_candidate(run_id, Candidate(cid, kind, CU_SOURCE, origin="expert:fake", note="re-timed"),
+                               outcome, best.round, 0)
+        pool[best.cid] = Best(best.cid, outcome, best.round, best.space, retimed=True)
+        done = best.cid
+        best = max(pool.values(), key=lambda b: b.speedup)
+        top = rr.pick_best(pool.values(), lambda b: b.speedup, lambda b: b.retimed)
+        emit(rr.RetimeFinished(done, Status.VALID.value, figure_of(outcome, True), top.figure() if top else None))
+    top = rr.pick_best(pool.values(), lambda b: b.speedup, lambda b: b.retimed)
+    assert top is not None
+    return top, len(tried)
 
 
 def profile(a: argparse.Namespace) -> int:
@@ -303,6 +376,7 @@ def main() -> int:
     o.add_argument("--backend", default="expert")
     o.add_argument("--rounds", type=int, default=3)
     o.add_argument("--candidates", type=int, default=6)
+    o.add_argument("--budget", type=int, default=None)
     o.add_argument("--space", default="auto")
     o.add_argument("--precision", default="fp32")
     o.add_argument("--device", default="auto")

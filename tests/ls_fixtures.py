@@ -24,7 +24,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import register_lsp_features
 
-from hiera_ls.client import apply_edit_to_disk, converter_factory
+from hiera_ls.scripted_client import apply_edit_to_disk, converter_factory
 
 REPO = Path(__file__).resolve().parent.parent
 FAKE_ENGINE = [sys.executable, str(REPO / "tests" / "fake_engine.py")]
@@ -57,6 +57,15 @@ class Head(nn.Module):
     def forward(self, x):
         return x.sum(-1)
 '''
+
+
+def big_module() -> str:
+    """BLOCKS, then ~1 MB of code (seconds of ast.parse on a loaded 2-core machine), in ~5 MB of text."""
+    code = "".join(f"W{i} = [{i}, {i + 1}, 'a constant', {{'k': {i}}}]\n" for i in range(24000))
+    filler = "".join(f"# line {i} of a long generated module, kept here to make the file large\n" for i in range(52000))
+    text = BLOCKS + code + filler
+    assert len(text) > 5_000_000
+    return text
 
 
 def server_env(**extra: str) -> dict[str, str]:
@@ -131,6 +140,20 @@ async def start_session(client: LanguageClient, ws: Path, settings: dict[str, An
                                               server_env=server_env(), client_factory=client_factory))
 async def client(lsp_client: LanguageClient, workspace: Path):
     await start_session(lsp_client, workspace)
+    yield
+    await lsp_client.shutdown_session()
+
+
+# A workspace whose jobs run "on a GPU": the server's CUDA probe answers yes, the fake engine plays the GPU run.
+GPU_SETTINGS = {**SETTINGS, "device": "auto"}
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "hiera_ls"],
+                                              server_env=server_env(HIERA_LS_ASSUME_CUDA="1"),
+                                              client_factory=client_factory))
+async def gpu_client(lsp_client: LanguageClient, workspace: Path):
+    set_fake(workspace, device="cuda:0 (NVIDIA H200)")
+    await start_session(lsp_client, workspace, GPU_SETTINGS)
     yield
     await lsp_client.shutdown_session()
 

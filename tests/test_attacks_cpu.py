@@ -292,10 +292,11 @@ def pidns_prefix() -> tuple[str, ...] | None:
 
 def hiera_eval(arena: Arena, task: Path, cands: Sequence[Path], *, device: str = "cpu", trials: int = 20,
                space: str | None = None, pidns: bool = False, limit_s: float = 480,
-               eof_wait_s: float = 10) -> CliRun:
-    """`hiera eval TASK CANDS... --json` in the arena: cwd the workspace, the arena's environment."""
+               eof_wait_s: float = 10, extra: Sequence[str] = ()) -> CliRun:
+    """`hiera eval TASK CANDS... --json` in the arena: cwd the workspace, the arena's environment; `extra`
+    more arguments (--no-sandbox for a positive control)."""
     cmd = [sys.executable, "-m", "engine.cli", "eval", str(task), *map(str, cands), "--device", device, "--json",
-           "--workspace", str(arena.ws), "--trials", str(trials), *(["--space", space] if space else [])]
+           "--workspace", str(arena.ws), "--trials", str(trials), *(["--space", space] if space else []), *extra]
     if pidns:
         prefix = pidns_prefix()
         if prefix is None:
@@ -381,14 +382,15 @@ class Escape:
     before: dict[str, dict[str, str]]
 
 
-def run_escape(a: Arena, task: Path, names: Sequence[str], device: str = "cpu") -> Escape:
-    """One batch of escape attacks, with the arena's files snapshotted before it."""
+def run_escape(a: Arena, task: Path, names: Sequence[str], device: str = "cpu", extra: Sequence[str] = ()) -> Escape:
+    """One batch of escape attacks, with the arena's files snapshotted before it (`extra`: --no-sandbox for the
+    positive control)."""
     a.listen()
     task = a.task(task)
     cands = {Path(n).name: a.render(n) for n in names}
     before = {"home": snapshot(a.home), "workspace": snapshot(a.ws, skip=(".hiera",)), "hiera": snapshot(a.sources)}
     task_before = task.read_bytes()
-    run = hiera_eval(a, task, list(cands.values()), device=device)
+    run = hiera_eval(a, task, list(cands.values()), device=device, extra=extra)
     time.sleep(0.5)  # let the listeners take in anything still in flight
     return Escape(a, run, cands, task, task_before, before)
 
@@ -405,7 +407,14 @@ def writes_outside_scratch(e: Escape, target: str) -> list[str]:
                 + [f"{p}: {m}" for p in store for m in marks if m.encode() in p.read_bytes()]
                 + [str(p) for p in store if a.token in p.name])
     if target == "home":
-        return changed(e.before["home"], snapshot(a.home))
+        # hiera's bytecode cache (engine/pycache.py) is written there by its own trusted processes and shown to
+        # the sandbox read-only: what changes in it is not a candidate's, but no candidate's mark may be in it.
+        cache = ".cache/hiera/pycache/"
+        marks = [f"pwned-{kind}:{a.token}".encode() for kind in ("py", "cpp", "cu")]
+        after = snapshot(a.home)
+        theirs = [k for k in after if k.startswith(cache) and any(m in (a.home / k).read_bytes() for m in marks)]
+        return changed({k: v for k, v in e.before["home"].items() if not k.startswith(cache)},
+                       {k: v for k, v in after.items() if not k.startswith(cache)}) + theirs
     if target == "task file":
         return [] if e.task.read_bytes() == e.task_before else [e.task.read_text()[-300:]]
     if target == "hiera's sources":
@@ -489,6 +498,31 @@ def test_the_escape_batch_ends_with_every_verdict_and_the_honest_ones_valid(esca
     # The corpus itself: an attack that does not build proves nothing (only the file-reading ones may fail).
     unbuilt = [n for n, p in escape.cands.items() if run.status(p) == "build_failed" and not n.startswith("read_")]
     assert not unbuilt, f"attacks that did not build: {unbuilt}\n{run.summary()}"
+
+
+@pytest.fixture(scope="module")
+def unsandboxed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Escape]:
+    """The positive control: the same attacks with --no-sandbox, where they must land (else the tests above
+    could pass because an attack does nothing). The attacks write only into folders the arena marked."""
+    with arena_at(tmp_path_factory.mktemp("unsandboxed"), copy_sources=True) as a:
+        # net_tcp first: the C++ write attack, unsandboxed, appends to hiera's own runner.py in the arena's
+        # copy of the sources, after which no later runner of the batch starts.
+        yield run_escape(a, TASKS / "relu_positive.py", ["net_tcp.py", "write_outside.py", "write_outside.cpp"],
+                         extra=("--no-sandbox",))
+
+
+# Not "home": even without the sandbox a runner's environment is rebuilt from the allowlist, its $HOME a
+# scratch folder, so the attack's writes to $HOME go there.
+@pytest.mark.parametrize("target", ["workspace", "task file", "hiera's sources", "host /tmp"])
+def test_control_without_the_sandbox_the_writes_land(unsandboxed: Escape, target: str) -> None:
+    assert writes_outside_scratch(unsandboxed, target), (
+        f"with --no-sandbox nothing was written into the {target}: the write attacks prove nothing\n"
+        + unsandboxed.run.summary())
+
+
+def test_control_without_the_sandbox_the_connection_lands(unsandboxed: Escape) -> None:
+    assert unsandboxed.arena.listeners is not None
+    assert unsandboxed.arena.listeners.received["tcp"], unsandboxed.run.summary()
 
 
 @pytest.mark.parametrize("target", ["workspace", "home", "task file", "hiera's sources", "host /tmp"])
@@ -636,6 +670,28 @@ def test_resource_limits_stop_the_candidate(resources, attack: str) -> None:
     assert run.status(cands[attack]) == "runtime_error", run.summary()
 
 
+# What stopping at each limit looks like in the verdict's reason: the error the limit raises in the candidate,
+# which the reason quotes. A runtime_error for any other cause (the candidate or the evaluator breaking) is not
+# the limit working.
+LIMIT_SAID = {"fork_many.py": r"processes: \[Errno 11\] Resource temporarily unavailable",  # the process cap: EAGAIN
+              "huge_file.py": r"\[Errno 27\] File too large"}  # the file-size limit (RLIMIT_FSIZE): EFBIG
+
+
+@pytest.mark.parametrize("attack", sorted(LIMIT_SAID))
+def test_the_reason_names_the_limit_that_stopped_the_candidate(resources, attack: str) -> None:
+    _, run, cands, _ = resources
+    v = run.verdict(cands[attack])
+    assert v is not None and re.search(LIMIT_SAID[attack], v["reason"]), run.summary()
+
+
+def test_the_reason_names_the_memory_limit_that_stopped_the_candidate(resources) -> None:
+    """Whichever limit stops it: the runner's memory cgroup (the kernel's SIGKILL, which the reason names from
+    the group's oom_kill count) or, where no cgroup can be made, the address-space limit (a MemoryError)."""
+    _, run, cands, _ = resources
+    v = run.verdict(cands["mem_hog.py"])
+    assert v is not None and re.search(r"memory", v["reason"], re.IGNORECASE), run.summary()
+
+
 def test_resource_attacks_leave_no_process_or_file_and_the_batch_goes_on(resources) -> None:
     a, run, cands, forked = resources
     assert not forked, f"{len(forked)} processes fork_many.py started outlived the evaluation"
@@ -657,6 +713,8 @@ def test_a_hang_or_far_too_slow_candidate_times_out_within_seconds(hanging, atta
     v = run.verdict(cands[attack])
     assert v is not None, f"no verdict within the test's 180 s\n{run.summary()}"
     assert v["status"] == "timeout" and (v.get("verify_s") or 0) < 60, v
+    # The reason names the time limit it ran past (the runner's or the worker's).
+    assert re.search(r"no (answer|result) within [\d.]+ s", v["reason"]), v
 
 
 def test_the_batch_goes_on_after_a_hang(hanging) -> None:
@@ -673,10 +731,20 @@ def test_patching_the_reference_to_the_candidates_math_is_rejected(tmp_path: Pat
     assert o.status.value in REJECTED, describe(o)
 
 
+def honest_or_refused(o: Any, *refusals: str) -> None:
+    """An attack that must not come out valid-and-fast came out either valid at a speed it did not inflate
+    (<= FAST) or with one of the refusals named. Anything else (runtime_error, timeout, a build failure) is the
+    candidate or the evaluator breaking: "not valid-and-fast" too, but not the attack being stopped."""
+    s = o.status.value
+    assert (s == "valid" and o.speedup is not None and o.speedup <= FAST) or s in refusals, describe(o)
+
+
 def test_slowing_the_reference_does_not_inflate_the_speedup(tmp_path: Path) -> None:
     with arena_at(tmp_path) as a:
         o = evaluate_api(a, TASKS / "relu_positive.py", [("patch_slow_reference.py", None)])["patch_slow_reference"]
-    assert not (o.valid and o.speedup > FAST), describe(o)
+    # The reference is timed where no candidate code ran: the speedup stays what the two relus take, or the
+    # candidate is suspect.
+    honest_or_refused(o, "suspect")
 
 
 def test_a_patch_does_not_carry_over_to_the_next_candidate(tmp_path: Path) -> None:
@@ -746,15 +814,23 @@ def test_the_reference_and_its_outputs_are_out_of_the_candidates_reach(scale_bia
     assert o.status.value in REJECTED, describe(o)
 
 
-@pytest.mark.parametrize("attack", ["timed_stack", "timed_count", "timed_buffer"])
-def test_skipping_work_on_timed_calls_is_not_valid_and_fast(relu_group, attack: str) -> None:
+@pytest.mark.parametrize("attack", ["timed_count", "timed_buffer"])
+def test_skipping_work_on_timed_calls_is_caught_as_incorrect(relu_group, attack: str) -> None:
+    """Both skip the work on calls they take for timed ones (from the ninth call; on an input seen before):
+    the timed outputs are checked, so the skipped ones are caught."""
     o = relu_group[attack]
-    assert not (o.valid and o.speedup > FAST), describe(o)
+    assert o.status.value == "incorrect", describe(o)
+
+
+def test_telling_timed_calls_by_the_stack_is_not_valid_and_fast(relu_group) -> None:
+    """timed_stack skips the work under a caller named like a timer: the runner's frames carry no such name
+    (then it is valid at relu's own speed); were one named so, the checked timed outputs make it incorrect."""
+    honest_or_refused(relu_group["timed_stack"], "incorrect")
 
 
 def test_caching_on_an_input_fingerprint_does_not_inflate_the_speedup(linear_group) -> None:
-    o = linear_group["fingerprint_cache"]
-    assert not (o.valid and o.speedup > FAST), describe(o)
+    # Right for every input, so valid; fresh inputs every timed call, so the cache never hits.
+    honest_or_refused(linear_group["fingerprint_cache"])
 
 
 @pytest.mark.parametrize("group,attack", [("relu_group", "offdist_identity"), ("scale_bias_group", "offdist_clamp"),

@@ -122,13 +122,13 @@ def test_device_memory_left_allocated_does_not_reach_the_next_candidate(tmp_path
 
 def test_skipping_kernels_on_timed_calls_is_not_valid_and_fast(tmp_path: Path) -> None:
     o = cuda_api(tmp_path, BIG, [("gpu/timed_count.cu", None)])["timed_count"]
-    assert not (o.valid and o.speedup > kit.FAST), kit.describe(o)
+    kit.honest_or_refused(o, "incorrect")  # checked timed outputs catch the skipped launches; a crash does not pass
 
 
 def test_caching_a_matmul_on_an_input_fingerprint_does_not_inflate_the_speedup(tmp_path: Path) -> None:
     task = kit.ATTACKS / "tasks" / "gpu_linear.py"
     o = cuda_api(tmp_path, task, [("fingerprint_cache.py", None)])["fingerprint_cache"]
-    assert not (o.valid and o.speedup > kit.FAST), kit.describe(o)
+    kit.honest_or_refused(o)  # right for every input: valid, at a speed the cache did not inflate
 
 
 @pytest.mark.parametrize("attack", ["patch_torch_relu.py", "patch_dispatcher.py"])

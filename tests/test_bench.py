@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -13,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from engine import suite_bench
-from engine.suite_bench import TaskResult, find_tasks, group_summary, markdown, run_bench, summary
+from engine.bench_render import bench_markdown
+from engine.bench_stats import bench_summary, budget_curve, group_summary
+from engine.suite_bench import TaskResult, find_tasks, run_bench
 
 ROOT = Path(__file__).resolve().parents[1]
 TASK = '''import torch
@@ -71,10 +74,10 @@ def test_speedups_inside_the_timing_spread_are_counted_apart_and_a_roofline_abov
     s = group_summary(rs)["hiera"]
     assert s["fast_1"] == pytest.approx(0.75)  # 1.02x counts as faster ...
     assert s["faster_beyond_spread"] == pytest.approx(0.5)  # ... but not clear of the 3% spread
-    md = markdown(rs, summary(rs), "# t")
+    md = bench_markdown(rs, bench_summary(rs), "# t")
     assert "| 120%* |" in md and "above 100%" in md and "(l1/conv)" in md
     rs[3].roofline_fraction = 0.9
-    assert "above 100%" not in markdown(rs, summary(rs), "# t")
+    assert "above 100%" not in bench_markdown(rs, bench_summary(rs), "# t")
 
 
 def test_median_wall_of_an_even_count_is_the_mean_of_the_middle_two() -> None:
@@ -170,9 +173,31 @@ def test_rerun_measures_a_finished_task_again_and_keeps_the_old_result(tmp_path:
     assert len(kept) == 1 and json.loads(kept[0].read_text())["task"] == "01_task"
 
 
-def test_code_version_tracks_the_engine_source() -> None:
+def test_code_version_tracks_the_engine_source(tmp_path: Path) -> None:
     v = suite_bench.code_version()
     assert len(v) == 12 and v == suite_bench.code_version()
+    # A copy of the same sources has the same version: it hangs on their contents, not on where they are.
+    copy = tmp_path / "tree"
+    for sub in ("contracts", "engine"):
+        shutil.copytree(ROOT / sub, copy / sub, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "README.md").write_text("not code\n")
+    assert suite_bench.code_version(copy) == v
+    # One byte more in one source file of engine/ or contracts/ is other code: another version.
+    for f in (copy / "engine" / "phases.py", copy / "contracts" / "wording.py"):
+        original = f.read_bytes()
+        f.write_bytes(original + b" ")
+        changed = suite_bench.code_version(copy)
+        assert len(changed) == 12 and changed != v, f
+        f.write_bytes(original)
+        assert suite_bench.code_version(copy) == v
+    # A file moved is other code too; a file outside the two folders is not.
+    (copy / "engine" / "phases.py").rename(copy / "engine" / "phases2.py")
+    assert suite_bench.code_version(copy) != v
+    (copy / "engine" / "phases2.py").rename(copy / "engine" / "phases.py")
+    (copy / "README.md").write_text("changed\n")
+    (copy / "tests").mkdir()
+    (copy / "tests" / "test_x.py").write_text("x = 1\n")
+    assert suite_bench.code_version(copy) == v
 
 
 def test_a_resumed_bench_says_when_it_holds_results_of_other_code(tmp_path: Path) -> None:
@@ -203,7 +228,7 @@ def test_budget_curve_is_cut_from_each_tasks_trajectory_and_the_time_split_sums_
     early = TaskResult(task="early", path="e.py", level="l1", valid=True, speedup=3.0, trajectory=[3.0] * 18,
                        spaces=["pure_cuda"], best_space="pure_cuda", seconds={"build": 1.0}, optimize_wall_s=2.0)
     never = TaskResult(task="never", path="n.py", level="l1", trajectory=[None] * 18)
-    curve = {pt["budget"]: pt for pt in suite_bench.budget_curve([late, early, never], (1, 2, 3, 18))}
+    curve = {pt["budget"]: pt for pt in budget_curve([late, early, never], (1, 2, 3, 18))}
     assert curve[1]["fast_0"] == pytest.approx(1 / 3) and curve[1]["fast_1"] == pytest.approx(1 / 3)
     assert curve[2]["fast_0"] == pytest.approx(2 / 3) and curve[2]["fast_1"] == pytest.approx(1 / 3)
     assert curve[3]["fast_1"] == pytest.approx(2 / 3)
@@ -211,5 +236,5 @@ def test_budget_curve_is_cut_from_each_tasks_trajectory_and_the_time_split_sums_
     s = group_summary([late, early, never])["hiera"]
     assert s["first_round_in_best_space"] == pytest.approx(0.5)
     assert s["time_split_s"]["build"] == pytest.approx(5.0) and s["time_split_s"]["other"] == pytest.approx(3.0)
-    md = markdown([late, early, never], summary([late, early, never]), "# t")
+    md = bench_markdown([late, early, never], bench_summary([late, early, never]), "# t")
     assert "| overall | 18 | 67% | 67% |" in md and "first round in the best's space" in md

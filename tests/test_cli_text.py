@@ -122,8 +122,11 @@ CASES = {
                           "get_inputs() asks for more memory than this machine has"),
     "get_inputs_tensor": ({"inputs": "return torch.ones(4)"}, "get_inputs() returned a Tensor; expected a list",
                           "`return [x]`, not `return x`"),
+    # The inputs fit forward's signature and its own code raised: the hint is about that code, not the count.
     "forward": ({"forward": "return x @ torch.ones(3, 3)"}, "Model.forward raised RuntimeError",
-                "make Model.forward accept the 1 input(s) get_inputs() returns"),
+                "the forward's own code raised at line 11 on the inputs get_inputs() returns: fix the forward there"),
+    "forward_arity": ({"inputs": "return [torch.ones(4), torch.ones(4)]"}, "Model.forward raised TypeError",
+                      "make Model.forward accept the 2 input(s) get_inputs() returns, in that order"),
     "killed": ({"inputs": "os.kill(os.getpid(), 9)"}, "died (killed by SIGKILL, often the system running out of "
                "memory) in get_inputs()", "make get_inputs() return tensors that fit in this machine's memory"),
 }

@@ -132,7 +132,7 @@ def test_bench_accepts_a_budget_of_2_and_hands_its_limits_to_each_task(tmp_path,
 
     def fake_run_bench(root, out, devices, opts, *a, **kw):
         seen.update(opts)
-        return [], cmd.summary([])
+        return [], cmd.bench_summary([])
 
     monkeypatch.setattr(cmd, "run_bench", fake_run_bench)
     (tmp_path / "suite").mkdir()
@@ -143,3 +143,39 @@ def test_bench_accepts_a_budget_of_2_and_hands_its_limits_to_each_task(tmp_path,
     for flags in (seen["optimize_flags"], seen["eval_flags"]):
         assert flags[flags.index("--timeout") + 1] == "7.5" and flags[flags.index("--build-timeout") + 1] == "30.0"
         assert "--no-sandbox" in flags
+
+
+def test_no_module_imports_the_command_line_back():
+    """engine/cli.py is the entry point and the command table; the commands share engine/commands/common.py. A
+    module importing engine.cli back made a circle (and `python -m engine.cli` load the module twice)."""
+    import ast
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    offenders = []
+    for path in [*repo.glob("engine/**/*.py"), *repo.glob("contracts/**/*.py"), *repo.glob("hiera_ls/**/*.py")]:
+        if path.name == "cli.py" and path.parent.name == "engine":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(n == "engine.cli" or n.startswith("engine.cli.") for n in names):
+                offenders.append(str(path.relative_to(repo)))
+    assert not offenders, f"these import engine.cli back: {offenders}"
+
+
+def test_a_command_that_fails_to_import_is_an_error_that_says_which_and_why(monkeypatch, capsys):
+    from engine import cli
+
+    monkeypatch.setattr(cli, "COMMANDS", (*cli.COMMANDS, "no_such_command"))
+    assert cli.main(["--help"]) == cli.EXIT_INVALID
+    said = capsys.readouterr().err
+    assert "the `no_such_command` command could not be loaded" in said and "setup.sh" in said
+
+
+def test_every_command_of_the_table_is_on_the_command_line():
+    from engine import cli
+
+    sub = next(a for a in cli.build_parser()._actions if a.dest == "command")
+    assert set(sub.choices) == {"eval", "contract", "export", "optimize", "report", "bench", "study", "profile",
+                                "doctor"}

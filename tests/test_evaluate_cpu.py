@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 
 from contracts.vocabulary import Space
 from engine.evaluate import Status
-from engine.evaluate.checker import MIN_TRIALS
+from engine.evaluate.timing_policy import MIN_TRIALS
 from tests.conftest import CANDIDATES, TASKS
 from tests.evalkit import candidate, evaluate_one, evaluator
 
@@ -24,7 +25,7 @@ def ev(tmp_path_factory):
 def test_correct_cpp_candidate_is_valid_with_paired_timings(ev):
     o = evaluate_one(ev, CANDIDATES / "scale_bias_relu.cpp")
     assert o.status is Status.VALID, o.reason
-    # Trials adapt to the call's time (checker.TIMING_TARGET_MS), at least MIN_TRIALS, the same on both sides.
+    # Trials adapt to the call's time (timing_policy.TIMING_TARGET_MS), at least MIN_TRIALS, the same on both sides.
     assert o.candidate.trials == o.reference.trials >= MIN_TRIALS
     assert o.speedup == pytest.approx(o.reference.median_ms / o.candidate.median_ms)
     assert o.candidate.min_ms <= o.candidate.median_ms <= o.candidate.max_ms
@@ -72,6 +73,7 @@ def test_hang_times_out_and_the_worker_recovers(tmp_path):
     with evaluator(TASKS / "scale_bias_relu.py", tmp_path, timeout_s=15) as ev:
         o = evaluate_one(ev, CANDIDATES / "hang.cpp")
         assert o.status is Status.TIMEOUT
+        assert re.search(r"no (answer|result) within [\d.]+ s", o.reason), o.reason  # the limit it ran past
         ev.settings = replace(ev.settings, request_timeout_s=180)
         again = evaluate_one(ev, CANDIDATES / "scale_bias_relu.cpp")
     assert again.status is Status.VALID, again.reason
@@ -118,3 +120,70 @@ def test_cli_eval_of_several_candidates_reports_each_on_its_own_line(tmp_path: P
     assert [x["candidate_file"] for x in lines] == [str(good), str(bad)]
     assert lines[0]["status"] == "valid" and lines[1]["status"] != "valid"
     assert lines[0]["run_id"] != lines[1]["run_id"]
+
+
+def test_a_modelnew_runner_reads_the_bytecode_cache_and_writes_nothing_to_it(tmp_path, monkeypatch):
+    """The runs' shared bytecode (engine/pycache.py) is bound read-only into the sandbox, and the runner never
+    writes bytecode (-B): on the H200 importing the candidate tried to write its .pyc into the cache, which the
+    runner's audit hook called a write outside the scratch, and every ModelNew candidate was `suspect`."""
+    import sys
+
+    from engine import pycache
+    from engine.evaluate.candidate_process import CandidateProcess, RunnerSpec
+
+    prefix = tmp_path / "pycache"
+    monkeypatch.setenv("HIERA_PYCACHE", str(prefix))
+    monkeypatch.delenv(pycache.ENV, raising=False)
+    monkeypatch.setattr(sys, "pycache_prefix", None)
+    assert pycache.enable() == prefix
+    artifact = tmp_path / "c.py"
+    artifact.write_text("")
+    spec = RunnerSpec(kind="modelnew", device="cpu", space="libraries_pytorch", artifact=artifact, sandboxed=True,
+                      workdir=tmp_path / "runners")
+    (tmp_path / "runners").mkdir()
+    argv, policy, _env, _artifact = CandidateProcess(spec, "c")._argv_and_policy()
+    assert "-B" in argv and f"pycache_prefix={prefix}" in argv
+    cache_binds = [b for b in policy.binds if b.source.startswith(str(prefix))]
+    assert cache_binds and not any(b.writable for b in cache_binds)
+    assert all(not b.source.startswith(str(prefix / "tmp")) for b in cache_binds)  # only the installation's
+    e = evaluator(TASKS / "relu_positive.py", tmp_path / "eval", timeout_s=180)
+    try:
+        o = evaluate_one(e, CANDIDATES / "relu_modelnew.py")
+    finally:
+        e.close()
+    assert o.status is Status.VALID, o.reason
+
+
+def test_a_warm_compile_fills_the_shared_cache_in_the_runners_sandbox(tmp_path):
+    """hiera's own torch.compile candidates are compiled ahead, together, in the sandbox their runners get
+    (pipeline._warm_compiles on a GPU); the cache they fill is the one those runners read."""
+    from contracts.task import load_task
+    from engine.agents.expert.codegen.torch_variants import TorchVariant, modelnew_source
+    from engine.evaluate.candidate_process import RunnerSpec, warm_compile
+
+    source = modelnew_source(load_task(TASKS / "relu_positive.py"), TorchVariant("compile"), strategy="test")
+    artifact = tmp_path / "cand.py"
+    artifact.write_text(source)
+    cache = tmp_path / "compile-cache"
+    spec = RunnerSpec(kind="modelnew", device="cpu", space="libraries_pytorch", artifact=artifact, sandboxed=True,
+                      workdir=tmp_path / "warm", compile_cache=cache, max_processes=2048)
+    spec.workdir.mkdir()
+    ok, log = warm_compile(spec, "fp32", 300)
+    assert ok, log
+    assert list((cache / "inductor").rglob("*.py")), "nothing compiled into the shared cache"
+    assert not list(spec.workdir.iterdir())  # its scratch is gone
+    broken = tmp_path / "broken.py"
+    broken.write_text(source.replace("class ModelNew", "raise RuntimeError('no')\nclass ModelNew"))
+    ok, log = warm_compile(RunnerSpec(**{**spec.__dict__, "artifact": broken}), "fp32", 300)
+    assert not ok and "no" in log
+
+
+def test_only_hieras_own_torch_compile_candidates_are_warmed():
+    from engine.evaluate.outcome import Candidate, CandidateKind
+    from engine.evaluate.pipeline import _warmable
+
+    compiled = "self._c = _hiera_torch.compile(self._f)"
+    assert _warmable(Candidate("a", CandidateKind.MODELNEW, compiled, None, origin="expert:compile"))
+    assert not _warmable(Candidate("b", CandidateKind.MODELNEW, compiled, None, origin="llm"))  # untrusted
+    assert not _warmable(Candidate("c", CandidateKind.MODELNEW, "class ModelNew: ...", None, origin="expert:x"))
+    assert not _warmable(Candidate("d", CandidateKind.CUDA, compiled, None, origin="expert:x"))

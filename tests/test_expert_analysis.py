@@ -196,7 +196,7 @@ def test_a_direction_that_did_not_improve_is_demoted_and_the_profile_is_blended(
 
 
 def test_a_space_with_nothing_new_to_generate_is_left_for_the_next(tmp_path) -> None:
-    from engine.agents.expert.rules import select_space
+    from engine.agents.expert.space_direction import select_space
     from engine.evaluate.outcome import Outcome, Status
 
     s = spec("expert_chain.py")

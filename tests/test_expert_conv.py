@@ -25,7 +25,7 @@ from engine.agents.expert.codegen.variants import ConvParams, Variant
 from engine.agents.expert.ir import ConvStage, FusedStage, loads
 from engine.agents.expert.lowering import Unsupported, lower
 from engine.agents.expert.planner import implementable
-from engine.agents.expert.rules import workload
+from engine.agents.expert.space_direction import workload
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate import build as build_mod
 from engine.evaluate.outcome import Precision, Status

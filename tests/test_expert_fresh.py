@@ -79,3 +79,19 @@ def test_a_space_whose_generators_have_nothing_new_is_passed_over_before_a_round
     later = replace(ctx, round=2, history=history)
     second = be.ssda.select_space(later)
     assert second.space is Space.LIBRARIES_PYTORCH and "nothing new to generate" in second.rationale
+
+
+def test_a_speculated_round_is_the_round_and_leaves_no_trace(tmp_path: Path) -> None:
+    """The loop builds what `speculate` returns while the reference is profiled; the round decided the same way
+    must ask for the same sources (so they come from the build cache), and speculating must change nothing of
+    what the backend remembers or reports."""
+    ctx = _ctx(tmp_path)
+    be = ExpertBackend()
+    guessed = be.speculate(ctx, tuple(Space), 6)
+    assert guessed and be.drain_usage() == [] and not be._memory.seen
+    choice = be.ssda.select_space(ctx)
+    strategy = be.spa.plan(ctx, choice.space, be.ssda.score_directions(ctx, choice.space))
+    real = [c for c in be.oa.generate(ctx, choice.space, strategy, 6) if not isinstance(c, Invalid)]
+    assert [c.source for c in guessed] == [c.source for c in real]
+    again = be.speculate(ctx, (Space.PURE_CUDA,), 6)  # a fixed space is kept to, and memory now counts
+    assert all(c.space in (None, Space.PURE_CUDA) for c in again)

@@ -23,9 +23,9 @@ from contracts.task import TaskSpec, load_task
 from contracts.vocabulary import Space
 from engine.agents.base import Context
 from engine.agents.expert import ExpertBackend
-from engine.agents.expert.codegen import stencil as gen
-from engine.agents.expert.codegen.stencil import StencilParams, stencil_source, stencil_variants
-from engine.agents.expert.stencil import SMEM_STATIC, StencilSpec, recognize, tile_bytes
+from engine.agents.expert.codegen import stencil_cuda as gen
+from engine.agents.expert.codegen.stencil_cuda import StencilParams, stencil_source, stencil_variants
+from engine.agents.expert.stencil_recognize import SMEM_STATIC, StencilSpec, recognize, tile_bytes
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator, verify
 from engine.evaluate.outcome import FP64_TOLERANCE, Precision, Status
 from tests.cuda_emu import EMULATED_CALL_S, emulated_cpp
@@ -130,7 +130,7 @@ def test_a_stencil_goes_to_pure_cuda_with_the_stencil_generator_and_k_distinct_v
 
 def test_directions_map_to_the_stencil_knobs_and_the_library_stays_on_offer() -> None:
     from engine.agents.expert import planner
-    from engine.agents.expert.rules import workload
+    from engine.agents.expert.space_direction import workload
 
     s = spec(BENCH / "01_box2d_r3.py")
     ctx = ctx_for(s)
@@ -145,7 +145,7 @@ def test_directions_map_to_the_stencil_knobs_and_the_library_stays_on_offer() ->
     assert cands and st.params["family"] in ("stencil", "torch")
     # In the libraries space the planner still leads with the generated kernel, and the PyTorch-level
     # candidates (cuDNN autotuning, torch.compile) follow it in the ranking of spaces.
-    from engine.agents.expert.rules import space_ranking
+    from engine.agents.expert.space_direction import space_ranking
 
     ranking = [r.space for r in space_ranking(w, True)]
     assert ranking[0] is Space.PURE_CUDA and Space.LIBRARIES_PYTORCH in ranking

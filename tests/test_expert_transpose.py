@@ -168,7 +168,7 @@ def test_cpu_candidate_of_a_transpose_task_is_valid(task: str, tmp_path: Path) -
 def test_a_best_at_the_roofline_sends_no_round_to_torch_compile() -> None:
     """The same 1.05x, but measured at the workload's roofline bound: torch.compile cannot find more there
     (it moves the same bytes), so the round stays with the generated kernels."""
-    from engine.agents.expert.rules import workload
+    from engine.agents.expert.space_direction import workload
     from engine.evaluate.outcome import Outcome, Status, Timing
 
     s = spec("expert_transpose.py")

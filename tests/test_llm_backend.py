@@ -20,13 +20,13 @@ import pytest
 from fake_llm_server import FakeLLMServer, Reply
 
 from contracts.contract import write_contract
+from contracts.profile import KernelProfile, Profile
 from contracts.task import load_task
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import Context, DirectionScores, Invalid, RoundRecord, Strategy
 from engine.agents.llm import BackendUnavailable, LLMBackend
-from engine.config import LLMConfig
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Precision, Status, Timing
-from engine.profile.metrics import KernelProfile, Profile
+from engine.llm_config import LLMConfig
 
 TESTS = Path(__file__).parent
 TASK = TESTS / "data" / "tasks" / "scale_bias_relu.py"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import ConfigError, LLMConfig, add_llm_arguments, load_llm_config, overrides_from_args
+from engine.llm_config import ConfigError, LLMConfig, add_llm_arguments, load_llm_config, overrides_from_args
 
 
 def write_toml(ws: Path, body: str) -> None:

@@ -63,7 +63,7 @@ def test_second_run_never_overwrites_the_first_results(tmp_path):
     loop2, _, _, _ = make_loop(tmp_path, Scripted(SOURCES[:1]), rounds=1)
     second = loop2.run(loop2.start("scripted")).to_json()
     assert first["best"]["paths"]["py"] != second["best"]["paths"]["py"]
-    assert second["best"]["paths"]["py"].endswith("scale_bias_relu_hiera-2.py")
+    assert second["best"]["paths"]["py"].endswith("scale_bias_relu_hiera_2.py")  # importable: no hyphen
 
 
 def test_interrupted_run_keeps_finished_rounds_and_resumes(tmp_path):
@@ -155,7 +155,7 @@ def _pair(cand_ms, ref_ms, status=None):
 def _seed(loop, state, outcomes):
     for i, o in enumerate(outcomes):
         c = Candidate(f"c{i}", CandidateKind.CPP, f"// {i}", Space.PURE_CUDA, note="n")
-        loop._consider(state, c, replace(o, candidate_id=c.id), 1, Space.PURE_CUDA, Direction.P)
+        loop.consider(state, c, replace(o, candidate_id=c.id), 1, Space.PURE_CUDA, Direction.P)
         state.reference_ms.append(o.reference.median_ms)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import ls_fixtures
 import pytest
-from ls_fixtures import BLOCKS, RawClient, make_workspace, open_file, rss_mb
+from ls_fixtures import RawClient, big_module, make_workspace, open_file, rss_mb
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -190,12 +190,7 @@ async def test_a_file_outside_the_workspace_runs_only_when_the_user_confirms(cli
 
 @pytest.mark.asyncio
 async def test_typing_in_a_5_mb_module_keeps_hovers_fast(client: LanguageClient, workspace: Path):
-    # ~1 MB of code (seconds of ast.parse on a loaded 2-core machine) in ~5 MB of text
-    code = "".join(f"W{i} = [{i}, {i + 1}, 'a constant', {{'k': {i}}}]\n" for i in range(24000))
-    filler = "".join(f"# line {i} of a long generated module, kept here to make the file large\n"
-                     for i in range(52000))
-    text = BLOCKS + code + filler
-    assert len(text) > 5_000_000
+    text = big_module()
     big = workspace / "big_model.py"
     big.write_text(text)
     uri = open_file(client, big, text)
@@ -213,11 +208,18 @@ async def test_typing_in_a_5_mb_module_keeps_hovers_fast(client: LanguageClient,
         latencies.append(time.monotonic() - t0)
         await asyncio.sleep(0.05)
     assert statistics.median(latencies) < 0.25 and max(latencies) < 1.5, latencies
-    # once typing pauses, the scan (in the scan worker) finds the class
+    # the typing goes on below the class: the first scan (in the scan worker) was of a text edited since, and
+    # still finds the class above the first edit, without waiting for the typing to pause
     hover = None
     deadline = time.monotonic() + 60
+    i = 20
     while hover is None:
-        assert time.monotonic() < deadline, "the 5 MB module was never scanned"
+        assert time.monotonic() < deadline, "the class of the 5 MB module never showed while typing went on"
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2 + i),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(types.Position(end + i, 0), types.Position(end + i, 0)), text=f"# typed {i}\n")]))
+        i += 1
         hover = await client.text_document_hover_async(hover_at)
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.1)  # under DEBOUNCE_S: no pause in the typing for a scan to start on
     assert "HIERA · `FusedBlock`" in hover.contents.value

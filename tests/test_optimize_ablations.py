@@ -17,7 +17,7 @@ def optimize(tmp_path, *flags, timeout=900):
     out = subprocess.run([sys.executable, "-m", "engine.cli", "optimize", str(task), "--device", "cpu", "--json",
                           "--workspace", str(tmp_path), "--rounds", "1", "--candidates", "2", *flags],
                          capture_output=True, text=True, timeout=timeout)
-    assert out.returncode in (0, 1), out.stderr[-3000:]
+    assert out.returncode in (0, 1, 3), out.stderr[-3000:]  # written, nothing valid, or not faster: kept aside
     return json.loads(out.stdout)
 
 

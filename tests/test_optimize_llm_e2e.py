@@ -9,14 +9,14 @@ import sys
 import time
 from pathlib import Path
 
-from tests.conftest import CANDIDATES, TASKS
+from tests.conftest import TASKS
 
-BROKEN = "this reply has no code block at all"
+# Round 1: a rate limit, a wrong candidate and a reply with no code; then the right candidate (source files
+# relative to the script; tools/behaviour_diff.py runs the same script).
+LLM_SCRIPT = Path(__file__).parent / "data" / "llm" / "scale_bias_relu_cpu_script.json"
 
 
-def start_server(tmp_path, script):
-    path = tmp_path / "script.json"
-    path.write_text(json.dumps(script))
+def start_server(tmp_path, path):
     proc = subprocess.Popen([sys.executable, "tests/fake_llm_server.py", "--port", "0", "--script", str(path),
                              "--record", str(tmp_path / "requests.jsonl")], stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline().split()
@@ -27,23 +27,7 @@ def start_server(tmp_path, script):
 def test_llm_optimize_runs_r_times_k_candidates_and_records_everything(tmp_path):
     task = tmp_path / "scale_bias_relu.py"
     shutil.copy(TASKS / "scale_bias_relu.py", task)
-    script = {
-        "model": "fake-model",
-        "reject_formats": ["json_schema"],
-        "replies": {"OA": [{"kind": "status", "status": 429, "retry_after": 1},
-                           {"kind": "code", "source_file": str(CANDIDATES / "wrong_math.cpp"), "lang": "cpp"},
-                           {"kind": "ok", "content": BROKEN}]},
-        "defaults": {
-            "SSDA.space": {"kind": "ok", "content": {"space": "pure_cuda", "rationale": "pointwise chain"}},
-            "SSDA.directions": {"kind": "ok", "content": {
-                "scores": {"C": 0.1, "P": 0.3, "M": 0.5, "R": 0.8, "T": 0.0},
-                "evidence": {"R": ["three pointwise ops: fuse"]}, "rationale": "memory-bound chain"}},
-            "SPA": {"kind": "ok", "content": {"strategy": "R.fuse_pointwise", "description": "one pass",
-                                              "steps": ["fuse"]}},
-            "OA": {"kind": "code", "source_file": str(CANDIDATES / "scale_bias_relu.cpp"), "lang": "cpp"},
-        },
-    }
-    proc, url = start_server(tmp_path, script)
+    proc, url = start_server(tmp_path, LLM_SCRIPT)
     try:
         out = subprocess.run(
             [sys.executable, "-m", "engine.cli", "optimize", str(task), "--backend", "llm", "--llm-base-url", url,
@@ -52,8 +36,10 @@ def test_llm_optimize_runs_r_times_k_candidates_and_records_everything(tmp_path)
             capture_output=True, text=True, timeout=600)
     finally:
         proc.kill()
-    assert out.returncode == 0, out.stderr[-3000:]
     result = json.loads(out.stdout)
+    # 0 when the best was written beside the task (faster than eager), 3 when it was kept aside: a loaded CPU
+    # decides which.
+    assert out.returncode == (0 if result["best"]["verdict"] == "faster" else 3), out.stderr[-3000:]
     assert result["candidates"] == 6
     statuses = [o["status"] for r in result["rounds"] for o in r["outcomes"]]
     assert statuses.count("valid") >= 3 and "incorrect" in statuses and "build_failed" in statuses

@@ -76,8 +76,8 @@ def source_csv(kernel: str, file: str, lines: Sequence[tuple[int, str, Sequence[
 
 # --- tests of the CSV readers on the synthetic documents above ------------------------------------------------
 
+from contracts.profile import kernel_base  # noqa: E402
 from engine.profile.csv_pages import launches_from_csv, parse_details, parse_raw, parse_source  # noqa: E402
-from engine.profile.readings import kernel_base  # noqa: E402
 
 STRIDED = {
     "gpu__time_duration.sum": ("41,216", "nsecond"),

@@ -10,9 +10,9 @@ from dataclasses import replace
 
 import pytest
 
+from contracts.profile import KernelProfile, LineFinding, RuleResult
 from engine.profile import profile_from_launches
 from engine.profile.directions import bottleneck, memory_wait_direction, roofline, rule_direction, score
-from engine.profile.metrics import KernelProfile, LineFinding, RuleResult
 from engine.profile.readings import Launch
 
 BASE = KernelProfile(name="k", duration_us=100.0, sm_throughput_pct=20.0, memory_throughput_pct=30.0,

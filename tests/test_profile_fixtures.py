@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from contracts.profile import KernelProfile
 from engine.profile import Profile, profile_from_launches
 from engine.profile.csv_pages import launches_from_csv
 from engine.profile.feedback import feedback_text
-from engine.profile.metrics import KernelProfile
 from engine.profile.readings import launch_from_json
 
 REPO = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""Which profiled lines are shown (engine/profile/hotlines.py), on the recorded H200 profiles and small cases.
+"""Which profiled lines are shown (contracts/hotlines.py), on the recorded H200 profiles and small cases.
 
 The recordings are tests/data/ncu/ (loaded as tests/test_profile_fixtures.py does). The rule: a line is shown
 when it holds at least SHOW_SHARE of its kernel's stall samples and is among the MAX_HOT_LINES hottest, or
@@ -13,9 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.profile.catalog import line_findings
-from engine.profile.csv_pages import launches_from_csv
-from engine.profile.hotlines import (
+from contracts.hotlines import (
     MAX_FINDING_LINES,
     MAX_HOT_LINES,
     SHOW_SHARE,
@@ -25,7 +23,9 @@ from engine.profile.hotlines import (
     elsewhere,
     hot_lines,
 )
-from engine.profile.metrics import KernelProfile, LineFinding, Profile
+from contracts.profile import KernelProfile, LineFinding, Profile
+from engine.profile.catalog import line_findings
+from engine.profile.csv_pages import launches_from_csv
 from tests.test_profile_fixtures import CASES, RECORDINGS, load, source_of
 
 pytestmark = pytest.mark.skipif(not CASES, reason="no ncu recordings in tests/data/ncu")

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from contracts.hotlines import hot_lines
+from contracts.profile import Bottleneck, KernelProfile, LineFinding, Profile, RuleResult
 from contracts.vocabulary import Direction
 from engine.agents.base import DirectionScores
 from engine.profile.catalog import kernel_profile, si
 from engine.profile.feedback import feedback_text
-from engine.profile.hotlines import hot_lines
-from engine.profile.metrics import Bottleneck, KernelProfile, LineFinding, Profile, RuleResult
 from engine.profile.readings import Launch, launch_from_json, launch_to_json
 
 

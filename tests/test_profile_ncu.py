@@ -17,7 +17,7 @@ import pytest
 
 import engine.profile.ncu as ncu_mod
 from engine.profile import ProfilerUnavailable, find_ncu, profile_candidate, profile_reference
-from engine.profile.ncu import NOT_FOUND, CollectOptions, collect_args
+from engine.profile.ncu import NOT_FOUND, CollectOptions, collect_args, real_ncu
 from engine.profile.target import CANDIDATE_RANGE, nvtx_filter
 from tests.test_profile_csv import details_csv, raw_csv, source_csv
 
@@ -207,8 +207,10 @@ def test_a_profiled_candidate_runs_under_ncu_in_the_sandbox(fake_ncu, tmp_path, 
         profile_candidate(tmp_path / "task.py", tmp_path / "contract", tmp_path / "cache/ab12/candidate.so", "cuda",
                           "cuda:0", ncu_path=str(fake_ncu), work_dir=tmp_path / "work", layout=layout)
     cmd = seen[0]
-    assert Path(cmd[0]).name in ("bwrap", "bwrap.bin") and "--unshare-all" in cmd
+    assert Path(cmd[0]).name in ("bwrap", "bwrap.bin") and ("--unshare-pid" in cmd or "--unshare-all" in cmd)
     inner = cmd[cmd.index("--") + 1:]
+    if Path(inner[0]).name == "setpriv":  # hiera as root: the sandbox drops to nobody first (sandbox.py)
+        inner = inner[inner.index("--") + 1:]
     assert inner[0] == str(fake_ncu) and inner[inner.index("-o") + 1] == "/sandbox/profile"
     assert inner[inner.index("--artifact") + 1] == "/sandbox/candidate.so"
     assert inner[inner.index("--task") + 1] == "/task/task.py"
@@ -397,3 +399,114 @@ def test_a_crash_in_the_module_reader_falls_back_to_the_csv_pages(fake_ncu_repor
     data = read_report(str(ncu), report)
     assert data.reader == "csv" and data.launches[0].kernel == "scale_bias_columns"
     assert any("killed by signal 11" in n and "CSV exports instead" in n for n in data.notices)
+
+
+# --- the CUDA toolkit's launcher (bin/ncu), as on the H200 machine ------------------------------------------
+
+# The toolkit's bin/ncu is a shell script that looks for Nsight Compute beside the toolkit or under
+# /opt/nvidia and execs it; it prints this error when it finds none. Shaped like the real one.
+TOOLKIT_LAUNCHER = """#!/bin/sh
+# NVIDIA Nsight Compute launcher (a stand-in shaped like the CUDA toolkit's bin/ncu)
+HERE=$(dirname "$0")
+for d in "$HERE"/../nsight-compute-* /opt/nvidia/nsight-compute/*; do
+  if [ -x "$d/ncu" ]; then LATEST_NSIGHT_COMPUTE_TOOL_DIR=$d; fi
+done
+if [ -z "$LATEST_NSIGHT_COMPUTE_TOOL_DIR" ]; then
+  echo "ERROR : nsight-compute directory is not found under $HERE/../ or /opt/nvidia." \\
+    "Nsight Compute is not installed on your system."
+  exit 1
+fi
+exec "$LATEST_NSIGHT_COMPUTE_TOOL_DIR/ncu" "$@"
+"""
+
+# The install's own ncu: writes the report where -o says (inside the sandbox that is the scratch) and answers
+# the page exports from files beside it (read outside the sandbox, as hiera reads reports).
+INSTALLED_NCU = f"""#!{sys.executable}
+import sys
+from pathlib import Path
+args = sys.argv[1:]
+here = Path(__file__).resolve().parent
+if "-i" in args:
+    sys.stdout.write((here / (args[args.index("--page") + 1] + ".csv")).read_text())
+    sys.exit(0)
+base = args[args.index("-o") + 1]
+Path(base + ".ncu-rep").write_bytes(b"fake report")
+print("==PROF== Report: " + base + ".ncu-rep")
+"""
+
+
+def _toolkit(tmp_path: Path) -> tuple[Path, Path]:
+    """A CUDA toolkit folder with the launcher in bin/ and Nsight Compute installed beside it."""
+    launcher = _executable(tmp_path / "cuda-13.0" / "bin" / "ncu", TOOLKIT_LAUNCHER)
+    install = tmp_path / "cuda-13.0" / "nsight-compute-2025.3.1"
+    (install / "sections").mkdir(parents=True)
+    real = _executable(install / "ncu", INSTALLED_NCU)
+    return launcher, real
+
+
+def test_the_toolkits_launcher_resolves_to_the_install_it_starts(no_ncu, monkeypatch, tmp_path):
+    launcher, real = _toolkit(tmp_path)
+    monkeypatch.setenv("PATH", str(launcher.parent))
+    assert find_ncu() == str(real)
+    assert find_ncu(str(launcher)) == str(real)
+    monkeypatch.setenv("HIERA_NCU", str(launcher))
+    assert find_ncu() == str(real)
+    link = tmp_path / "links" / "ncu"
+    link.parent.mkdir()
+    link.symlink_to(real)  # a symlink to an install's ncu is the install's ncu
+    assert find_ncu(str(link)) == str(real)
+
+
+def test_a_launcher_with_no_install_says_what_to_do(no_ncu, monkeypatch, tmp_path):
+    launcher, real = _toolkit(tmp_path)
+    import shutil
+
+    shutil.rmtree(real.parent)
+    monkeypatch.setattr(ncu_mod, "LAUNCHER_SEARCH", ("{toolkit}/nsight-compute-*/ncu",))
+    with pytest.raises(ProfilerUnavailable, match=r"launcher for Nsight Compute.*set HIERA_NCU"):
+        find_ncu(str(launcher))
+
+
+def _sandboxed_profile(tmp_path: Path, ncu: str) -> object:
+    for name in ("task.py", "contract/hiera_contract.h", "cache/ab12/candidate.so", "cache/ab12/cuda_source.cu"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    layout = {"task": "t", "args": [], "scalars": [], "outputs": [], "output_is_tuple": False}
+    return profile_candidate(tmp_path / "task.py", tmp_path / "contract", tmp_path / "cache/ab12/candidate.so",
+                             "cuda", "cuda:0", ncu_path=ncu, work_dir=tmp_path / "work", layout=layout)
+
+
+BWRAP = __import__("shutil").which("bwrap")
+
+
+@pytest.mark.skipif(not BWRAP, reason="needs bubblewrap (scripts/install_test_deps.sh)")
+def test_a_sandboxed_profile_works_through_the_toolkits_launcher(no_ncu, monkeypatch, tmp_path):
+    """On the H200 machine `ncu` on PATH is the toolkit's launcher: inside the sandbox it could not see the install
+    and every profile failed. The launcher now resolves to the install, which the sandbox binds whole."""
+    monkeypatch.setenv("HIERA_BWRAP", str(BWRAP))  # no_ncu empties PATH
+    launcher, real = _toolkit(tmp_path)
+    _pages(real.parent, "/sandbox/cuda_source.cu")
+    # Positive control: the launcher itself, as hiera ran it before, fails inside the sandbox exactly as there.
+    monkeypatch.setattr(ncu_mod, "real_ncu", lambda p: p)
+    with pytest.raises(ProfilerUnavailable, match="nsight-compute directory is not found"):
+        _sandboxed_profile(tmp_path / "before", str(launcher))
+    monkeypatch.setattr(ncu_mod, "real_ncu", real_ncu)
+    p = _sandboxed_profile(tmp_path / "after", str(launcher))
+    assert p.best_direction() == "M"  # the pages were read: the report came back from the sandbox
+
+
+def test_the_collection_summary_reads_passes_and_the_programs_timeline():
+    from engine.profile.ncu import collection_summary
+    from engine.profile.target import TIMELINE
+
+    out = "\n".join([
+        "==PROF== Connected to process 4242 (/usr/bin/python3.12)",
+        '==PROF== Profiling "scale_bias_relu_kernel": 0%....50%....100% - 38 passes',
+        '==PROF== Profiling "void at::native::vectorized_elementwise_kernel<4, ...>(...)": 0%....100% - 41 passes',
+        TIMELINE + '{"import_s": 2.1, "task_s": 2.9, "warmup_s": 3.0, "profiled_s": 6.5}',
+        "==PROF== Disconnected from process 4242",
+    ])
+    s = collection_summary(out)
+    assert s["kernels"] == 2 and s["passes"] == 79
+    assert s["target"] == {"import_s": 2.1, "task_s": 2.9, "warmup_s": 3.0, "profiled_s": 6.5}
+    assert collection_summary("no kernels here") == {"kernels": 0, "passes": 0}

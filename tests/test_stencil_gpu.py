@@ -38,3 +38,7 @@ def test_optimize_on_the_radius_3_fp64_stencil_gives_a_valid_best(tmp_path: Path
     assert best["speedup"] > 0
     first = result["rounds"][0]
     assert first["space"] == "pure_cuda" and first["strategy"].startswith(("R.", "M.", "P.")), first
+    # Every generated stencil kernel of round 1 is valid, not just the best of them.
+    outcomes = [o for o in first["outcomes"] if not str(o.get("candidate_id") or "").endswith("-retimed")]
+    assert outcomes and all(o["status"] == "valid" for o in outcomes), \
+        [(o["status"], o.get("reason")) for o in outcomes]

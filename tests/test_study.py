@@ -13,17 +13,16 @@ from pathlib import Path
 import pytest
 
 from engine import study
+from engine.bench_render import study_markdown, study_plot
+from engine.bench_stats import miss_rate, study_summary, variant_summary
 from engine.study import (
     CellResult,
-    miss_rate,
     parse_variants,
     plan_cells,
     round_verdicts,
     run_study,
     stall_verdict,
-    study_summary,
     variant_flags,
-    variant_summary,
 )
 from tests.conftest import TASKS
 
@@ -125,8 +124,8 @@ def test_variants_are_compared_only_on_the_cells_every_variant_finished(tmp_path
 # --- the miss rate ----------------------------------------------------------------------------------------------
 
 def _profile(stalls: dict[str, float], rule: tuple[str, str, float] | None = None, **kw):
+    from contracts.profile import KernelProfile, Profile, RuleResult
     from engine.profile.directions import bottleneck
-    from engine.profile.metrics import KernelProfile, Profile, RuleResult
 
     rules = (RuleResult(rule[0], "OPT", rule[1], rule[2], "global"),) if rule else ()
     k = KernelProfile(name="k", duration_us=10.0, warp_stalls=stalls, rules=rules, **kw)
@@ -134,7 +133,7 @@ def _profile(stalls: dict[str, float], rule: tuple[str, str, float] | None = Non
 
 
 def test_the_stall_verdict_weights_kernels_by_time_and_names_stalls_that_fit_no_direction() -> None:
-    from engine.profile.metrics import KernelProfile, Profile
+    from contracts.profile import KernelProfile, Profile
 
     assert stall_verdict(None) is None and stall_verdict({"kernels": []}) is None
     assert stall_verdict(_profile({"math_pipe_throttle": 5.0, "barrier": 1.0, "selected": 9.0}).to_json()) == \
@@ -196,7 +195,7 @@ def test_without_profiles_the_miss_rate_is_not_judged_rather_than_zero() -> None
     cell = CellResult("t", "t.py", "cpu", valid=True, speedup=1.5, trajectory=[1.5], variant="adaptive", rounds=rounds)
     summ = {"matched_pairs": 1, "matched_tasks": 1, "repeats": [0], "cells_finished": 1, "cells_total": 1,
             "unmatched_cells": [], "variants": {"adaptive": variant_summary([cell], [0])}}
-    md = study.markdown(summ, "# t")
+    md = study_markdown(summ, "# t")
     assert "| adaptive | 1 | 0 | not judged |" in md and "This is not a 0% miss rate" in md
     assert "0%" not in md.split("## Taxonomy")[1].split("## Cost")[0].replace("not a 0% miss", "")
 
@@ -241,7 +240,7 @@ def test_the_figure_is_written(tmp_path: Path) -> None:
     other = [CellResult(**{**c.__dict__, "variant": "pure_cuda", "speedup": 0.7 if c.valid else None}) for c in cells]
     summ = {"matched_tasks": 3, "repeats": [0],
             "variants": {"adaptive": variant_summary(cells, [0]), "pure_cuda": variant_summary(other, [0])}}
-    study.plot(summ, cells + other, tmp_path / "s.png")
+    study_plot(summ, cells + other, tmp_path / "s.png")
     assert (tmp_path / "s.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and (tmp_path / "s.png").stat().st_size > 5000
 
 

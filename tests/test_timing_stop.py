@@ -27,8 +27,8 @@ def test_one_slow_outlier_does_not_hold_the_stop() -> None:
 
 
 def test_a_slow_call_needs_fewer_calls_before_its_median_counts() -> None:
-    from engine.evaluate.checker import MIN_SLOW_TRIALS, MIN_TRIALS, Checker
+    from engine.evaluate.timing_policy import MIN_SLOW_TRIALS, MIN_TRIALS, floor_for
 
-    assert Checker._floor_for(0.05) == MIN_TRIALS  # a 50 us kernel: the full minimum
-    assert Checker._floor_for(233.0) == MIN_SLOW_TRIALS  # a 233 ms convolution: 5 calls, if they agree
-    assert MIN_SLOW_TRIALS < Checker._floor_for(40.0) < MIN_TRIALS  # 600 ms / 40 ms = 15
+    assert floor_for(0.05) == MIN_TRIALS  # a 50 us kernel: the full minimum
+    assert floor_for(233.0) == MIN_SLOW_TRIALS  # a 233 ms convolution: 5 calls, if they agree
+    assert MIN_SLOW_TRIALS < floor_for(40.0) < MIN_TRIALS  # 600 ms / 40 ms = 15

@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from contracts.device import Device
 from contracts.task import TaskSpec
 from contracts.vocabulary import DIRECTION_LETTERS, Direction, Space, strongest
 from engine.evaluate.outcome import Candidate, Outcome, Precision
 
 if TYPE_CHECKING:
-    from engine.profile.metrics import Profile
+    from contracts.profile import Profile
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class Context:
 
     spec: TaskSpec
     contract_dir: Path
-    device: str  # "cpu" or "cuda:N"
+    device: Device  # text ("cpu", "cuda:N") is parsed on construction
     device_info: dict[str, Any]
     precision: Precision
     round: int
@@ -98,9 +99,12 @@ class Context:
     use_contract: bool = True  # False: the "without contract" ablation (whole ModelNew .py candidates)
     planning: bool = True  # False: the "without planning" ablation
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "device", Device.parse(self.device))
+
     @property
     def on_gpu(self) -> bool:
-        return self.device.startswith("cuda")
+        return self.device.is_cuda
 
     def contract_text(self) -> dict[str, str]:
         """The frozen contract files, by name (for prompts)."""

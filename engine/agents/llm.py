@@ -46,8 +46,8 @@ from engine.agents.prompts import (
     valid_entries,
 )
 from engine.agents.replies import ReplyError, extract_code, parse_json_object
-from engine.config import LLMConfig
 from engine.evaluate.outcome import Candidate
+from engine.llm_config import LLMConfig
 
 log = logging.getLogger("hiera.llm")
 

@@ -19,12 +19,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from contracts.profile import Profile
 from contracts.vocabulary import Direction, Space
 from engine.agents import knowledge
 from engine.agents.base import Context, DirectionScores, Strategy
 from engine.evaluate.outcome import CandidateKind, Outcome, Precision, Status
 from engine.profile.feedback import feedback_text
-from engine.profile.metrics import Profile
 
 MARK_SPACE = "SSDA.space"
 MARK_DIRECTIONS = "SSDA.directions"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import time
@@ -11,21 +12,28 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from engine.cli import (
+from engine.bench_render import bench_markdown, bench_plot
+from engine.bench_stats import bench_summary
+from engine.commands.checks import output_writable
+from engine.commands.common import (
     EXIT_OK,
     EXIT_STOPPED,
+    SHAPE_LIMITS,
     UsageError,
     add_eval_limits,
+    budget_arg,
+    candidates_arg,
     console,
     device_or_exit,
     eval_limit_flags,
+    rounds_arg,
     seconds,
-    whole_number,
 )
-from engine.suite_bench import TaskResult, code_version, find_tasks, markdown, plot, run_bench, summary
+from engine.commands.plain import PlainLines
+from engine.suite_bench import TaskResult, code_version, find_tasks, run_bench
+from engine.untrusted import escape
 
 DEFAULT_ROUNDS, DEFAULT_CANDIDATES = 3, 6
 
@@ -52,6 +60,26 @@ def levels_of(root: Path, text: str | None) -> list[str] | None:
     return levels
 
 
+def add_ray(p: argparse.ArgumentParser, unit: str) -> None:
+    p.add_argument("--ray", default=None, metavar="ADDRESS",
+                   help=f"run each {unit} as a Ray task with one GPU (--device cpu: one CPU) on the cluster at "
+                        "ADDRESS: auto (the running one), local (start one here), ray://HOST:PORT or HOST:PORT; "
+                        "results and the run store land in --out here. Needs pip install 'hiera[ray]' "
+                        "(default: this machine)")
+
+
+def ray_pool(args: argparse.Namespace) -> Any:
+    """The Ray cluster's pool for --ray (engine/distributed.py, imported only then: Ray is an optional extra), or
+    None: this machine's devices run the tasks."""
+    if not args.ray or args.report_only:
+        return None
+    if args.devices:
+        raise UsageError("--devices names this machine's devices; with --ray the cluster's GPUs run the tasks")
+    from engine.distributed import RayPool
+
+    return RayPool.connect(args.ray, args.device)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     root = Path(args.dir)
     if not root.is_dir():
@@ -59,10 +87,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.budget is not None and args.rounds is not None:
         raise UsageError("give --budget (candidates per task) or --rounds, not both")
     rounds, candidates, optimize_flags = budget_shape(args.budget, args.rounds or DEFAULT_ROUNDS, args.candidates)
-    devices = [device_or_exit(d) for d in (args.devices.split(",") if args.devices else [args.device])]
+    pool = ray_pool(args)
+    devices = pool.slots if pool else [str(device_or_exit(d)) for d in (args.devices.split(",") if args.devices
+                                                                   else [args.device])]
     levels = levels_of(root, args.levels)
     out = Path(args.out)
+    output_writable(out, "--out")
     out.mkdir(parents=True, exist_ok=True)
+    plain = PlainLines(args.json)
     opts: dict[str, Any] = {"backend": args.backend, "rounds": rounds, "candidates": candidates,
                             "budget": args.budget, "precision": args.precision, "task_timeout_s": args.task_timeout,
                             "compile": not args.no_compile, "no_profile": args.no_profile,
@@ -75,10 +107,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     def done(r: TaskResult, n: int, total: int) -> None:
         progress.update(bar, completed=n, total=total, description=f"{r.level}/{r.task}")
-        sp = f"{r.speedup:.2f}x" if r.speedup else "invalid"
+        sp = f"{r.speedup:.2f}x" if r.speedup else ("failed" if r.error else "no valid candidate")
         cmp = r.compile.get("max-autotune")
-        console.print(f"  {r.level}/{r.task}: hiera {sp}, max-autotune {f'{cmp:.2f}x' if cmp else '-'}, "
-                      f"{r.wall_s:.0f} s on {r.device}")
+        baseline = (f"{cmp:.2f}x" if cmp else r.compile_status.get("max-autotune", "not run")) \
+            if not args.no_compile else "not run"
+        line = f"{r.level}/{r.task}: hiera {sp}, max-autotune {baseline}, {r.wall_s:.0f} s on {r.device}"
+        console.print(f"  {escape(line)}")
+        plain.say(f"[{n}/{total}] {line}")
+
+    tasks = find_tasks(root, levels)
+    budget = f"budget {args.budget}" if args.budget else f"budget {rounds}x{candidates}"
+    earlier = sum((out / "tasks" / f"{lv}__{t.stem}.json").exists() for lv, t in tasks)
+    start = (f"hiera bench {root}: {len(tasks)} tasks ({earlier} finished in {out} earlier, "
+             f"{0 if args.report_only else len(tasks) - earlier} to run) on {', '.join(devices)}, {budget} per "
+             f"task; results in {out}")
+    console.print(f"[dim]{escape(start)}[/dim]")
+    plain.say(start)
 
     deadline = time.monotonic() + args.stop_after if args.stop_after else None
     opts["code_version"] = code_version()  # once: run_bench stamps it on each result
@@ -86,20 +130,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
         _warn_about_older_results(out, opts["code_version"])
     t0 = time.time()
     try:
-        with progress:
+        with progress, pool or contextlib.nullcontext():  # leaving the pool on Ctrl-C cancels its Ray tasks
             results, summ = run_bench(root, out, devices, opts, done, levels=levels, deadline=deadline,
                                       run=not args.report_only,
-                                      rerun=[x.strip() for x in args.rerun.split(",")] if args.rerun else None)
+                                      rerun=[x.strip() for x in args.rerun.split(",")] if args.rerun else None,
+                                      runner=pool.run_task if pool else None)
     except KeyboardInterrupt:
-        return _stopped(root, out, levels, args)
-    total = len(find_tasks(root, levels))
+        return _stopped(root, out, levels, args, plain)
+    total = len(tasks)
     unfinished = total - len(results)
     measured_on = sorted({r.device_name or r.device for r in results})
     if args.report_only:
         header = (f"# hiera bench {root} — report of the {len(results)} of {total} tasks finished in {out} "
                   f"(measured on {', '.join(measured_on) or 'nothing yet'}; written {time.strftime('%Y-%m-%d')})")
     else:
-        budget = f"budget {args.budget}" if args.budget else f"budget {rounds}x{candidates}"
         header = (f"# hiera bench {root} — backend {args.backend}, {budget}, "
                   f"{args.precision}, devices {', '.join(measured_on) or ','.join(devices)}, "
                   f"{time.strftime('%Y-%m-%d')}, {time.time() - t0:.0f} s; {len(results)} of {total} tasks finished")
@@ -113,16 +157,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
            "summary": summ,
            "tasks": [asdict(r) for r in results]}
     (out / "bench.json").write_text(json.dumps(doc, indent=1, default=str))
-    md = markdown(results, summ, header)
+    md = bench_markdown(results, summ, header)
     (out / "bench.md").write_text(md)
     if results:
-        plot(results, out / "bench.png")
+        bench_plot(results, out / "bench.png")
+    wrote = f"wrote {out / 'bench.json'}, {out / 'bench.md'}" + (f", {out / 'bench.png'}" if results else "")
     if args.json:
         print(json.dumps(doc, default=str))
     else:
         console.print(escape(md))
-        console.print(f"wrote {escape(str(out / 'bench.json'))}, {escape(str(out / 'bench.md'))}, "
-                      f"{escape(str(out / 'bench.png'))}")
+        console.print(escape(wrote))
+    if plain.on:
+        print(md, flush=True)
+        plain.say(wrote)
     return EXIT_OK
 
 
@@ -130,7 +177,7 @@ def _finished_files(out: Path) -> set[Path]:
     return set((out / "tasks").glob("*.json"))
 
 
-def _stopped(root: Path, out: Path, levels: list[str] | None, args: argparse.Namespace) -> int:
+def _stopped(root: Path, out: Path, levels: list[str] | None, args: argparse.Namespace, plain: PlainLines) -> int:
     """Ctrl-C: the tasks that finished are kept (OUT/tasks) and reported; the ones in flight are not.
 
     The task processes got the same Ctrl-C from the terminal and stop themselves (each records its optimize
@@ -146,12 +193,13 @@ def _stopped(root: Path, out: Path, levels: list[str] | None, args: argparse.Nam
     total = len(find_tasks(root, levels))
     header = (f"# hiera bench {root} — stopped by Ctrl-C; {len(results)} of {total} tasks finished "
               f"({time.strftime('%Y-%m-%d')}); run the same command again to resume")
-    (out / "bench.md").write_text(markdown(results, summary(results), header))
+    (out / "bench.md").write_text(bench_markdown(results, bench_summary(results), header))
     for f in _finished_files(out) - kept:  # written while stopping: not a finished task
         f.unlink(missing_ok=True)
-    console.print(f"[yellow]stopped:[/yellow] {len(results)} of {total} tasks finished; their results are kept "
-                  f"in {escape(str(out / 'tasks'))} and reported in {escape(str(out / 'bench.md'))}. Run the same "
-                  "command again to measure the rest.")
+    said = (f"stopped: {len(results)} of {total} tasks finished; their results are kept in {out / 'tasks'} and "
+            f"reported in {out / 'bench.md'}. Run the same command again to measure the rest.")
+    console.print(f"[yellow]stopped:[/yellow] {escape(said.removeprefix('stopped: '))}")
+    plain.say(said)
     if args.json:
         print(json.dumps({"status": "stopped", "finished": len(results), "of": total}))
     return EXIT_STOPPED
@@ -178,13 +226,14 @@ def register(sub: Any) -> None:
     p.add_argument("dir", help="folder of KernelBench-format tasks, levels are its subfolders (required)")
     p.add_argument("--backend", default="expert", choices=["expert", "llm"],
                    help="expert (offline, default) or llm (an OpenAI-compatible endpoint, set up as for optimize)")
-    p.add_argument("--budget", type=whole_number(1), default=None, metavar="N",
-                   help="candidates per task, any N >= 1: rounds of --candidates, the last taking what is left "
+    p.add_argument("--budget", type=budget_arg, default=None, metavar="N",
+                   help=f"candidates per task, any N from {SHAPE_LIMITS['budget']}: rounds of --candidates, the last "
+                        "taking what is left "
                         f"(default: --rounds x --candidates, {DEFAULT_ROUNDS} x {DEFAULT_CANDIDATES})")
-    p.add_argument("--rounds", type=whole_number(1), default=None,
-                   help=f"rounds per task, at least 1 (default: {DEFAULT_ROUNDS}; not with --budget)")
-    p.add_argument("--candidates", type=whole_number(1), default=DEFAULT_CANDIDATES,
-                   help=f"candidates per round, at least 1 (default: {DEFAULT_CANDIDATES})")
+    p.add_argument("--rounds", type=rounds_arg, default=None,
+                   help=f"rounds per task, {SHAPE_LIMITS['rounds']} (default: {DEFAULT_ROUNDS}; not with --budget)")
+    p.add_argument("--candidates", type=candidates_arg, default=DEFAULT_CANDIDATES,
+                   help=f"candidates per round, {SHAPE_LIMITS['candidates']} (default: {DEFAULT_CANDIDATES})")
     p.add_argument("--device", default="auto", help="cpu, cuda, cuda:N or auto (default: auto, a GPU if there is one)")
     p.add_argument("--devices", default=None,
                    help="comma-separated devices evaluating tasks in parallel (default: --device alone)")
@@ -207,6 +256,7 @@ def register(sub: Any) -> None:
                         "the old result moves to OUT/tasks/superseded/ (default: none)")
     p.add_argument("--report-only", action="store_true",
                    help="run nothing: write bench.json/md/png from the tasks already finished in --out (default: off)")
+    add_ray(p, "task")
     add_eval_limits(p)
     p.add_argument("--json", action="store_true", help="print bench.json's object on stdout (default: off)")
     p.set_defaults(func=cmd_bench)

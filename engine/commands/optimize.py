@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from contracts.device import Device
 from contracts.runrecord import (
     SLOWER_DIR,
     BestFigure,
@@ -29,16 +29,24 @@ from contracts.runrecord import (
     event_json,
     parse_event,
 )
+from contracts.shapes import ShapeReport, describe_range
+from contracts.verdict import median
 from contracts.vocabulary import Space
+from contracts.wording import flag_phrase, readable_rationale, space_title
 from engine.agents.base import Backend
-from engine.cli import (
+from engine.commands.checks import results_writable, task_fits, workspace_writable
+from engine.commands.common import (
     EXIT_INVALID,
+    EXIT_NOT_WRITTEN,
     EXIT_OK,
     EXIT_STOPPED,
     MIN_TRIALS,
+    SHAPE_LIMITS,
     UsageError,
     add_common,
     add_eval_limits,
+    budget_arg,
+    candidates_arg,
     check_sandbox,
     console,
     device_or_exit,
@@ -47,15 +55,19 @@ from engine.cli import (
     folding_table,
     load_task_or_exit,
     reason_text,
+    rounds_arg,
     shown_path,
     task_workdir,
     whole_number,
     workspace_of,
 )
+from engine.commands.plain import PlainLines
 from engine.evaluate.outcome import Precision
 from engine.evaluate.pipeline import EvalSettings
-from engine.loop import Loop, LoopSettings, uninterrupted
+from engine.loop import Loop, LoopSettings, in_background, uninterrupted
+from engine.phases import process_age_s
 from engine.store import RunStore
+from engine.untrusted import escape
 
 DEFAULT_ROUNDS, DEFAULT_CANDIDATES = 3, 6
 EXIT_TERMINATED = 143  # stopped by SIGTERM (the language server's cancel), 128 + 15
@@ -67,7 +79,7 @@ def make_backend(args: argparse.Namespace, workspace: Path) -> Backend:
 
         return ExpertBackend()
     from engine.agents.llm import BackendUnavailable, LLMBackend
-    from engine.config import load_llm_config, overrides_from_args
+    from engine.llm_config import load_llm_config, overrides_from_args
 
     try:
         config = load_llm_config(workspace, overrides_from_args(args))
@@ -102,28 +114,39 @@ def best_label(fig: BestFigure | RunBest | None) -> str:
 
 
 class HumanProgress:
-    """Live progress on stderr: one line per candidate above a bar with the round and the best so far."""
+    """Live progress on stderr: one line per candidate above a bar with the round and the best so far; the
+    same lines in plain text on stdout when it is a log (plain.py)."""
 
-    def __init__(self, total: int):
+    def __init__(self, total: int, plain: PlainLines | None = None):
         self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TimeElapsedColumn(), console=console, transient=False)
         self.task = self.progress.add_task("starting", total=total)
+        self.plain = plain or PlainLines(json_on_stdout=True)  # none asked for: no plain lines
         self.best: BestFigure | RunBest | None = None
         self.round = 0
+        self.device = ""
 
     def __call__(self, line: dict[str, Any]) -> None:
         e = parse_event(line)
         if isinstance(e, RunStarted):
+            self.device = e.device
             self.progress.start()
+            kept = shown_path(Path(e.run_dir) / "candidates")
             console.print(f"[dim]run {e.run_id} on {escape(e.device)} with the {escape(e.backend)} backend; "
-                          f"candidates kept in {escape(shown_path(Path(e.run_dir) / 'candidates'))}[/dim]")
+                          f"candidates kept in {escape(kept)}[/dim]")
+            self.plain.say(f"hiera optimize {Path(e.task or '').name}: run {e.run_id} on {e.device}, {e.budget} "
+                           f"candidate(s) in rounds of up to {e.candidates}, {e.backend} backend; candidates kept "
+                           f"in {kept}")
         elif isinstance(e, Notice):
             console.print(f"[yellow]notice:[/yellow] {escape(e.message)}")
+            self.plain.say(f"notice: {e.message}")
         elif isinstance(e, RoundStarted):
             self.round = e.round
             scores = " ".join(f"{k} {v:.2f}" for k, v in e.scores.items())
-            console.print(f"[bold]round {e.round}[/bold]: {escape(e.space)} · {scores} → {e.direction} · "
-                          f"{escape(e.strategy)}\n  [dim]{escape(e.rationale)}[/dim]")
+            space = space_title(e.space, self.device)
+            console.print(f"[bold]round {e.round}[/bold]: {escape(space)} · {scores} → {e.direction} · "
+                          f"{escape(e.strategy)}\n  [dim]{escape(readable_rationale(e.rationale, self.device))}[/dim]")
+            self.plain.say(f"round {e.round}: {space} · {e.direction} · {e.strategy}")
         elif isinstance(e, CandidateFinished):
             sp = f"{e.speedup:.2f}x" if e.speedup else "-"
             color = "green" if e.status == "valid" else "red"
@@ -132,13 +155,17 @@ class HumanProgress:
             console.print(f"  {e.index}/{e.of} [{color}]{e.status}[/{color}] {sp}  [dim]{escape(why)}[/dim]")
             self.best = e.best
             self.progress.advance(self.task)
+            self.plain.say(f"round {e.round} candidate {e.index}/{e.of}: {e.status} {sp} ({why}) · "
+                           f"{best_label(self.best)}")
         elif isinstance(e, RetimeStarted):
             self.progress.update(self.task, description=f"timing {e.candidate_id} again on its own")
             return
         elif isinstance(e, RetimeFinished):
+            again = fig_text(e.figure) if e.figure else e.status
             console.print(f"  {e.candidate_id} timed again on its own: "
-                          + (escape(fig_text(e.figure)) if e.figure else f"[red]{e.status}[/red]"))
+                          + (escape(again) if e.figure else f"[red]{escape(again)}[/red]"))
             self.best = e.best
+            self.plain.say(f"{e.candidate_id} timed again on its own: {again}")
         elif isinstance(e, Result):
             done = self.progress.tasks[0].completed
             self.progress.update(self.task, total=done, description=f"{e.result.status or 'done'} · "
@@ -157,9 +184,9 @@ def summary_table(result: RunResult) -> Table:
     for r in result.rounds:
         valid = [o for o in r.outcomes if o.status == "valid"]
         b = r.best
-        best = f"{b.speedup:.2f}{'' if b.retimed else '*'} ({b.verdict})" if b else "-"
-        t.add_row(str(r.round), escape(r.space), r.direction, escape(r.strategy), f"{len(valid)}/{len(r.outcomes)}",
-                  best)
+        best = f"{b.speedup:.2f}{'' if b.retimed else '*'} ({b.verdict})" if b else "none valid"
+        t.add_row(str(r.round), escape(space_title(r.space, result.device)), r.direction, escape(r.strategy),
+                  f"{len(valid)}/{len(r.outcomes)}", best)
     return t
 
 
@@ -200,7 +227,7 @@ def _resumable(args: argparse.Namespace, workspace: Path) -> tuple[RunStore, dic
     return store, run
 
 
-def _settings(args: argparse.Namespace, device: str, stored: dict[str, Any] | None) -> LoopSettings:
+def _settings(args: argparse.Namespace, device: Device, stored: dict[str, Any] | None) -> LoopSettings:
     """The loop's settings: the flags, or on --resume the run's own (the flags fill what an older run lacks)."""
     s = stored or {}
     if stored:
@@ -211,7 +238,8 @@ def _settings(args: argparse.Namespace, device: str, stored: dict[str, Any] | No
     limits = eval_limits(args)
     limits = {"request_timeout_s": s.get("timeout_s", limits["request_timeout_s"]),
               "build_timeout_s": s.get("build_timeout_s", limits["build_timeout_s"]),
-              "sandbox": s.get("sandbox", limits["sandbox"]) and limits["sandbox"]}
+              "sandbox": s.get("sandbox", limits["sandbox"]) and limits["sandbox"],
+              "shape_variants": s.get("shapes", limits["shape_variants"])}
     results_dir = s.get("results_dir") if stored else args.results_dir
     return LoopSettings(
         rounds=rounds, candidates=k, budget=budget, space=None if space == "auto" else Space(space),
@@ -228,18 +256,24 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     workspace = workspace_of(args)
     # Everything that can refuse the command is checked before the store is opened: a usage error leaves
     # no run behind and no .hiera/ in a folder that had none.
+    workspace_writable(workspace)
     store, run = _resumable(args, workspace) if args.resume else (None, None)
     if run is None:
         _shape(args)  # a --budget that contradicts --rounds is refused before the task is even loaded
     task_arg = args.task or (run["task_path"] if run else None)
     if not task_arg:
         raise UsageError("give a task file: hiera optimize TASK.py (or --resume RUN_ID to continue a run)")
-    device = device_or_exit(run["settings"].get("device", args.device) if run else args.device)
+    # Finding the device imports torch (seconds) and loading the task probes it in a process of its own: both
+    # at once. A device error is still said before the task is used.
+    finding = in_background(lambda: device_or_exit(run["settings"].get("device", args.device) if run else args.device))
     spec = load_task_or_exit(task_arg)
+    device = finding.result()
+    task_fits(spec, device)
     if run and spec.source_hash != run["task_hash"]:
         raise UsageError(f"{spec.path} changed since run {args.resume} started (its candidates were judged "
                          "against the old task); start a new run")
     settings = _settings(args, device, run["settings"] if run else None)
+    results_writable(settings.results_dir or spec.path.parent, beside_task=settings.results_dir is None)
     if run and run.get("backend") in ("expert", "llm"):
         args.backend = run["backend"]  # the run goes on with the backend that started it
     check_sandbox(settings.eval.sandbox, device)
@@ -251,15 +285,16 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(e) + "\n")
         sys.stdout.flush()
 
-    human = None if (events or args.json) else HumanProgress(settings.total)
+    plain = PlainLines(events or args.json)
+    human = None if (events or args.json) else HumanProgress(settings.total, plain)
     sink = emit_json if events else (human or (lambda e: None))
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
 
-    def new_loop() -> Loop:
+    def new_loop(started_s: float = 0.0) -> Loop:
         return Loop(spec, backend, store, task_workdir(workspace, spec), settings, sink,
-                    cache_dir=workspace / ".hiera" / "cache" / "build")
+                    cache_dir=workspace / ".hiera" / "cache" / "build", started_s=started_s)
 
-    loop = new_loop()
+    loop = new_loop(process_age_s())  # the first run's phases start with the process
     results: list[RunResult] = []
     backend_gone = False
     for i in range(args.repeat):
@@ -289,9 +324,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         sink(event_json(Result(result)))
         if human:
             console.print(summary_table(result))
-            _print_best(result)
+        _say(ending(result, args, store), plain, human is not None or result.status == "stopped")
         if result.status == "stopped":
-            _print_stopped(result, args)
             break
         if i + 1 < args.repeat:
             loop = new_loop()
@@ -300,15 +334,28 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         speedups = [r.best.speedup if r.best else 0.0 for r in results]
         final = {**final, "repeat": {"runs": [r.run_id for r in results], "speedups": speedups,
                                      "min": min(speedups), "max": max(speedups),
-                                     "median": sorted(speedups)[len(speedups) // 2]}}
+                                     "median": median(speedups)}}
         if human:
-            console.print(f"repeat x{len(results)}: best speedup min {min(speedups):.2f}x, "
-                          f"median {final['repeat']['median']:.2f}x, max {max(speedups):.2f}x")
+            _say([("", f"repeat x{len(results)}: best speedup min {min(speedups):.2f}x, "
+                       f"median {final['repeat']['median']:.2f}x, max {max(speedups):.2f}x")], plain)
     if args.json:
         print(json.dumps(final))
     if final["status"] == "stopped" and not backend_gone:
         return EXIT_TERMINATED if signal.SIGTERM in _stopped_by else EXIT_STOPPED
-    return EXIT_OK if final["best"] else EXIT_INVALID
+    return exit_status(results[-1])
+
+
+def exit_status(result: RunResult) -> int:
+    """0: the result was written (beside the task, or in --results-dir); 3: a valid best, not faster than
+    eager, kept in the run's folder and nothing written where the user looks; 1: nothing valid."""
+    b = result.best
+    if b is None:
+        return EXIT_INVALID
+    return EXIT_NOT_WRITTEN if kept_aside(b) or b.paths is None else EXIT_OK
+
+
+def kept_aside(b: RunBest) -> bool:
+    return b.paths is not None and Path(b.paths.py).parent.name == SLOWER_DIR
 
 
 def resume_command(run_id: str, args: argparse.Namespace) -> str:
@@ -318,7 +365,17 @@ def resume_command(run_id: str, args: argparse.Namespace) -> str:
     return cmd
 
 
-def _print_stopped(result: RunResult, args: argparse.Namespace) -> None:
+Line = tuple[str, str]  # (rich style, plain text): said on stderr with its style, on stdout as it is
+
+
+def _say(lines: list[Line], plain: PlainLines, human: bool = True) -> None:
+    for style, text in lines:
+        if human:
+            console.print(f"[{style}]{escape(text)}[/{style}]" if style else escape(text))
+        plain.say(text)
+
+
+def _stopped_lines(result: RunResult, args: argparse.Namespace, store: RunStore) -> list[Line]:
     complete = [r.round for r in result.rounds]
     in_rounds = sum(len(r.outcomes) for r in result.rounds)
     partial = result.candidates - in_rounds
@@ -326,13 +383,22 @@ def _print_stopped(result: RunResult, args: argparse.Namespace) -> None:
         else "no round complete"
     if partial:
         where += f", {partial} candidate{'s' if partial > 1 else ''} of round {len(complete) + 1}"
-    console.print(f"[yellow]stopped:[/yellow] {result.candidates} of {result.budget} candidates evaluated "
-                  f"({where}); everything finished is recorded in run {result.run_id}")
-    console.print(f"continue with: [bold]{escape(resume_command(result.run_id, args))}[/bold]")
-
-
-def _print_best(result: RunResult) -> None:
+    lines = [("yellow", f"stopped: {result.candidates} of {result.budget} candidates evaluated ({where}); everything "
+                        f"finished is recorded in run {result.run_id}")]
     b = result.best
+    if b is not None:
+        # A stopped run writes nothing beside the task: its best is a first pair, not yet timed again.
+        kept = next(iter(sorted((store.run_dir(result.run_id) / "candidates").glob(f"{b.candidate_id}.*"))), None)
+        pair = "timed again on its own" if b.retimed else "its first pair, not yet timed again on its own"
+        lines.append(("", f"best so far: {b.candidate_id}, {b.speedup:.2f}x ({pair}), kept in "
+                          f"{shown_path(kept) if kept else shown_path(store.run_dir(result.run_id))}; nothing is "
+                          "written beside the task until the run finishes"))
+    lines.append(("bold", f"continue with: {resume_command(result.run_id, args)}"))
+    return lines
+
+
+def ending(result: RunResult, args: argparse.Namespace, store: RunStore) -> list[Line]:
+    """What the run did, as it ends: its seconds, its best with where it went, or why nothing was written."""
     secs = result.seconds
     again = f" (+{result.retimed} re-timed)" if result.retimed else ""
     model = ""
@@ -340,27 +406,42 @@ def _print_best(result: RunResult) -> None:
         tok = result.tokens
         cost = f", ${result.cost_usd:.4f}" if result.cost_usd is not None else ""
         model = f"; tokens {tok.prompt}+{tok.completion}{cost}"
-    console.print(f"evaluated {result.candidates} candidates{again} in {secs['total']:.0f} s "
-                  f"(build {secs['build']:.0f}, verify {secs['verify']:.0f}, time {secs['time']:.0f}, "
-                  f"profile {secs['profile']:.0f}, model {secs['model']:.0f}){model}")
+    lines: list[Line] = [("", f"evaluated {result.candidates} candidates{again} in {secs['total']:.0f} s "
+                              f"(build {secs['build']:.0f}, verify {secs['verify']:.0f}, time {secs['time']:.0f}, "
+                              f"profile {secs['profile']:.0f}, model {secs['model']:.0f}){model}")]
+    if result.status == "stopped":
+        return lines + _stopped_lines(result, args, store)
+    b = result.best
     if b is None:
         why = "the reasons are listed above" if result.candidates else "no candidate was evaluated"
-        console.print(f"[red]no valid candidate[/red]: nothing written; {why}")
-        return
-    paths = [p for p in (b.paths.py, b.paths.cu) if p] if b.paths else []
+        return [*lines, ("red", f"no valid candidate: nothing written; {why} (exit status {EXIT_INVALID})")]
     pair = "timed again on its own" if b.retimed else "its first pair, not yet timed again on its own"
-    color = "green" if b.verdict == "faster" else "yellow"
-    console.print(f"[bold {color}]best: {escape(fig_text(b))}[/bold {color}] ({b.candidate_ms:.4g} ms vs "
-                  f"{b.reference_ms:.4g} ms eager, timed interleaved, {pair}; eager's median over the run "
-                  f"{result.reference_ms:.4g} ms) · round {b.round} · {b.space} · {b.direction}")
-    kept_aside = any(Path(p).parent.name == SLOWER_DIR for p in paths)
-    if kept_aside:
-        console.print("  not written beside the task (it is not faster than eager); kept in the run's folder "
-                      "(--keep-slower writes it beside the task):")
-    for p in paths:
-        console.print(f"  {'' if kept_aside else 'wrote '}{escape(shown_path(p))}")
+    lines.append(("bold green" if b.verdict == "faster" else "bold yellow",
+                  f"best: {fig_text(b)} ({b.candidate_ms:.4g} ms vs {b.reference_ms:.4g} ms eager, timed "
+                  f"interleaved, {pair}; eager's median over the run {result.reference_ms:.4g} ms) · round "
+                  f"{b.round} · {space_title(b.space, result.device)} · {b.direction}"))
+    lines += [("yellow", f"flagged: {flag_phrase(f)}") for f in b.flags]
+    paths = [p for p in (b.paths.py, b.paths.cu) if p] if b.paths else []
+    if kept_aside(b):
+        lines.append(("", "not written beside the task (it is not faster than eager; exit status "
+                          f"{EXIT_NOT_WRITTEN}); kept in the run's folder (--keep-slower writes it beside the task):"))
+    lines += [("", f"  {'' if kept_aside(b) else 'wrote '}{shown_path(p)}") for p in paths]
     if b.first_import and b.paths:
-        console.print(f"  [dim]{escape(Path(b.paths.py).name)}: {escape(b.first_import)}[/dim]")
+        lines.append(("dim", f"  {Path(b.paths.py).name}: {b.first_import}"))
+    if b.paths and b.paths.cu:
+        lines.append(("dim", f"  {Path(b.paths.py).name}: {serves_phrase(b.shapes)}"))
+    return lines
+
+
+def serves_phrase(shapes: ShapeReport | None) -> str:
+    """What an exported best serves itself, and what becomes of every other call."""
+    if shapes is None:
+        what = "the shapes of get_inputs() (not checked at other batch sizes)"
+    else:
+        what = describe_range(shapes.coverage, shapes.batch)
+        if shapes.fixed_only:
+            what += f" (valid only there: {shapes.not_valid()})"
+    return f"its kernel serves {what}; any other call runs the reference's own forward"
 
 
 USAGE = """hiera optimize TASK.py [options]
@@ -374,12 +455,13 @@ def register(sub: Any) -> None:
                    help="KernelBench-format task .py (required, unless --resume RUN_ID continues a run)")
     p.add_argument("--backend", default="expert", choices=["expert", "llm"],
                    help="expert (offline rules and code generators, default) or llm (an OpenAI-compatible endpoint)")
-    p.add_argument("--rounds", type=whole_number(1), default=None,
-                   help=f"rounds R, at least 1 (default: {DEFAULT_ROUNDS}, or what --budget needs)")
-    p.add_argument("--candidates", type=whole_number(1), default=None,
-                   help=f"candidates per round K, at least 1 (default: {DEFAULT_CANDIDATES})")
-    p.add_argument("--budget", type=whole_number(1), default=None, metavar="N",
-                   help="total candidates, any N >= 1: rounds of K, the last one takes what is left "
+    p.add_argument("--rounds", type=rounds_arg, default=None,
+                   help=f"rounds R, {SHAPE_LIMITS['rounds']} (default: {DEFAULT_ROUNDS}, or what --budget needs)")
+    p.add_argument("--candidates", type=candidates_arg, default=None,
+                   help=f"candidates per round K, {SHAPE_LIMITS['candidates']} (default: {DEFAULT_CANDIDATES})")
+    p.add_argument("--budget", type=budget_arg, default=None, metavar="N",
+                   help=f"total candidates, any N from {SHAPE_LIMITS['budget']}: rounds of K, the last one takes what "
+                        "is left "
                         "(default: R x K)")
     p.add_argument("--space", default="auto", choices=["auto", *[s.value for s in Space]],
                    help="auto (the SSDA decides every round, default) or a fixed implementation space")
@@ -403,7 +485,7 @@ def register(sub: Any) -> None:
     p.add_argument("--events", choices=["jsonl"], default=None,
                    help="print progress events as JSON lines on stdout, for editors (docs/protocol.md; default: off)")
     add_eval_limits(p)
-    from engine.config import add_llm_arguments
+    from engine.llm_config import add_llm_arguments
 
     add_llm_arguments(p)
     add_common(p)

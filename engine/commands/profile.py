@@ -12,12 +12,11 @@ import argparse
 import json
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.markup import escape
 from rich.table import Table
 
-from engine.cli import (
+from engine.commands.common import (
     EXIT_OK,
     EXIT_STOPPED,
     EXIT_USAGE,
@@ -29,11 +28,15 @@ from engine.cli import (
     task_workdir,
     workspace_of,
 )
+from engine.untrusted import escape
+
+if TYPE_CHECKING:
+    from contracts.device import Device
 
 
-def _cuda_arch(device: str) -> str | None:
+def _cuda_arch(device: Device) -> str | None:
     """The device's compute capability ("90") from nvidia-smi: this process never opens a CUDA context."""
-    index = device.split(":")[1] if ":" in device else "0"
+    index = str(device.index)
     try:
         out = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader", "-i", index],
                              capture_output=True, text=True, timeout=20).stdout.strip()
@@ -52,8 +55,8 @@ def _fmt(v: Any, unit: str = "", nd: int = 1) -> str:
 
 def render(profile: Any) -> None:
     """The human report on stderr: kernels, directions with evidence, hot lines with their source."""
+    from contracts.hotlines import SHOW_SHARE, hot_lines
     from contracts.vocabulary import DIRECTION_LETTERS
-    from engine.profile.hotlines import SHOW_SHARE, hot_lines
 
     for k in profile.kernels:
         t = Table(title=f"kernel {escape(k.name)}", show_header=False, title_justify="left")
@@ -130,10 +133,15 @@ def cmd_profile(args: argparse.Namespace) -> int:
 
     device = device_or_exit(args.device)
     try:
-        ncu = find_ncu(args.ncu)  # before any build: no ncu or no GPU means nothing to do
-        if not device.startswith("cuda"):
-            raise ProfilerUnavailable(f"profiling off: Nsight Compute profiles CUDA kernels and the device is "
-                                      f"{device}; run on a machine with an NVIDIA GPU (--device cuda)")
+        # Before any build: no GPU, or no ncu, means nothing to do. The device first: on a CPU machine the
+        # missing ncu is not what to fix.
+        if not device.is_cuda:
+            where = "this machine has no CUDA device" if args.device == "auto" else f"--device {args.device}"
+            raise ProfilerUnavailable(f"hiera profile needs an NVIDIA GPU: Nsight Compute profiles CUDA kernels, and "
+                                      f"the device here is {device} ({where}). Run it on a machine with an NVIDIA "
+                                      "GPU (--device cuda); on the CPU, `hiera eval TASK.py KERNEL` times a "
+                                      "kernel and `hiera report` shows a run's timings")
+        ncu = find_ncu(args.ncu)
     except ProfilerUnavailable as e:
         return _unavailable(args, e)
     spec = load_task_or_exit(args.task)
@@ -142,7 +150,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
     store = RunStore.for_workspace(workspace)
     cand_label = "reference"
     run_id = store.start_run("profile", spec.path, spec.name, spec.source_hash,
-                             {"device": device, "candidate": args.candidate, "ncu": ncu}, device=device)
+                             {"device": str(device), "candidate": args.candidate, "ncu": ncu}, device=str(device))
     try:
         if args.candidate is None:
             console.print(f"[dim]hiera profile: the reference of {spec.name} on {device}[/dim]")

@@ -8,13 +8,15 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sqlite3
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
-
 from contracts.runrecord import RETIMED, SLOWER_DIR, BestFigure, best_of_rows, latest_figures, pick_best
-from engine.cli import (
+from contracts.runstore import RunReader
+from contracts.verdict import median
+from contracts.wording import flag_phrase, is_cpu, space_title
+from engine.commands.common import (
     EXIT_OK,
     UsageError,
     console,
@@ -27,6 +29,7 @@ from engine.cli import (
 from engine.evaluate.outcome import Outcome
 from engine.loop import figure
 from engine.store import RunStore
+from engine.untrusted import escape
 
 
 def direction_match(decisions: list[dict[str, Any]]) -> dict[str, Any]:
@@ -74,14 +77,14 @@ def _files(run: dict[str, Any], best: dict[str, Any] | None) -> dict[str, Any]:
     return {"written": written, "kept_aside": aside, "why": why}
 
 
-def build_report(store: RunStore, run_id: str) -> dict[str, Any]:
+def build_report(store: RunReader, run_id: str) -> dict[str, Any]:
     run = store.run(run_id)
     if run is None:
         raise UsageError(f"no run {run_id} in {store.db_path}")
     decisions = store.decisions(run_id)
     cands = store.candidates(run_id)
     calls = store.model_calls(run_id)
-    eager = sorted(c["reference_ms"] for c in cands if c.get("reference_ms") and not c["id"].endswith(RETIMED))
+    eager = [c["reference_ms"] for c in cands if c.get("reference_ms") and not c["id"].endswith(RETIMED)]
     pool = latest_figures(cands)
     round_best = {}
     for d in decisions:
@@ -93,21 +96,31 @@ def build_report(store: RunStore, run_id: str) -> dict[str, Any]:
         "run": {k: run[k] for k in ("id", "kind", "task_path", "status", "backend", "device", "reference_ms")},
         "settings": run["settings"],
         "best": best,
-        "eager_median_ms": eager[len(eager) // 2] if eager else None,
+        "eager_median_ms": median(eager),
         "eager_pairs": len(eager),
         "files": _files(run, best),
         "rounds": [{**{k: d[k] for k in ("round", "space", "scores", "direction", "strategy", "rationale",
                                           "profile_bottleneck")}, "best": round_best[d["round"]]} for d in decisions],
-        "candidates": [{k: c[k] for k in ("id", "round", "idx", "status", "speedup", "candidate_ms", "reason",
-                                          "source_path")} for c in cands],
+        "candidates": [{**{k: c[k] for k in ("id", "round", "idx", "status", "speedup", "candidate_ms", "reason",
+                                             "source_path")}, "flags": list(c.get("flags") or [])} for c in cands],
         "direction_vs_bottleneck": direction_match(decisions),
         "model": {"calls": len(calls), "prompt_tokens": sum(c["prompt_tokens"] for c in calls),
                   "completion_tokens": sum(c["completion_tokens"] for c in calls),
                   "seconds": sum(c["seconds"] for c in calls),
                   "cost_usd": sum(c["cost_usd"] or 0 for c in calls) if any(c["cost_usd"] for c in calls) else None},
         "profiled": sorted(store.profiles(run_id)),
+        "phases": (run.get("summary") or {}).get("phases") or {},
+        "profiling": (run.get("summary") or {}).get("profiling"),
         "notices": store.notices(run_id),
     }
+
+
+def phases_text(phases: dict[str, float]) -> str:
+    """'wall 63 s: start 4.1, worker 2.0, ...' (phases of 0.05 s or less left out)."""
+    from engine.phases import ORDER
+
+    shown = [f"{k.replace('_', ' ')} {phases[k]:.1f}" for k in ORDER if phases.get(k, 0) > 0.05]
+    return f"wall {sum(phases.values()):.0f} s: " + ", ".join(shown)
 
 
 def _print_header(rep: dict[str, Any]) -> None:
@@ -121,7 +134,9 @@ def _print_header(rep: dict[str, Any]) -> None:
         pair = "timed again on its own" if b["retimed"] else "its first pair, not timed again"
         console.print(f"best: [bold]{escape(fig_text(BestFigure.from_json(b)))}[/bold] — {escape(b['candidate_id'])}, "
                       f"{b['candidate_ms']:.4g} ms vs {b['reference_ms']:.4g} ms eager in the same pair ({pair})"
-                      f" · round {b['round']} · {escape(str(b['space']))}")
+                      f" · round {b['round']} · {escape(space_title(b['space'], r['device']))}")
+        for flag in b.get("flags") or []:
+            console.print(f"[yellow]flagged:[/yellow] {escape(flag_phrase(flag))}")
     if rep["eager_median_ms"] is not None:
         console.print(f"eager: {rep['eager_median_ms']:.4g} ms, the median over the run's {rep['eager_pairs']} pairs")
     f = rep["files"]
@@ -133,12 +148,93 @@ def _print_header(rep: dict[str, Any]) -> None:
         console.print(f"files: none ({escape(f['why'])})")
 
 
-def cmd_report(args: argparse.Namespace) -> int:
-    workspace = workspace_of(args)
-    store = RunStore.existing(workspace)
-    if store is None:
+class ReadOnlyStore(RunReader):
+    """The store of a workspace this process cannot write (a read-only mount, another user's folder), read as
+    it stands. SQLite opens a WAL database read-only only where its -shm file exists or can be created; where
+    neither, it is read as immutable (a writer elsewhere could make that read stale: hiera writes its store
+    only where it can write)."""
+
+    def __init__(self, db_path: Path):
+        self.db_path = db_path
+        error: sqlite3.Error | None = None
+        for mode in ("mode=ro", "immutable=1"):
+            try:
+                conn = sqlite3.connect(f"file:{db_path}?{mode}", uri=True, timeout=5)
+                conn.row_factory = sqlite3.Row
+                conn.execute("SELECT 1 FROM runs LIMIT 1")
+            except sqlite3.Error as e:
+                error = e
+                continue
+            self.conn = conn
+            return
+        raise UsageError(f"cannot read the run store {db_path} ({error}): check it is a hiera workspace's "
+                         ".hiera/hiera.db and that you may read it")
+
+    def _connection(self) -> sqlite3.Connection:
+        return self.conn
+
+
+def open_to_read(workspace: Path) -> RunReader:
+    """The workspace's store for a reader: opened as the engine opens it (which also ends runs whose process
+    died), else read-only, since a report must not need to write."""
+    if not (workspace / ".hiera" / "hiera.db").is_file():
         raise UsageError(f"no runs in {workspace}: it has no .hiera/hiera.db (`hiera optimize TASK.py` makes one; "
                          "--workspace names another folder)")
+    try:
+        store = RunStore.existing(workspace)
+    except (sqlite3.OperationalError, OSError) as e:
+        console.print(f"[dim]reading {escape(str(workspace / '.hiera'))} read-only ({escape(str(e))}): a run whose "
+                      "process died still reads as running[/dim]")
+        return ReadOnlyStore(workspace / ".hiera" / "hiera.db")
+    assert store is not None
+    return store
+
+
+# The kinds of run a workspace records, in the order `--list` shows them: each is its own list, so an eval of a
+# kernel is never read as an optimize run (the default report, --resume and the editor look at optimize runs).
+RUN_KINDS = {"optimize": "optimize runs", "eval": "evaluations of given candidates (hiera eval)",
+             "profile": "profiles (hiera profile)"}
+
+
+def _run_line(run: dict[str, Any]) -> dict[str, Any]:
+    summary = run.get("summary") or {}
+    best = summary.get("best") if run["kind"] == "optimize" else summary.get("figure")
+    what = (Path(run["settings"].get("candidate") or "").name if run["kind"] != "optimize" else
+            f"{run['settings'].get('budget', '?')} candidates")
+    if run["kind"] == "eval" and summary.get("status") and summary["status"] != "valid":
+        result = summary["status"]
+    elif best and best.get("speedup"):
+        result = f"{best['speedup']:.2f}x {best.get('verdict') or ''}".strip()
+    else:
+        result = "no valid candidate" if run["status"] == "finished" else "-"
+    return {"id": run["id"], "kind": run["kind"], "status": run["status"], "task": run["task_name"],
+            "what": what, "result": result, "device": run.get("device")}
+
+
+def list_runs(store: RunReader, as_json: bool) -> int:
+    lines = [_run_line(r) for r in store.runs(limit=200)]
+    if as_json:
+        print(json.dumps({"runs": lines}))
+        return EXIT_OK
+    for kind, title in RUN_KINDS.items():
+        mine = [x for x in lines if x["kind"] == kind]
+        if not mine:
+            continue
+        t = folding_table("run", "status", "task", "candidate" if kind != "optimize" else "budget", "result",
+                          "device", title=f"{title}: {len(mine)}", title_justify="left")
+        for x in mine:
+            t.add_row(x["id"], x["status"], escape(x["task"]), escape(x["what"]),
+                      escape(x["result"] if x["result"] != "-" else f"none ({x['status']})"),
+                      escape(str(x["device"] or "?")))
+        console.print(t)
+    return EXIT_OK
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    workspace = workspace_of(args)
+    store = open_to_read(workspace)
+    if args.list:
+        return list_runs(store, args.json)
     run_id = args.run
     if run_id is None:
         runs = store.runs(kind="optimize", limit=1)
@@ -150,20 +246,28 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(json.dumps(rep, default=str))
         return EXIT_OK
     _print_header(rep)
+    device = rep["run"]["device"]
+    # Why a round's parent has no bottleneck: nothing profiled it (the CPU, --no-profile, no ncu, or the first
+    # round's parent, the reference, was not profiled).
+    unprofiled = ("not profiled: Nsight Compute profiles CUDA kernels and this run is on the CPU" if is_cpu(device)
+                  else "not profiled (--no-profile, ncu unavailable, or the profile failed: see the notices)")
     t = folding_table("round", "space", "C P M R T", "chosen", "strategy", "ncu bottleneck of the parent", "best x",
                       caption="* a first pair, not timed again on its own", caption_justify="left")
     for d in rep["rounds"]:
         s = d["scores"]
         b = d["best"]
-        best = f"{b['speedup']:.2f}{'' if b['retimed'] else '*'} ({b['verdict']})" if b else "-"
-        t.add_row(str(d["round"]), escape(d["space"]), " ".join(f"{s.get(k, 0):.1f}" for k in "CPMRT"),
-                  d["direction"], escape(d["strategy"]), escape(d["profile_bottleneck"] or "-"), best)
+        best = f"{b['speedup']:.2f}{'' if b['retimed'] else '*'} ({b['verdict']})" if b else "none valid"
+        t.add_row(str(d["round"]), escape(space_title(d["space"], device)),
+                  " ".join(f"{s.get(k, 0):.1f}" for k in "CPMRT"), d["direction"], escape(d["strategy"]),
+                  escape(d["profile_bottleneck"] or unprofiled), best)
     console.print(t)
     c = folding_table("candidate", "round", "status", "speedup", "reason")
     for x in rep["candidates"]:
         name = Path(x["source_path"]).name if x.get("source_path") else None
-        c.add_row(escape(x["id"]), str(x["round"]), x["status"], f"{x['speedup']:.2f}x" if x["speedup"] else "-",
-                  escape(reason_text(x, name, lines=3)))
+        flags = "".join(f"\nflagged: {flag_phrase(f)}" for f in x["flags"])
+        c.add_row(escape(x["id"]), str(x["round"]), x["status"],
+                  f"{x['speedup']:.2f}x" if x["speedup"] else "-",  # the status and reason beside it say why
+                  escape(reason_text(x, name, lines=3) + flags))
     console.print(c)
     m = rep["direction_vs_bottleneck"]
     if m["judged_rounds"]:
@@ -175,6 +279,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     if rep["run"]["backend"] not in (None, "expert"):  # the expert backend calls no model
         console.print(f"model: {mod['calls']} calls, {mod['prompt_tokens']}+{mod['completion_tokens']} tokens, "
                       f"{mod['seconds']:.1f} s" + (f", ${mod['cost_usd']:.4f}" if mod["cost_usd"] else ""))
+    if rep["phases"]:
+        console.print(f"time: {escape(phases_text(rep['phases']))}")
+    if rep["profiling"]:
+        from contracts.runrecord import Profiling
+
+        console.print(escape(Profiling.from_json(rep["profiling"]).summary()))
     for n in rep["notices"]:
         console.print(f"[yellow]notice:[/yellow] {escape(n)}")
     return EXIT_OK
@@ -183,6 +293,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     p = sub.add_parser("report", help="show a run: decisions, candidates, direction vs measured bottleneck")
     p.add_argument("run", nargs="?", help="run id (default: the latest optimize run)")
+    p.add_argument("--list", action="store_true",
+                   help="list the workspace's runs, optimize runs apart from evaluations and profiles (default: off)")
     p.add_argument("--workspace", default=None,
                    help="where .hiera/ lives (default: $HIERA_WORKSPACE, else the current directory)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object (default: off)")

@@ -3,45 +3,48 @@ repeated; one JSON (study.json), a Markdown report (study.md) and the Figure 4 a
 
 A command of its own rather than `hiera bench --variants`: a bench's unit is a task (OUT/tasks/<task>.json) and
 its report is hiera against torch.compile; a study's unit is a (variant, task, repeat) cell and its report
-compares variants with each other. Both run a task the same way (engine/suite_bench.py run_task) and cut the
-budget curve with the same code (suite_bench.budget_curve); engine/study.py holds the rest.
+compares variants with each other. Both run a task the same way (engine/suite_bench.py run_task), compute
+their statistics in engine/bench_stats.py (the budget curve with the same budget_curve) and write their reports
+with engine/bench_render.py; engine/study.py holds the variants, the cells and the taxonomy.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
-
-from engine.cli import (
+from engine.bench_render import study_markdown, study_plot
+from engine.bench_stats import study_summary
+from engine.commands.bench import add_ray, budget_shape, levels_of, ray_pool
+from engine.commands.common import (
     EXIT_OK,
     EXIT_STOPPED,
+    SHAPE_LIMITS,
     UsageError,
     add_eval_limits,
+    budget_arg,
+    candidates_arg,
     console,
     device_or_exit,
     eval_limit_flags,
     seconds,
     whole_number,
 )
-from engine.commands.bench import budget_shape, levels_of
 from engine.study import (
     DEFAULT_VARIANTS,
     CellResult,
     VariantError,
     load_cells,
-    markdown,
     parse_variants,
-    plot,
     run_study,
-    study_summary,
 )
 from engine.suite_bench import code_version, find_tasks
+from engine.untrusted import escape
 
 DEFAULT_BUDGET, DEFAULT_CANDIDATES = 18, 6
 # What must be the same in every cell of one study folder: a resumed study with other settings would
@@ -94,8 +97,8 @@ def _write_reports(out: Path, root: Path, cells: list, done: dict[str, CellResul
     doc = {**doc_extra, "variants": variants, "finished": len(done), "of": len(cells), "summary": summ,
            "cells": [asdict(done[c.name]) for c in cells if c.name in done]}
     (out / "study.json").write_text(json.dumps(doc, indent=1, default=str))
-    (out / "study.md").write_text(markdown(summ, header, doc_extra.get("settings", {}).get("budget")))
-    plot(summ, [done[c.name] for c in cells if c.name in done], out / "study.png")
+    (out / "study.md").write_text(study_markdown(summ, header, doc_extra.get("settings", {}).get("budget")))
+    study_plot(summ, [done[c.name] for c in cells if c.name in done], out / "study.png")
     return doc
 
 
@@ -111,7 +114,9 @@ def cmd_study(args: argparse.Namespace) -> int:
     names = [x.strip() for x in args.tasks.split(",") if x.strip()] if args.tasks else None
     tasks = _select(root, levels, names, args.per_level)
     rounds, candidates, optimize_flags = budget_shape(args.budget, 0, args.candidates)
-    devices = [device_or_exit(d) for d in (args.devices.split(",") if args.devices else [args.device])]
+    pool = ray_pool(args)
+    devices = pool.slots if pool else [str(device_or_exit(d)) for d in (args.devices.split(",") if args.devices
+                                                                   else [args.device])]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     settings = _check_settings(out, {"backend": args.backend, "budget": args.budget, "candidates": candidates,
@@ -130,9 +135,11 @@ def cmd_study(args: argparse.Namespace) -> int:
     t0 = time.time()
     stopped = False
     try:
-        cells, done = run_study(root, out, variants, devices, opts, repeat=args.repeat, tasks=tasks,
-                                deadline=deadline, run=not args.report_only,
-                                on_done=None if args.report_only else done_line)
+        with pool or contextlib.nullcontext():  # leaving the pool on Ctrl-C cancels its Ray tasks
+            cells, done = run_study(root, out, variants, devices, opts, repeat=args.repeat, tasks=tasks,
+                                    deadline=deadline, run=not args.report_only,
+                                    on_done=None if args.report_only else done_line,
+                                    runner=pool.run_cell if pool else None)
     except KeyboardInterrupt:
         stopped = True
         from engine.study import plan_cells
@@ -183,10 +190,11 @@ def register(sub: Any) -> None:
                         "for the spread)")
     p.add_argument("--backend", default="expert", choices=["expert", "llm"],
                    help="expert (offline, default) or llm (an OpenAI-compatible endpoint, set up as for optimize)")
-    p.add_argument("--budget", type=whole_number(1), default=DEFAULT_BUDGET, metavar="N",
-                   help=f"candidates per cell, the same for every variant (default: {DEFAULT_BUDGET})")
-    p.add_argument("--candidates", type=whole_number(1), default=DEFAULT_CANDIDATES,
-                   help=f"candidates per round, at least 1 (default: {DEFAULT_CANDIDATES})")
+    p.add_argument("--budget", type=budget_arg, default=DEFAULT_BUDGET, metavar="N",
+                   help=f"candidates per cell, {SHAPE_LIMITS['budget']}, the same for every variant "
+                        f"(default: {DEFAULT_BUDGET})")
+    p.add_argument("--candidates", type=candidates_arg, default=DEFAULT_CANDIDATES,
+                   help=f"candidates per round, {SHAPE_LIMITS['candidates']} (default: {DEFAULT_CANDIDATES})")
     p.add_argument("--device", default="auto", help="cpu, cuda, cuda:N or auto (default: auto, a GPU if there is one)")
     p.add_argument("--devices", default=None,
                    help="comma-separated devices running cells in parallel (default: --device alone)")
@@ -208,6 +216,7 @@ def register(sub: Any) -> None:
                         "(default: no limit)")
     p.add_argument("--report-only", action="store_true",
                    help="run nothing: write study.json/md/png from the cells finished in --out (default: off)")
+    add_ray(p, "cell")
     add_eval_limits(p)
     p.add_argument("--json", action="store_true", help="print study.json's object on stdout (default: off)")
     p.set_defaults(func=cmd_study)

@@ -21,11 +21,12 @@ import subprocess
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from contracts.libraries import find_cudnn, libraries_called
+from engine.evaluate import cgroups
 from engine.evaluate.outcome import BuildResult, Candidate, CandidateKind
 
 # Appended to every CUDA candidate: the worker reads launch errors through the candidate's own CUDA
@@ -68,6 +69,17 @@ def _compiler_version(compiler: str) -> str:
         return compiler
 
 
+COMPILER_PROCESSES = 256  # nvcc runs a dozen programs (cicc, ptxas, fatbinary, the host compiler, ld)
+COMPILER_FILE_BYTES = 1 << 30  # the largest file a compile may write: a library of a few MB, its log
+
+
+def compiler_memory_bytes() -> int:
+    """One compile's memory cap: 40% of the machine, between 4 and 16 GB (heavy template code, CUTLASS's,
+    takes a few GB in cicc)."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    return int(min(max(0.4 * total, 4 << 30), 16 << 30))
+
+
 @dataclass(frozen=True)
 class BuildConfig:
     contract_dir: Path  # holds hiera_contract.h
@@ -76,6 +88,7 @@ class BuildConfig:
     jobs: int = max(os.cpu_count() or 1, 1)
     timeout_s: float = 120.0
     sandboxed: bool = True
+    memory_bytes: int = field(default_factory=compiler_memory_bytes)  # one compile's memory cap
 
 
 @lru_cache(maxsize=1)
@@ -146,32 +159,57 @@ def build_one(cand: Candidate, cfg: BuildConfig) -> BuildResult:
     src = d / ("cuda_source.cu" if cand.kind is CandidateKind.CUDA else "cpu_source.cpp")
     src.write_text(cand.source + (_CUDA_SHIM if cand.kind is CandidateKind.CUDA else ""))
     tmp = d / f"candidate.{os.getpid()}.{id(cand)}.so"
+    group = None
     try:
         if cfg.sandboxed:
-            cmd = _sandboxed_command(cand, src, tmp, cfg)
+            # Memory and processes capped like a runner's: a macro or template bomb is stopped in seconds
+            # instead of taking the machine's memory until the time limit.
+            group = cgroups.make(COMPILER_PROCESSES, cfg.memory_bytes)
+            cmd = cgroups.wrap(group, _sandboxed_command(cand, src, tmp, cfg, capped=group is not None
+                                                         and group.memory))
         else:
             cmd = compile_command(cand.kind, src, tmp, cfg, cand.source)
     except ToolchainMissing as e:
         return BuildResult(False, None, time.perf_counter() - t0, False, str(e))
+    log_path = d / "build.log"
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=cfg.timeout_s, stdin=subprocess.DEVNULL,
-                              env=None if not cfg.sandboxed else {"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+        # The compiler's output to a file (under its file-size limit), read back in part: a source can make a
+        # compiler print gigabytes.
+        with open(log_path, "wb") as out:
+            proc = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, timeout=cfg.timeout_s,
+                                  stdin=subprocess.DEVNULL,
+                                  env=None if not cfg.sandboxed else {"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
     except subprocess.TimeoutExpired:
         return BuildResult(False, None, time.perf_counter() - t0, False,
                            f"the compiler ran over the build time limit of {cfg.timeout_s:.0f} s (--build-timeout): "
                            "simplify the source (less unrolling or template depth)", " ".join(cmd))
-    log = (proc.stdout + proc.stderr).strip()
-    (d / "build.log").write_text(log)
+    finally:
+        oom = group.oom_kills() if group is not None else 0
+        if group is not None:
+            group.close()
+    log = _read_log(log_path)
     seconds = time.perf_counter() - t0
     if proc.returncode != 0 or not tmp.exists():
         tmp.unlink(missing_ok=True)
-        return BuildResult(False, None, seconds, False, _errors_first(log) or f"exit {proc.returncode}",
-                           " ".join(cmd))
+        why = _errors_first(log) or f"exit {proc.returncode}"
+        if oom:
+            why = (f"the compiler was stopped at its memory limit ({cfg.memory_bytes / 2**30:.1f} GB): a source "
+                   "that expands without bound (macros, templates) does not build\n" + why)
+        return BuildResult(False, None, seconds, False, why, " ".join(cmd))
     os.replace(tmp, lib)  # atomic: a concurrent build of the same source never sees half a file
     return BuildResult(True, str(lib), seconds, False, log, " ".join(cmd))
 
 
-def _sandboxed_command(cand: Candidate, src: Path, out: Path, cfg: BuildConfig) -> list[str]:
+def _read_log(path: Path, limit: int = 1 << 20) -> str:
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit)
+    except OSError:
+        return ""
+    return data.decode(errors="replace").strip()
+
+
+def _sandboxed_command(cand: Candidate, src: Path, out: Path, cfg: BuildConfig, capped: bool = False) -> list[str]:
     """The compiler inside the sandbox: its folder is the scratch (/sandbox), the contract header is
     bound at /contract, and each library folder a flag names is bound read-only where it is."""
     from engine.evaluate import sandbox
@@ -190,10 +228,13 @@ def _sandboxed_command(cand: Candidate, src: Path, out: Path, cfg: BuildConfig) 
     if not home.startswith("/usr/"):
         binds.append(sandbox.Bind(home, home))
     env = {"PATH": f"{Path(cmd[0]).parent}:{Path(compiler).parent}:/usr/local/bin:/usr/bin:/bin"}
-    policy = sandbox.Policy(scratch=src.parent, binds=tuple(binds), env=env, tmp_bytes=4 << 30)
-    # Limits from the shell before the compiler starts: no core files, no file over 4 GB, bounded CPU time.
-    limited = ["/bin/sh", "-c", f'ulimit -c 0; ulimit -f {8 << 20}; ulimit -t {int(cfg.timeout_s) + 30}; exec "$@"',
-               "sh", *cmd]
+    # No /sys at all: neither g++ nor nvcc reads it, and it holds the host's network addresses and firmware.
+    policy = sandbox.Policy(scratch=src.parent, binds=tuple(binds), env=env, tmp_bytes=4 << 30, sys_dirs=())
+    # Limits from the shell before the compiler starts: no core files, no file over COMPILER_FILE_BYTES (its
+    # output library, its log), bounded CPU time; address space where no cgroup caps its memory.
+    memory = "" if capped else f"ulimit -v {cfg.memory_bytes >> 10}; "
+    limited = ["/bin/sh", "-c", f"ulimit -c 0; ulimit -f {COMPILER_FILE_BYTES >> 10}; "
+               f'ulimit -t {int(cfg.timeout_s) + 30}; {memory}exec "$@"', "sh", *cmd]
     return sandbox.command(policy, limited)
 
 

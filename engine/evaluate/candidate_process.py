@@ -24,16 +24,46 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from contracts.device import Device
+from engine import pycache
 from engine.evaluate import cgroups, sandbox, wire
 
 _HERE = Path(__file__).resolve().parent
-RUNNER_FILES = ("runner.py", "wire.py", "cudadrv.py")  # all of hiera a runner's sandbox holds
+RUNNER_FILES = ("runner.py", "wire.py", "cudadrv.py", "warm_compile.py")  # all of hiera a runner's sandbox holds
 
 # Libraries whose presence in a runner's memory means the candidate left its space (read from outside,
 # in /proc/PID/maps, after the calls).
 LIBRARY_MARKERS = ("libcublas", "libcublasLt", "libcudnn", "libcufft", "libcurand", "libcusparse", "libcusolver",
                    "libnvblas", "libcutensor")
 TORCH_MARKERS = ("libtorch", "libc10")
+
+
+# A runner's scratch (/sandbox): a memory file system of this size. It holds what a ModelNew builds or caches
+# for itself (load_inline, Triton and Inductor caches: tens of MB for KernelBench's largest models); hiera's
+# own torch.compile candidates share a cache folder on disk instead (RunnerSpec.compile_cache).
+SCRATCH_BYTES = 1 << 30
+
+
+def _give_to_nobody(folder: Path) -> None:
+    """A folder (and what is in it) owned by the uid sandboxed processes run as."""
+    for root, dirs, files in os.walk(folder):
+        for name in (*dirs, *files):
+            with contextlib.suppress(OSError):
+                os.lchown(os.path.join(root, name), sandbox.NOBODY, sandbox.NOBODY)
+    os.chown(folder, sandbox.NOBODY, sandbox.NOBODY)
+
+
+class FreezeFailed(Exception):
+    """The runner's processes could not all be stopped (the message says why)."""
+
+
+def _state(pid: int) -> str:
+    """A process's one-letter state from /proc ("X" once it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return stat[stat.rindex(")") + 2]
+    except (OSError, ValueError, IndexError):
+        return "X"
 
 
 class RunnerFailed(Exception):
@@ -47,18 +77,20 @@ class RunnerFailed(Exception):
 @dataclass(frozen=True)
 class RunnerSpec:
     kind: str  # cuda | cpp | modelnew
-    device: str
+    device: Device  # text is parsed on construction; it crosses to the runner as text (wire.Setup)
     space: str
     artifact: Path  # the built .so or the ModelNew .py, on the host
     sandboxed: bool
     workdir: Path  # per-candidate scratch folders are made under it
-    exchange_dir: Path | None  # CPU exchange folder (None on CUDA)
     threads: int = 0
     limits: dict[str, int] = field(default_factory=dict)
     extra_ro: tuple[str, ...] = ()  # more read-only folders (cuDNN's from the wheel, ...)
     compile_cache: Path | None = None  # a torch.compile cache folder shared with trusted candidates (read-write)
     max_processes: int = 256  # the runner and everything it starts (a cgroup, where one can be made)
     max_memory_bytes: int | None = None  # host memory, the same way
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "device", Device.parse(self.device))
 
 
 def exit_text(code: int | None, sandboxed: bool = False) -> str:
@@ -105,8 +137,6 @@ class CandidateProcess:
         s = self.spec
         native = s.kind != "modelnew"
         suffix = ".py" if not native else ".so"
-        local = self.scratch / f"candidate{suffix}"
-        local.write_bytes(s.artifact.read_bytes())
         python = os.path.realpath(sys.executable) if native else sys.executable
         flags = ["-I", "-S"] if native else ["-I"]
         env: dict[str, str] = {}
@@ -130,27 +160,38 @@ class CandidateProcess:
             with contextlib.suppress(ToolchainMissing):
                 env["CUDA_HOME"] = str(Path(os.path.realpath(find_nvcc())).parent.parent)
         if not s.sandboxed:
-            env["HIERA_EXCHANGE"] = str(s.exchange_dir or "")
+            local = self.scratch / f"candidate{suffix}"
+            local.write_bytes(s.artifact.read_bytes())
             runner = str(_HERE / "runner.py")
             return [python, *flags, runner], None, env, str(local)
-        env["HIERA_EXCHANGE"] = sandbox.EXCHANGE
+        inside = f"{sandbox.SCRATCH}/candidate{suffix}"
         binds = [sandbox.Bind(str(_HERE / f), f"{sandbox.HIERA_DIR}/{f}") for f in RUNNER_FILES]
+        binds.append(sandbox.Bind(str(s.artifact), inside))
         binds += [sandbox.Bind(d, d) for d in sandbox.python_dirs(with_site=not native) if not d.startswith("/usr/")]
-        if s.exchange_dir is not None:
-            binds.append(sandbox.Bind(str(s.exchange_dir), sandbox.EXCHANGE, writable=True))
         if not native or s.space != "pure_cuda":
             binds += [sandbox.Bind(d, d) for d in libdirs if not d.startswith("/usr/")]
         binds += [sandbox.Bind(d, d) for d in s.extra_ro if os.path.exists(d)]
         if s.compile_cache is not None and not native:
             s.compile_cache.mkdir(parents=True, exist_ok=True)
+            if sandbox.drops_root(s.device.is_cuda) and s.compile_cache.stat().st_uid != sandbox.NOBODY:
+                _give_to_nobody(s.compile_cache)  # written from inside the sandbox, as nobody
             binds.append(sandbox.Bind(str(s.compile_cache), "/compile-cache", writable=True))
         if not native and "CUDA_HOME" in env and not env["CUDA_HOME"].startswith("/usr/"):
             binds.append(sandbox.Bind(env["CUDA_HOME"], env["CUDA_HOME"]))
+        # Bytecode of the Python installation the checker's side compiled (engine/pycache.py), read-only.
+        cached = pycache.readable_parts(sandbox.python_dirs(with_site=not native))
+        if cached:
+            # -B: read the cache, never write bytecode (the candidate's own module would go there, which the
+            # runner's audit hook rightly calls a write outside the scratch: every ModelNew was `suspect`).
+            flags += ["-B", "-X", f"pycache_prefix={pycache.active()}"]
+            binds += [sandbox.Bind(d, d) for d in cached]
         masks = tuple(sandbox.hide_library_dirs()) if native and s.space == "pure_cuda" else ()
-        policy = sandbox.Policy(scratch=self.scratch, binds=tuple(binds), masks=masks,
-                                gpu=s.device.startswith("cuda"), env=env)
-        return [python, *flags, f"{sandbox.HIERA_DIR}/runner.py"], policy, env, \
-            f"{sandbox.SCRATCH}/candidate{suffix}"
+        gpu = s.device.is_cuda
+        # A CPU runner sees of /sys only what torch reads there (CPU topology); a GPU one all of it, which the
+        # driver may read.
+        policy = sandbox.Policy(scratch=self.scratch, binds=tuple(binds), masks=masks, gpu=gpu, env=env,
+                                scratch_bytes=SCRATCH_BYTES, sys_dirs=("/sys",) if gpu else ("/sys/devices/system",))
+        return [python, *flags, f"{sandbox.HIERA_DIR}/runner.py"], policy, env, inside
 
     def start(self, setup: wire.Setup, timeout_s: float, fds: list[int] | None = None) -> None:
         argv, policy, env, artifact = self._argv_and_policy()
@@ -164,6 +205,10 @@ class CandidateProcess:
                 # The cgroup counts real memory; an address-space limit would also count every thread's
                 # reserved stack (a thousand threads reserve 8 GB) and refuse honest code.
                 limits.pop("address_bytes", None)
+            if self.group is not None:
+                # The group's cap counts this runner's processes only; RLIMIT_NPROC counts every process of
+                # its uid on the host (other sandboxes run as the same nobody).
+                limits.pop("processes", None)
             full = [*argv, str(child.fileno()), json.dumps(limits)]
             if policy is not None:
                 cmd = sandbox.command(policy, full, info_fd=info_w)
@@ -189,10 +234,10 @@ class CandidateProcess:
             self.stop()
             raise RunnerFailed("crashed", f"the runner did not start ({e}): {self.log_tail()}") from e
         reply = self._call({"op": "setup", "setup": setup.to_json()}, timeout_s, what="start")
-        if not reply["ok"]:
+        if not reply.ok:
             self.stop()
             raise RunnerFailed("crashed", "the candidate's runner could not set up its buffers and device (hiera's "
-                                          f"own code, before the candidate loaded): {str(reply.get('detail'))[:2500]}")
+                                          f"own code, before the candidate loaded): {reply.detail[:2500]}")
 
     def _read_info(self, fd: int, sandboxed: bool, timeout_s: float) -> int | None:
         assert self.proc is not None
@@ -225,7 +270,7 @@ class CandidateProcess:
 
     # --- requests -------------------------------------------------------------------------------------
 
-    def _call(self, msg: dict[str, Any], timeout_s: float, what: str) -> dict[str, Any]:
+    def _call(self, msg: dict[str, Any], timeout_s: float, what: str) -> wire.Reply:
         if self.sock is None:
             raise RunnerFailed("crashed", "the runner is not running")
         self._next_id += 1
@@ -246,21 +291,32 @@ class CandidateProcess:
             raise self._ended(what) from e
         except OSError as e:
             raise self._ended(what) from e
-        if reply.get("id") != rid or not isinstance(reply.get("ok"), bool):
+        try:
+            parsed = wire.Reply.parse(reply)
+            why = "" if parsed.id == rid else "it carries another request's id"
+        except wire.WireError as e:
+            why = str(e)
+        if why:
             self.stop()
-            raise RunnerFailed("protocol", f"the runner answered {what} out of turn or malformed (a reply must "
-                                           "carry the request's id): the candidate tampered with its runner")
-        return reply
+            raise RunnerFailed("protocol", f"the runner answered {what} out of turn or malformed ({why}): the "
+                                           "candidate tampered with its runner")
+        return parsed
 
     def _ended(self, what: str) -> RunnerFailed:
         code = self._wait_exit(5.0)
         tail = self.log_tail()
+        # Asked before stop() closes the group: a SIGKILL from the kernel at the cgroup's memory limit says
+        # nothing by itself, and "killed by signal SIGKILL" alone does not tell the user which limit it was.
+        oom = self.group.oom_kills() if self.group is not None and self.group.memory else 0
         self.stop()
+        gib = (self.spec.max_memory_bytes or 0) / 2**30
+        limit = (f"; the kernel killed it at the runner's memory limit of {gib:.1f} GiB (host memory for the "
+                 "candidate's process and its children)") if oom else ""
         return RunnerFailed("crashed", f"the candidate's process ended during {what} "
-                                       f"({exit_text(code, self.spec.sandboxed)})"
+                                       f"({exit_text(code, self.spec.sandboxed)}){limit}"
                             + (f"; its last output: {tail}" if tail else ""))
 
-    def request(self, op: str, timeout_s: float, **fields: Any) -> dict[str, Any]:
+    def request(self, op: str, timeout_s: float, **fields: Any) -> wire.Reply:
         return self._call({"op": op, **fields}, timeout_s, what=op)
 
     def _wait_exit(self, seconds: float) -> int | None:
@@ -305,26 +361,46 @@ class CandidateProcess:
             todo += children.get(p, [])
         return tree
 
+    def _processes(self) -> set[int]:
+        """The runner's processes: its tree from /proc, and whatever its cgroup holds (a daemon that left the
+        tree, unsandboxed, is still in the group)."""
+        found = set(self._tree())
+        if self.group is not None:
+            found |= self.group.pids()
+        return found
+
     def freeze(self, frozen: bool) -> None:
         """Stop (or resume) every process of the runner, so that nothing of the candidate runs while the
-        checker times the reference between its blocks of calls (on the CPU: see checker._time_candidate)."""
-        sig = signal.SIGSTOP if frozen else signal.SIGCONT
-        for pid in self._tree():
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, sig)
-        if frozen:  # stopped means stopped: wait until each one's state says so
-            deadline = time.monotonic() + 2.0
-            while time.monotonic() < deadline:
-                states = []
-                for pid in self._tree():
-                    try:
-                        stat = Path(f"/proc/{pid}/stat").read_text()
-                        states.append(stat[stat.rindex(")") + 2])
-                    except (OSError, ValueError, IndexError):
-                        continue
-                if all(s in "TtZX" for s in states):
-                    return
-                time.sleep(0.001)
+        checker times the reference between its blocks of calls (on the CPU: see checker._time_candidate).
+
+        Through the cgroup freezer where there is one (a process forked during the stop is stopped too);
+        otherwise SIGSTOP pid by pid, the walk repeated until it finds no process it has not stopped and
+        every one is stopped. Raises FreezeFailed when that does not settle (a process that keeps forking):
+        the reference is then not timed beside it."""
+        if self.group is not None and self.group.freezer is not None:
+            if self.group.freeze(frozen):
+                return
+            if frozen:
+                self.group.freeze(False)
+                raise FreezeFailed("the cgroup freezer did not stop the candidate's processes within 5 s")
+        if not frozen:
+            for pid in self._processes():
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGCONT)
+            return
+        stopped: set[int] = set()
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline:
+            now = self._processes()
+            for pid in now - stopped:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGSTOP)
+            stopped |= now
+            if self._processes() <= stopped and all(_state(pid) in "TtZX" for pid in now):
+                return
+            time.sleep(0.001)
+        self.freeze(False)
+        raise FreezeFailed(f"{len(stopped)} processes stopped one by one and more kept appearing")
 
     def log_tail(self, limit: int = 1500) -> str:
         try:
@@ -366,3 +442,27 @@ class CandidateProcess:
         shutil.rmtree(self.scratch.parent / (self.scratch.name + ".sys"), ignore_errors=True)
         with contextlib.suppress(OSError):
             self.log_path.unlink()
+
+
+def warm_compile(spec: RunnerSpec, precision: str, timeout_s: float) -> tuple[bool, str]:
+    """Compile one of hiera's own torch.compile candidates into spec.compile_cache ahead of its evaluation
+    (warm_compile.py), in the sandbox its runner will get. (ok, the log's tail); a failure costs nothing but
+    the time: the candidate then compiles in its own runner, as it would have."""
+    proc = CandidateProcess(spec, "warm")
+    try:
+        argv, policy, env, artifact = proc._argv_and_policy()
+        here = f"{sandbox.HIERA_DIR}/warm_compile.py" if policy is not None else str(_HERE / "warm_compile.py")
+        argv = [*argv[:-1], here, artifact, str(spec.device), precision]
+        if policy is not None:
+            cmd, run_env = sandbox.command(policy, argv), {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        else:
+            cmd, run_env = argv, {**sandbox.base_env(env), "HOME": str(proc.scratch)}
+        with open(proc.log_path, "wb") as log:
+            try:
+                rc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=run_env,
+                                    cwd=str(proc.scratch), timeout=timeout_s, start_new_session=True).returncode
+            except subprocess.TimeoutExpired:
+                return False, f"the warm-up compile ran over {timeout_s:.0f} s"
+        return rc == 0, proc.log_tail(600)
+    finally:
+        proc.cleanup()

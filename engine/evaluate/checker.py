@@ -9,17 +9,20 @@ Per candidate:
 2. verify: trials on fresh seeded inputs and weights, then on the same inputs scaled, negated and shifted
    (where the reference stays finite), each compared with the reference computed here; inputs and weights
    checked bitwise after every call; outputs poisoned with NaN before it;
-3. time the candidate: every timed call gets input contents it has never seen (a rotating pool, each set
-   rescaled by a secret random factor), and a secret random quarter of the calls have their outputs checked,
-   so a candidate that skips work or replays a cached result when timed is caught; the runner reports each
-   call's device time, and the checker's own clock around the same calls bounds it (a patched timer or an
-   early reply shows as a gap the round trip cannot explain);
+3. time the candidate: every timed call gets input contents it has never seen (a rotating pool drawn under
+   secret seeds, each element perturbed on its own: perturb.py), and a secret random quarter of the calls
+   have their outputs checked, so a candidate that skips work or replays a cached result when timed is
+   caught; the outputs are snapshotted the moment the reply arrives and must not change afterwards. On the
+   CPU the candidate's time is the checker's own clock around the call less the overhead calibrated before
+   the candidate loaded; on a GPU it is the runner's device events, bounded by that clock. Either way the
+   runner's report is held to the checker's clock (a patched timer or an early reply shows as a gap);
 4. end the runner (and every process it started); read which libraries it had mapped;
 5. time the reference here, with no runner alive, the same way.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import random
@@ -32,12 +35,20 @@ from typing import Any
 
 import torch
 
+from contracts.shapes import ShapeReport
 from engine.evaluate import timing, verify, wire
-from engine.evaluate.candidate_process import LIBRARY_MARKERS, TORCH_MARKERS, CandidateProcess, RunnerFailed, RunnerSpec
-from engine.evaluate.exchange import Exchange, Spec
+from engine.evaluate.candidate_process import CandidateProcess, FreezeFailed, RunnerFailed, RunnerSpec
+from engine.evaluate.clock_check import calibrate, cross_check, parity, stability
+from engine.evaluate.exchange import Exchange, OutputSnapshot, Spec
+from engine.evaluate.inputs_pool import TaskInputs
+from engine.evaluate.library_audit import check_libraries
 from engine.evaluate.outcome import Precision, Status, Timing
+from engine.evaluate.perturb import Perturber
 from engine.evaluate.requests import EvalReply, EvalRequest, Rejected
-from engine.evaluate.session import import_file, set_precision
+from engine.evaluate.runner_limits import MAX_PROCESSES, cudnn_dirs, host_memory_cap, rlimits
+from engine.evaluate.task_module import import_file, set_precision
+from engine.evaluate.timing_policy import counted, floor_for, reference_timer, settled, trials_for
+from engine.evaluate.variants import VariantCheck, finish
 
 _perf_counter = time.perf_counter
 
@@ -61,25 +72,16 @@ TRANSFORMS: tuple[tuple[str, Callable[[torch.Tensor], torch.Tensor]], ...] = (
 )
 
 SAMPLE_RATE = 0.25  # the share of timed calls whose outputs are checked
-CALIBRATION_CALLS = 10
 FIRST_CALL_S = 30.0  # a first call, which may compile or search algorithms
-# Processes and threads a runner may have (threads count: an emulated CUDA block in the tests runs 1024 of
-# them, OpenMP one a core): room for honest code, a cap on a flood.
-MAX_PROCESSES = 2048
-TIMING_TARGET_MS = {"cuda": 600.0, "cpu": 1500.0}  # wall time to spend on each side's timed calls
-MIN_TRIALS = 20
-# The fewest timed calls on a GPU for a call so slow that MIN_TRIALS of them would pass the time target (a
-# 233 ms fp64 convolution: 20 calls are 4.7 s a candidate); they still stop only once the median is settled.
-MIN_SLOW_TRIALS = 5
 
 
 class Checker:
-    """One task on one device: the trusted state (task, references, inputs) and the judging of candidates."""
+    """One task on one device: the trusted state (task, references, inputs) and the judging of candidates.
 
-    # Share of device memory the cached input sets may hold. KernelBench's sets reach 6-9 GB, and besides
-    # the cache the checker holds the timing pool, the shared buffers (inputs and outputs), the expected
-    # outputs, and the runner needs room of its own on the same device.
-    _CACHE_BYTES = 0.1
+    It orchestrates; the concerns it calls on are modules of their own: the task's references, inputs and
+    timing pool (inputs_pool.py), how many calls are timed and the reference's timer (timing_policy.py), the
+    runner's clock held to the checker's (clock_check.py), the runner's resource limits (runner_limits.py),
+    the libraries a runner mapped (library_audit.py) and the other batch sizes (variants.py)."""
 
     def __init__(self, task_path: str, device: str, precision: str, workdir: str, sandboxed: bool = True):
         self.device = torch.device(device)
@@ -94,19 +96,19 @@ class Checker:
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.sandboxed = sandboxed
         self.flusher = timing.CacheFlusher(self.device)
-        self._references: dict[int, torch.nn.Module] = {}
-        self._inputs: dict[int, list[Any]] = {}
-        self._input_bytes: dict[int, int] = {}
+        self.objects = TaskInputs(self.task, self.device)
         self._exchange: Exchange | None = None
         self._shapes: list[tuple[tuple[int, ...], torch.dtype]] | None = None
         self._ref_ms: float | None = None
         self._min_call_s = 0.0
+        self._probe_runner: float | None = None
+        self._probe_checker: float | None = None
         self._threads = torch.get_num_threads()
         self._rng = random.Random(int.from_bytes(os.urandom(8), "little"))  # secret: never seeded by a task
-        if self.device.type == "cuda":
-            self._cache_budget = int(torch.cuda.get_device_properties(self.device).total_memory * self._CACHE_BYTES)
-        else:
-            self._cache_budget = 4 << 30
+        # Every seed a trial, a construct or the timing pool is made under derives from this (_seed): fixed for
+        # this checker's life, so the task's references and inputs are made once for all its candidates, and
+        # never seen by one (its values say nothing of which phase a construct belongs to).
+        self._secret = os.urandom(16)
 
     def device_info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"device": str(self.device), "torch": torch.__version__}
@@ -125,29 +127,17 @@ class Checker:
 
     # --- the task's own objects (trusted) -------------------------------------------------------------
 
+    def _seed(self, req: EvalRequest, what: str, index: int = 0) -> int:
+        """A secret seed for `what` (trial, inputs, timing, pool) number `index` of this request's settings."""
+        h = hashlib.blake2b(f"{req.seed}:{what}:{index}".encode(), key=self._secret, digest_size=7)
+        return int.from_bytes(h.digest(), "little")
+
     def make_reference(self, seed: int) -> torch.nn.Module:
-        if seed not in self._references:
-            if len(self._references) >= 16:
-                self._references.pop(next(iter(self._references)))
-            torch.manual_seed(seed)
-            self._references[seed] = self.task.Model(*self.task.get_init_inputs()).to(self.device).eval()
-        return self._references[seed]
+        return self.objects.reference(seed)
 
     def make_inputs(self, seed: int) -> list[Any]:
         """get_inputs() under `seed`, made on the device (no GB-sized host copies); cached within a budget."""
-        if seed in self._inputs:
-            return self._inputs[seed]
-        torch.manual_seed(seed)
-        with torch.device(self.device):
-            made = self.task.get_inputs()
-        xs = [x.to(self.device) if isinstance(x, torch.Tensor) else x for x in made]
-        size = sum(x.numel() * x.element_size() for x in xs if isinstance(x, torch.Tensor))
-        while self._inputs and sum(self._input_bytes.values()) + size > self._cache_budget:
-            oldest = next(iter(self._inputs))
-            self._inputs.pop(oldest)
-            self._input_bytes.pop(oldest)
-        self._inputs[seed], self._input_bytes[seed] = xs, size
-        return xs
+        return self.objects.inputs(seed)
 
     def _reference_outputs(self, ref: torch.nn.Module, inputs: Sequence[Any]) -> list[torch.Tensor]:
         with torch.no_grad():
@@ -160,10 +150,14 @@ class Checker:
 
     # --- shared buffers -------------------------------------------------------------------------------
 
-    def _exchange_for(self, ref: torch.nn.Module, inputs: Sequence[Any], outs: Sequence[torch.Tensor]) -> Exchange:
-        shapes = [(tuple(x.shape), x.dtype) for x in inputs if isinstance(x, torch.Tensor)]
+    def _exchange_for(self, ref: torch.nn.Module, inputs: Sequence[Any], outs: Sequence[torch.Tensor],
+                      variant_specs: Sequence[Spec] = ()) -> Exchange:
+        """The shared buffers: set 0 at the task's own shapes (and every parameter and buffer), then the sets of
+        the other batch sizes checked (variants.py); kept while the next candidate needs the same ones."""
+        shapes: list[Any] = [(tuple(x.shape), x.dtype) for x in inputs if isinstance(x, torch.Tensor)]
         shapes += [(tuple(t.shape), t.dtype) for t in ref.state_dict().values()]
         shapes += [(tuple(o.shape), o.dtype) for o in outs]
+        shapes += [(s.shape, s.dtype, s.group) for s in variant_specs]
         if self._exchange is not None and self._shapes == shapes:
             return self._exchange
         if self._exchange is not None:
@@ -173,7 +167,7 @@ class Checker:
         names = dict(self._state_roles(ref))
         specs += [Spec(f"{names[k]} {k}", "state", tuple(v.shape), v.dtype) for k, v in ref.state_dict().items()]
         specs += [Spec(f"output {i}", "output", tuple(o.shape), o.dtype) for i, o in enumerate(outs)]
-        self._exchange, self._shapes = Exchange(specs, self.device), shapes
+        self._exchange, self._shapes = Exchange([*specs, *variant_specs], self.device), shapes
         return self._exchange
 
     @staticmethod
@@ -181,17 +175,23 @@ class Checker:
         params = {n for n, _ in ref.named_parameters()}
         return [(k, "parameter" if k in params else "buffer") for k in ref.state_dict()]
 
-    def _write(self, ex: Exchange, inputs: Sequence[Any], ref: torch.nn.Module) -> None:
-        for buf, x in zip(ex.of_role("input"), [x for x in inputs if isinstance(x, torch.Tensor)]):
+    def _write(self, ex: Exchange, inputs: Sequence[Any], ref: torch.nn.Module, group: int = 0) -> None:
+        for buf, x in zip(ex.of_role("input", group), [x for x in inputs if isinstance(x, torch.Tensor)]):
             buf.copy_(x)
         for buf, v in zip(ex.of_role("state"), ref.state_dict().values()):
             buf.copy_(v)
-        ex.poison_outputs()
+        ex.poison_outputs(group)
         timing.sync(self.device)
 
-    def _check_unchanged(self, ex: Exchange, inputs: Sequence[Any], ref: torch.nn.Module, when: str) -> None:
+    def _check_unchanged(self, ex: Exchange, inputs: Sequence[Any], ref: torch.nn.Module, when: str,
+                         group: int = 0) -> None:
+        past = ex.breached(group)
+        if past is not None:
+            shape = "x".join(map(str, ex.tensors[past].shape))
+            raise Rejected(Status.INCORRECT, f"{when}: the candidate wrote past the end of {past} (shape {shape}): a "
+                                             "kernel that writes more than a tensor holds corrupts the memory after it")
         tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
-        for i, (buf, x) in enumerate(zip(ex.of_role("input"), tensors)):
+        for i, (buf, x) in enumerate(zip(ex.of_role("input", group), tensors)):
             if not torch.equal(verify._bytes(buf), verify._bytes(x)):
                 raise Rejected(Status.SUSPECT, f"{when}: the candidate modified input {i} (inputs, parameters and "
                                                "buffers are read-only)")
@@ -201,8 +201,8 @@ class Checker:
                                                "buffers are read-only)")
 
     def _compare(self, ex: Exchange, expected: Sequence[torch.Tensor], what: str, status: Status,
-                 capped: bool = True) -> None:
-        outs = ex.of_role("output")
+                 capped: bool = True, group: int = 0) -> None:
+        outs = ex.of_role("output", group)
         for i, (o, r) in enumerate(zip(outs, expected)):
             label = f"out{i}" if len(outs) > 1 else "out"
             # Each output by its own dtype: float64 outputs are judged with the fp64 tolerance, never fp32's.
@@ -249,15 +249,21 @@ class Checker:
     def evaluate(self, req: EvalRequest) -> EvalReply:
         reply = EvalReply(req.candidate_id, Status.VALID, "")
         self._min_call_s = req.min_call_limit_s
+        # The parity probe's two figures for this candidate (CPU ModelNew runners; clock_check.parity).
+        self._probe_runner = None
+        self._probe_checker = None
         t_start = _perf_counter()
         deadline = t_start + (req.timeout_s or 600.0)
         proc: CandidateProcess | None = None
         try:
-            ref0 = self.make_reference(req.seed)
-            in0 = self.make_inputs(req.seed + 7)
+            ref0 = self.make_reference(self._seed(req, "trial", 0))
+            in0 = self.make_inputs(self._seed(req, "inputs", 0))
             out0 = self._reference_outputs(ref0, in0)
             self._estimate_reference(ref0, in0)
-            ex = self._exchange_for(ref0, in0, out0)
+            sizes = VariantCheck(self, req)
+            planned, skipped = sizes.plan(in0, out0)
+            ex = self._exchange_for(ref0, in0, out0, sizes.specs(planned, in0, out0))
+            ex.arm()  # a write past a buffer by an earlier candidate is its own verdict, not this one's
             # On the CPU the checker's own worker threads would spin (OpenMP's wait policy) on the cores the
             # candidate is timed on: while a runner is alive the checker works on one thread.
             self._quiet(True)
@@ -269,33 +275,56 @@ class Checker:
             self._verify(proc, ex, req, deadline)
             reply.verify_s = _perf_counter() - t1
             if not req.timing:
-                self._check_libraries(proc, req)
+                check_libraries(proc, req)
                 reply.reason = f"correct on {req.correctness_trials} trials (not timed)"
+                if planned or skipped:
+                    checks, _, proc = sizes.run(proc, ex, planned, skipped, deadline, None,
+                                                lambda: self._start_runner(req, ex, ref0, deadline))
+                    self._say_shapes(reply, finish(req.batch or 0, checks, []))
                 return reply
             t2 = _perf_counter()
-            time_reference = self._reference_timer(req)
+            time_reference = counted(self._reference_timer(req), reply.extra, "time_reference_s")
             cand_ms, walls, notes, ref_ms = self._time_candidate(proc, ex, req, deadline, time_reference)
-            self._check_libraries(proc, req)
-            proc.cleanup()
+            reported = cand_ms
+            cand_ms = timing.candidate_times(reported, walls, self._overhead, gpu=self.device.type == "cuda")
+            check_libraries(proc, req)
+            t3 = _perf_counter()
+            checks, later, proc = sizes.run(proc, ex, planned, skipped, deadline, statistics.median(cand_ms),
+                                            lambda: self._start_runner(req, ex, ref0, deadline))
+            variants_s = _perf_counter() - t3
+            if proc is not None:
+                proc.cleanup()
             proc = None
             self._quiet(False)
             if not ref_ms:
                 ref_est = self._ref_ms or 1.0
-                ref_ms = self._settled(time_reference, self._trials_for(ref_est, req), self._floor_for(ref_est))
+                ref_ms = settled(time_reference, trials_for(ref_est, req.timing_trials, self.device),
+                                 floor_for(ref_est))
+            if planned or skipped:
+                t4 = _perf_counter()
+                self._say_shapes(reply, finish(req.batch or 0, checks, later))
+                reply.extra["variants_s"] = round(variants_s + _perf_counter() - t4, 4)
             reply.time_s = _perf_counter() - t2
             method = timing.METHOD_CUDA if self.device.type == "cuda" else timing.METHOD_CPU
             reply.reference = Timing.from_samples(ref_ms, method)
             reply.candidate = Timing.from_samples(cand_ms, method)
             reply.flags += list(self.flusher.notes) + notes
-            reply.extra["timing_gap"] = self._cross_check(cand_ms, walls)
+            reply.extra["timing_gap"] = cross_check(reported, walls, self._overhead, self.device)
+            reply.extra["runner_reported_ms"] = round(statistics.median(reported), 6)  # what the runner claimed
+            reply.extra["inputs_per_call"] = self._perturbation.describe()
+            stability(reply, ref_ms, cand_ms, self._overhead, self.device)
+            parity(reply, self._probe_checker, self._probe_runner)
             speedup = (reply.reference.median_ms / reply.candidate.median_ms if reply.candidate.median_ms > 0
                        else float("inf"))
             if speedup > req.excessive_speedup:
-                reply.flags.append(f"excessive_speedup: {speedup:.1f}x (every timed call ran on new inputs and a "
-                                   "sample of them was checked)")
+                fresh = ("every timed call ran on inputs never seen before" if self._perturbation.changes_every_input
+                         else "every timed call's float inputs were new; " + self._perturbation.describe())
+                reply.flags.append(f"excessive_speedup: {speedup:.1f}x ({fresh}, and a sample of the calls was "
+                                   "checked)")
             reply.reason = (f"correct on {req.correctness_trials} trials and {len(TRANSFORMS)} off-distribution "
                             f"variants; {speedup:.2f}x over the reference ({reply.reference.median_ms:.4g} ms -> "
-                            f"{reply.candidate.median_ms:.4g} ms, median of {reply.candidate.trials})")
+                            f"{reply.candidate.median_ms:.4g} ms, median of {reply.candidate.trials})"
+                            + (f"; {reply.shapes.summary()}" if reply.shapes else ""))
             return reply
         except Rejected as r:
             reply.status, reply.reason, reply.error = r.status, r.reason, r.error
@@ -313,6 +342,15 @@ class Checker:
             self._release()
             reply.verify_s = reply.verify_s or (_perf_counter() - t_start)
         return reply
+
+    @staticmethod
+    def _say_shapes(reply: EvalReply, shapes: ShapeReport) -> None:
+        """The other batch sizes' verdict on the reply: the report, and a flag when it was valid only at the
+        given shapes (an exported file of it then serves those alone)."""
+        reply.shapes = shapes
+        if shapes.fixed_only:
+            reply.flags.append(f"fixed_shape: valid only at the shapes of get_inputs() (batch {shapes.batch}); "
+                               f"{shapes.not_valid()}")
 
     def _release(self) -> None:
         """Cached-but-free device memory back to the driver: the runner allocates on the same device."""
@@ -332,10 +370,10 @@ class Checker:
     def _start_runner(self, req: EvalRequest, ex: Exchange, ref: torch.nn.Module, deadline: float) -> CandidateProcess:
         spec = RunnerSpec(kind=req.kind, device=str(self.device), space=req.space, artifact=Path(req.artifact),
                           sandboxed=self.sandboxed, workdir=self.workdir / "runners",
-                          exchange_dir=ex.folder, threads=self._threads if self.device.type == "cpu" else 0,
-                          limits=self._limits(), extra_ro=_cudnn_dirs(req),
+                          threads=self._threads if self.device.type == "cpu" else 0,
+                          limits=rlimits(self.device.type, self.sandboxed), extra_ro=cudnn_dirs(req),
                           compile_cache=self.workdir / "compile-cache" if req.shared_compile_cache else None,
-                          max_memory_bytes=self._host_memory_cap(ex), max_processes=MAX_PROCESSES)
+                          max_memory_bytes=host_memory_cap(self.device.type, ex), max_processes=MAX_PROCESSES)
         spec.workdir.mkdir(parents=True, exist_ok=True)
         proc = CandidateProcess(spec, req.candidate_id)
         setup = wire.Setup(kind=req.kind, device=str(self.device), artifact="", buffers=ex.descriptors,
@@ -346,49 +384,38 @@ class Checker:
             proc.start(setup, timeout_s=min(120.0, self._left(deadline)), fds=ex.fds)
             # What an honest timed call costs beyond its own time, measured before any candidate code is in
             # the runner: the same procedure (flush, events, synchronize, output checks, reply) without the
-            # candidate. The timed calls are held to it (_cross_check).
-            self._cal_gaps = [self._calibration_gap(proc, ex) for _ in range(CALIBRATION_CALLS)]
+            # candidate. The timed calls are held to it (clock_check.py).
+            self._cal_gaps, self._overhead = calibrate(proc, ex, self.device, self._rng)
+            if self.device.type == "cpu" and req.kind == "modelnew" and self._probe_runner is None:
+                self._probe_checker, self._probe_runner = self._parity(proc)
             self._ask(proc, "load", req.load_timeout_s, deadline, "loading the candidate")
         except BaseException:
             proc.cleanup()
             raise
         return proc
 
-    def _calibration_gap(self, proc: CandidateProcess, ex: Exchange) -> float:
-        # As before a timed call: the checker's own device work just before (writing inputs), so the switch
-        # between its context and the runner's is in the baseline too.
-        for buf in ex.of_role("input"):
-            if buf.is_floating_point():
-                buf.mul_(1.0)
-        ex.poison_outputs()
-        timing.sync(self.device)
-        t0 = _perf_counter()
-        rep = proc.request("calibrate", 60.0, scalars={})
-        wall = (_perf_counter() - t0) * 1e3
-        ms = rep.get("ms")
-        if not rep["ok"] or not isinstance(ms, (int, float)):
-            raise RunnerFailed("crashed", f"the runner could not time a call before the candidate loaded: "
-                                          f"{str(rep.get('detail'))[:1500]}")
-        return wall - float(ms)
-
-    def _host_memory_cap(self, ex: Exchange | None = None) -> int:
-        """Host memory a runner may use: 8 GB (torch and a compiler) plus four times the task's shared buffers
-        on the CPU, never more than 45% of the machine."""
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-        shared = sum(d.nbytes for d in ex.descriptors) if ex is not None and self.device.type == "cpu" else 0
-        return int(min((8 << 30) + 4 * shared, max(0.45 * total, 6 << 30)))
-
-    def _limits(self) -> dict[str, int]:
-        limits = {"file_bytes": 8 << 30, "cpu_s": 3600}
-        if self.device.type == "cpu":
-            # Where no memory cgroup can be made (candidate_process.py drops this when one is), an address-space
-            # limit instead, on the CPU only (the CUDA driver reserves far more virtual memory than it uses);
-            # generous, since it counts every thread's reserved stack too.
-            total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-            limits["address_bytes"] = max(16 << 30, total)
-        if os.getuid() != 0:
-            limits["processes"] = _user_processes() + MAX_PROCESSES
-        return limits
+    def _parity(self, proc: CandidateProcess) -> tuple[float | None, float | None]:
+        """The parity probe (wire.probe_ms) on both sides before the candidate loads: the checker's fastest and
+        the runner's fastest, (None, None) if the runner gave none. The two alternate, the runner stopped while
+        the checker runs it as it is while the reference is timed, so that both see the same machine (a probe
+        in the runner at one moment and in the checker at another compared a busy second with a quiet one)."""
+        checker = runner = math.inf
+        for _ in range(wire.PROBE_ROUNDS):
+            rep = proc.request("probe", 60.0)
+            if not rep.ok or rep.ms is None or not math.isfinite(rep.ms):
+                return None, None
+            runner = min(runner, rep.ms)
+            try:
+                proc.freeze(True)
+            except FreezeFailed:
+                return None, None
+            self._quiet(False)
+            try:
+                checker = min(checker, wire.probe_ms(torch))
+            finally:
+                self._quiet(True)
+                proc.freeze(False)
+        return checker, runner
 
     @staticmethod
     def _left(deadline: float) -> float:
@@ -398,12 +425,12 @@ class Checker:
         return left
 
     def _ask(self, proc: CandidateProcess, op: str, limit: float, deadline: float, what: str, **fields: Any
-             ) -> dict[str, Any]:
+             ) -> wire.Reply:
         rep = proc.request(op, min(limit, self._left(deadline)), **fields)
-        if not rep["ok"]:
-            kind, detail = rep.get("error"), str(rep.get("detail", ""))[:3000]
+        if not rep.ok:
+            kind, detail = rep.error, rep.detail[:3000]
             status = {"space": Status.SPACE_VIOLATION, "output": Status.INCORRECT}.get(kind, Status.RUNTIME_ERROR)
-            if kind == "output" and rep.get("suspect") is True:
+            if kind == "output" and rep.suspect:
                 status = Status.SUSPECT
             raise Rejected(status, f"{what}: {detail}")
         return rep
@@ -414,16 +441,16 @@ class Checker:
             (t, "", None) for t in range(req.correctness_trials)]
         trials += [(t % max(req.correctness_trials, 1), name, fn) for t, (name, fn) in enumerate(TRANSFORMS)]
         for t, name, transform in trials:
-            s = req.seed + 101 * t
+            s = self._seed(req, "trial", t)
             ref = self.make_reference(s)
-            inputs = self.make_inputs(s + 7)
+            inputs = self.make_inputs(self._seed(req, "inputs", t))
             if transform is not None:
                 inputs = [transform(x) if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]
             expected = self._reference_outputs(ref, inputs)
             if transform is not None and not all(bool(torch.isfinite(e).all()) for e in expected
                                                  if e.is_floating_point()):
                 continue  # outside the reference's own domain: no verdict from it
-            what = f"trial {t + 1} (seed {s})" + (f", inputs {name}" if name else "")
+            what = f"trial {t + 1}" + (f", inputs {name}" if name else "")  # no seed: the LLM reads reasons
             self._write(ex, inputs, ref)
             limit = self._first_call_limit_s(req) if first else self._call_limit_s()
             if req.kind == "modelnew":
@@ -435,46 +462,13 @@ class Checker:
             self._check_unchanged(ex, inputs, ref, what)
             self._compare(ex, expected, what, Status.INCORRECT, capped=transform is None)
 
-    def _timing_pool(self, seed: int) -> list[list[Any]]:
-        """As many input sets as fit (2 to 8, within a fifth of free device memory): a cache keyed on buffer
-        addresses sees contents change under it; each timed call rescales one of them anyway."""
-        first = self.make_inputs(seed + 1000)
-        size = max(sum(x.numel() * x.element_size() for x in first if isinstance(x, torch.Tensor)), 1)
-        if self.device.type == "cuda":
-            free, _ = torch.cuda.mem_get_info(self.device)
-            n = int(min(8, max(2, free * 0.2 // size)))
-        else:
-            n = 4
-        return [first] + [self.make_inputs(seed + 1000 + i) for i in range(1, n)]
+    def _timing_pool(self, req: EvalRequest) -> list[list[Any]]:
+        """The timing pool of input sets, each under a secret seed of this request (inputs_pool.py)."""
+        return self.objects.timing_pool(lambda i: self._seed(req, "pool", i))
 
-    def _scale(self) -> float:
-        """A secret factor for one timed call's float inputs: contents never repeat, so a cache keyed on a
-        fingerprint of the inputs never hits."""
-        return self._rng.uniform(0.9, 1.1)
-
-    @staticmethod
-    def _scaled(base: Sequence[Any], scale: float) -> list[Any]:
-        return [x * scale if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in base]
-
-    @staticmethod
-    def _write_scaled(bufs: Sequence[Any], base: Sequence[Any], scale: float) -> None:
-        """bufs[i] = base[i] * scale for the float tensors, in place (no GB-sized temporaries)."""
-        for b, x in zip(bufs, base):
-            if isinstance(b, torch.Tensor):
-                b.copy_(x)
-                if b.is_floating_point():
-                    b.mul_(scale)
-
-    def _trials_for(self, est_ms: float, req: EvalRequest) -> int:
-        target = TIMING_TARGET_MS["cuda" if self.device.type == "cuda" else "cpu"]
-        by_time = math.ceil(target / max(est_ms, 1e-3))
-        return int(max(min(MIN_TRIALS, req.timing_trials), min(req.timing_trials, by_time)))
-
-    @staticmethod
-    def _floor_for(est_ms: float) -> int:
-        """The fewest GPU calls before the median may be called settled: MIN_TRIALS, fewer for slow calls."""
-        by_time = math.ceil(TIMING_TARGET_MS["cuda"] / max(est_ms, 1e-3))
-        return max(MIN_SLOW_TRIALS, min(MIN_TRIALS, by_time))
+    def _perturber(self, req: EvalRequest, ref: torch.nn.Module, pool: Sequence[Sequence[Any]]) -> Perturber:
+        """How this task's timed inputs are perturbed: decided once per checker (inputs_pool.py)."""
+        return self.objects.perturber(self._seed(req, "pool", 0), ref, pool, self._reference_outputs)
 
     def _time_candidate(self, proc: CandidateProcess, ex: Exchange, req: EvalRequest, deadline: float,
                         time_reference: Callable[[int], list[float]]
@@ -483,9 +477,10 @@ class Checker:
         runner left alive could keep the device busy with kernels already queued). On the CPU, whose load
         drifts between seconds, the reference's trials come in blocks between the candidate's, with every
         process of the runner stopped meanwhile, so that both sides see the same machine."""
-        seed = req.seed + 50_000
+        seed = self._seed(req, "timing")
         ref = self.make_reference(seed)
-        pool = self._timing_pool(seed)
+        pool = self._timing_pool(req)
+        self._perturbation = perturb = self._perturber(req, ref, pool)
         scalars = self._scalars(ref, req.contract, pool[0])
         self._write(ex, pool[0], ref)
         if req.kind == "modelnew":
@@ -499,67 +494,84 @@ class Checker:
                       flush=False)
             calls += 1
         est_ms = (_perf_counter() - t0) * 1e3 / calls
-        trials = self._trials_for(est_ms, req)
+        trials = trials_for(est_ms, req.timing_trials, self.device)
         self._trials = trials
         cand_ms: list[float] = []
         walls: list[float] = []
         ref_ms: list[float] = []
         sampled_any = False
+        cpu = self.device.type == "cpu"
         # On the CPU the count is fixed (the reference's blocks are spread over it); on a GPU the calls stop
         # once their median is known closely enough (a steady kernel needs MIN_TRIALS, not the cap). Which
         # call is the last is decided before it is made, and the last is always checked: a candidate cannot
         # tell the call after which nobody looks.
-        block = max(trials // 5, 1) if self.device.type == "cpu" else 0
-        floor = min(self._floor_for(est_ms), trials)
+        block = max(trials // 5, 1) if cpu else 0
+        floor = min(floor_for(est_ms), trials)
+        snap = None
         for i in range(trials):
             last = i == trials - 1 or (not block and i % 5 == 0 and timing.median_settled(cand_ms, floor))
+            if snap is not None:
+                self._settled_since(snap, f"timed call {i}")
             if block and i % block == 0:
                 ref_ms += self._frozen(proc, time_reference, min(block, trials - len(ref_ms)))
             base = pool[i % len(pool)]
-            scale = self._scale()
-            self._write_scaled(ex.of_role("input"), [x for x in base if isinstance(x, torch.Tensor)], scale)
+            state = perturb.state()
+            perturb.write(ex.of_role("input"), base)
             for buf, v in zip(ex.of_role("state"), ref.state_dict().values()):
                 buf.copy_(v)
             ex.poison_outputs()
             timing.sync(self.device)
             sampled = i == 0 or last or self._rng.random() < SAMPLE_RATE
+            if cpu:  # the cache flush as a request of its own, outside the span the checker's clock measures
+                self._ask(proc, "flush", self._call_limit_s(), deadline, f"timed call {i + 1}")
             t0 = _perf_counter()
             rep = self._ask(proc, "call", self._call_limit_s(), deadline, f"timed call {i + 1}", scalars=scalars,
-                            timed=True, flush=True)
+                            timed=True, flush=not cpu)
+            # The snapshot inside the measured span: a checker held up between the reply and its snapshot (a busy
+            # machine) then counts that delay in the call's time, so outputs written late cannot both escape the
+            # snapshot and go uncounted.
+            snap = ex.snapshot_outputs(self._rng)
             walls.append((_perf_counter() - t0) * 1e3)
-            ms = rep.get("ms")
-            if not isinstance(ms, (int, float)) or not math.isfinite(ms) or ms < 0:
+            ms = rep.ms
+            if ms is None or not math.isfinite(ms) or ms < 0:
                 raise Rejected(Status.SUSPECT, f"timed call {i + 1}: the runner reported no valid time ({ms!r})")
-            cand_ms.append(float(ms))
+            cand_ms.append(ms)
             if sampled:
                 sampled_any = True
-                inputs = self._scaled(base, scale)
+                inputs = perturb.make(base, state)
                 self._check_unchanged(ex, inputs, ref, f"timed call {i + 1}")
                 self._compare(ex, self._reference_outputs(ref, inputs),
                               f"timed call {i + 1} disagrees with the reference on its own inputs (work skipped "
                               "when timed, or a cached result?)", Status.SUSPECT)
                 del inputs
+                self._settled_since(snap, f"timed call {i + 1}")
             if last:
                 break
         assert sampled_any
+        if snap is not None:
+            self._settled_since(snap, "the last timed call")
         if block and len(ref_ms) < trials:
             ref_ms += self._frozen(proc, time_reference, trials - len(ref_ms))
-        notes = [str(n)[:300] for n in (rep.get("notes") or [])][:4]
+        notes = list(rep.notes[:4])
         return cand_ms, walls, notes, ref_ms
 
     @staticmethod
-    def _settled(time_more: Callable[[int], list[float]], cap: int, floor: int) -> list[float]:
-        """The reference's trials on a GPU: by the same rule as the candidate's, at least `floor` and at most
-        `cap` (its own time sets both: a 30 ms reference is not timed as often as a 30 us one)."""
-        ms = time_more(min(floor, cap))
-        while len(ms) < cap and not timing.median_settled(ms, floor):
-            ms += time_more(min(5, cap - len(ms)))
-        return ms
+    def _settled_since(snap: OutputSnapshot, what: str) -> None:
+        moved = snap.changed()
+        if moved is not None:
+            raise Rejected(Status.SUSPECT, f"{what}: output {moved} changed after the runner replied that the call "
+                                           "was done (work left running past the timed span: a thread, another "
+                                           "stream, or an early reply)")
 
     def _frozen(self, proc: CandidateProcess, time_reference: Callable[[int], list[float]], n: int) -> list[float]:
         if n <= 0:
             return []
-        proc.freeze(True)
+        try:
+            proc.freeze(True)
+        except FreezeFailed as e:
+            raise Rejected(Status.SUSPECT, f"the candidate's processes could not be stopped while the reference was "
+                                           f"timed beside it ({e}): a process that keeps forking would run during "
+                                           "the reference's calls, so no timing is reported") from e
         self._quiet(False)
         try:
             return time_reference(n)
@@ -568,72 +580,12 @@ class Checker:
             proc.freeze(False)
 
     def _reference_timer(self, req: EvalRequest) -> Callable[[int], list[float]]:
-        """The reference timed here the way the runner times a candidate (flush enqueued, events or the host
-        clock, device-wide sync, each call on rescaled pool inputs); returns `time(n) -> n more trials`."""
-        seed = req.seed + 50_000
-        ref = self.make_reference(seed)
-        pool = self._timing_pool(seed)
-        bufs = [x.clone() if isinstance(x, torch.Tensor) else x for x in pool[0]]
-        done = [0]
-
-        def run() -> Any:
-            with torch.no_grad():
-                return ref(*bufs)
-
-        def time_more(n: int) -> list[float]:
-            if done[0] == 0:
-                timing.warm_up(run, self.device)
-            ms = []
-            for _ in range(n):
-                self._write_scaled(bufs, pool[done[0] % len(pool)], self._scale())
-                ms.append(timing.time_call(run, self.device, before=self.flusher.flush)[0])
-                done[0] += 1
-            return ms
-
-        return time_more
-
-    def _cross_check(self, cand_ms: list[float], walls: list[float]) -> dict[str, float]:
-        """The runner's times against the checker's clock. For every timed call the checker sees the wall time
-        from request to reply; minus the reported time, that is the call's overhead, which an honest candidate
-        shares with the calibration calls made before it loaded (same procedure, no candidate). A patched timer,
-        an early reply or work left running on a stream the timer does not see shows as extra overhead."""
-        gaps = sorted(w - c for w, c in zip(walls, cand_ms))
-        cal = sorted(self._cal_gaps)
-        gap, base = statistics.median(gaps), statistics.median(cal)
-        spread = cal[(3 * len(cal)) // 4] - cal[len(cal) // 4]
-        cand = statistics.median(cand_ms)
-        gpu = self.device.type == "cuda"
-        # On a shared CPU a call's wall time wanders by milliseconds: the bound there is for gross cheats (a
-        # patched clock), the sampled output checks guard the rest.
-        # On the H200 honest candidates showed an overhead beyond the calibration of 0.06-0.2 ms on 0.9 ms
-        # kernels (up to 20%), 0.23 ms on a 0.73 ms fp64 stencil (31%) and up to 0.56 ms on 4.6 ms ones (12%:
-        # torch.compile, GB-sized outputs), which a bound of 10% refused; the cheats this is for (work on
-        # another stream, an early reply, a patched clock) hide the whole kernel, and outputs still being
-        # written after the call are caught directly by the runner's snapshot.
-        slack = max(0.25, 0.25 * cand, 4 * spread) if gpu else max(3.0, 2 * cand, 8 * spread)
-        if gap - base > slack:
-            raise Rejected(Status.SUSPECT,
-                           f"the runner reported {cand:.4g} ms per call, but by the checker's clock each call took "
-                           f"{gap - base:.3g} ms longer than the same procedure without the candidate (allowed "
-                           f"{slack:.3g} ms): the reported times cannot be trusted (patched timer, work left running "
-                           "on another stream, or an early reply)")
-        return {"gap_ms": round(gap, 4), "calibrated_gap_ms": round(base, 4), "slack_ms": round(slack, 4)}
-
-    def _check_libraries(self, proc: CandidateProcess, req: EvalRequest) -> None:
-        if req.kind == "modelnew":
-            return
-        libs = proc.loaded_libraries()
-        names = [os.path.basename(p) for p in libs]
-        if req.space == "pure_cuda":
-            bad = [n for n in names if n.startswith(LIBRARY_MARKERS + TORCH_MARKERS)]
-            if bad:
-                raise Rejected(Status.SPACE_VIOLATION, f"the candidate loaded {', '.join(sorted(set(bad)))} while it "
-                                                       "ran, which pure_cuda does not allow")
-        elif req.space == "cuda_libraries":
-            bad = [n for n in names if n.startswith(TORCH_MARKERS)]
-            if bad:
-                raise Rejected(Status.SPACE_VIOLATION, f"the candidate loaded {', '.join(sorted(set(bad)))} while it "
-                                                       "ran, which cuda_libraries does not allow")
+        """The reference timed here the way the runner times a candidate, on this request's timing pool
+        (timing_policy.reference_timer); returns `time(n) -> n more trials`."""
+        ref = self.make_reference(self._seed(req, "timing"))
+        pool = self._timing_pool(req)
+        perturb = self._perturber(req, ref, pool)
+        return reference_timer(ref, pool, perturb, self.device, self.flusher)
 
     def close(self) -> None:
         if self._exchange is not None:
@@ -651,28 +603,3 @@ def _json_args(values: Sequence[Any]) -> list[Any]:
         raise Rejected(Status.RUNTIME_ERROR, f"get_init_inputs() returned values that cannot be handed to a "
                                              f"sandboxed candidate ({e}); use numbers, strings and lists") from e
     return out
-
-
-def _cudnn_dirs(req: EvalRequest) -> tuple[str, ...]:
-    if req.kind == "modelnew" or req.space == "pure_cuda":
-        return ()
-    from contracts.libraries import find_cudnn
-
-    found = find_cudnn()
-    if not found:
-        return ()
-    include, libdir, _ = found
-    return tuple(str(p) for p in (include, libdir) if p)
-
-
-def _user_processes() -> int:
-    uid = os.getuid()
-    n = 0
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                if os.stat(f"/proc/{d}").st_uid == uid:
-                    n += 1
-            except OSError:
-                continue
-    return n

@@ -209,3 +209,12 @@ class Driver:
         # A persisting access window survives a plain flush (llm.c PR #851): limit 0, then demote.
         self._check("cuCtxSetLimit", self.lib.cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, ctypes.c_size_t(0)))
         self._check("cuCtxResetPersistingL2Cache", self.lib.cuCtxResetPersistingL2Cache())
+
+
+class DeviceArray:
+    """A raw device allocation shown to torch through __cuda_array_interface__ (torch keeps this object, and so the
+    pointer, alive as long as the tensor): how the checker and a runner see the shared buffers as tensors."""
+
+    def __init__(self, ptr: int, nbytes: int):
+        self.__cuda_array_interface__ = {"shape": (max(nbytes, 1),), "typestr": "|u1", "data": (ptr, False),
+                                         "version": 3, "strides": None}

@@ -2,25 +2,37 @@
 
 The checker writes inputs and weights into them before each call and reads outputs after it; it keeps its
 own copies of everything it compares against, so whatever a runner does to these buffers can only make its
-own candidate fail. CPU: one shared-memory file each, in a folder only this runner sees (bound at /xchg).
-CUDA: one device allocation each (cuMemCreate), shared as a file descriptor passed over the runner's socket;
-each is its own allocation, so what a runner maps is that buffer and no neighbour (see cudadrv.py).
+own candidate fail. Either way each buffer reaches a runner as a file descriptor passed over its socket, never
+as a name: nothing a runner does to a folder (renaming, replacing or truncating a file) can reach the buffers
+of the next candidate, and nothing is left in /dev/shm when a process dies.
+CPU: one anonymous memory file each (memfd), sealed at its size: a runner can write into it but cannot
+shrink it (which would make every access of the checker's a SIGBUS).
+CUDA: one device allocation each (cuMemCreate), exported as a file descriptor; each is its own allocation, so
+what a runner maps is that buffer and no neighbour (see cudadrv.py).
+
+Every buffer is followed by CANARY bytes of a secret pattern, in the same memory file or allocation: a write past
+the end of a buffer (a kernel that ignores the sizes it is given writes the verified shape's element count into a
+smaller output) lands there first, and `breached` names the buffer. Without them a write of a few rows past the
+end went unseen in the rest of the buffer's last page (or the allocation's granularity), and would have corrupted
+whatever follows the tensor in a user's process.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import mmap
 import os
-import shutil
-import tempfile
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import torch
 
 from engine.evaluate import cudadrv, wire
+
+CANARY = 256  # bytes of a secret pattern after every buffer
 
 
 @dataclass(frozen=True)
@@ -29,6 +41,7 @@ class Spec:
     role: str  # input | state | output
     shape: tuple[int, ...]
     dtype: torch.dtype
+    group: int = 0  # the set of shapes (wire.Buffer.group): 0 the task's own, k >= 1 the k-th batch size checked
 
 
 def dtype_name(dtype: torch.dtype) -> str:
@@ -36,15 +49,6 @@ def dtype_name(dtype: torch.dtype) -> str:
     if name not in wire.DTYPE_BYTES:
         raise ValueError(f"tensors of dtype {dtype} cannot cross to a candidate runner")
     return name
-
-
-class _DeviceArray:
-    """A raw device allocation shown to torch through __cuda_array_interface__ (torch keeps this object,
-    and so the pointer, alive as long as the tensor)."""
-
-    def __init__(self, ptr: int, nbytes: int):
-        self.__cuda_array_interface__ = {"shape": (max(nbytes, 1),), "typestr": "|u1", "data": (ptr, False),
-                                         "version": 3, "strides": None}
 
 
 class Exchange:
@@ -56,15 +60,14 @@ class Exchange:
         self.tensors: dict[str, torch.Tensor] = {}
         self.descriptors: list[wire.Buffer] = []
         self._allocs: list[tuple[int, int, int]] = []  # (pointer, size, allocation handle)
-        self.fds: list[int] = []  # CUDA: one exported file descriptor per buffer, sent to each runner
-        self.folder: Path | None = None
+        self.fds: list[int] = []  # one file descriptor per buffer, sent to each runner
+        self._maps: list[mmap.mmap] = []  # CPU: the checker's own mapping of each memfd
+        self.canaries: dict[str, torch.Tensor] = {}  # the CANARY bytes after each buffer
+        self._pattern = torch.frombuffer(bytearray(os.urandom(CANARY)), dtype=torch.uint8).to(device)
         self.drv: cudadrv.Driver | None = None
         if device.type == "cuda":
             torch.empty(1, device=device)  # torch's primary context first; the driver handle joins it
             self.drv = cudadrv.Driver(device.index or 0)
-        else:
-            self.folder = Path(tempfile.mkdtemp(prefix="hiera-xchg-", dir="/dev/shm" if os.path.isdir("/dev/shm")
-                                                else None))
         try:
             for i, s in enumerate(self.specs):
                 self._add(i, s)
@@ -74,33 +77,39 @@ class Exchange:
 
     def _add(self, i: int, s: Spec) -> None:
         nbytes = int(torch.Size(s.shape).numel()) * torch.empty((), dtype=s.dtype).element_size()
+        total = nbytes + CANARY
         if self.drv is not None:
-            ptr, size, fd, alloc = self.drv.shareable_alloc(nbytes)
+            ptr, size, fd, alloc = self.drv.shareable_alloc(total)
             self._allocs.append((ptr, size, alloc))
             handle = f"fd:{len(self.fds)}:{size}"
             self.fds.append(fd)
-            raw = torch.as_tensor(_DeviceArray(ptr, nbytes), device=self.device)
+            raw = torch.as_tensor(cudadrv.DeviceArray(ptr, total), device=self.device)
         else:
-            assert self.folder is not None
-            handle = f"b{i}"
-            path = self.folder / handle
-            with open(path, "wb") as f:
-                f.truncate(max(nbytes, 1))
-            raw = torch.from_file(str(path), shared=True, size=max(nbytes, 1), dtype=torch.uint8)
+            fd = os.memfd_create(f"hiera-buffer-{i}", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+            self.fds.append(fd)
+            os.ftruncate(fd, total)
+            fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
+            m = mmap.mmap(fd, total, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+            self._maps.append(m)
+            handle = f"memfd:{len(self.fds) - 1}"
+            raw = torch.frombuffer(m, dtype=torch.uint8)
         self.tensors[s.name] = raw[:nbytes].view(s.dtype).view(s.shape)
+        self.canaries[s.name] = raw[nbytes:total]
+        self.canaries[s.name].copy_(self._pattern)
         self.descriptors.append(wire.Buffer(s.name, s.role, tuple(int(x) for x in s.shape), dtype_name(s.dtype),
-                                            nbytes, handle))
+                                            nbytes, handle, s.group))
 
-    def of_role(self, role: str) -> list[torch.Tensor]:
-        return [self.tensors[s.name] for s in self.specs if s.role == role]
+    def of_role(self, role: str, group: int = 0) -> list[torch.Tensor]:
+        """The buffers of one role in one set of shapes (state buffers are all in set 0)."""
+        return [self.tensors[s.name] for s in self.specs if s.role == role and s.group == group]
 
     def fill(self, name: str, value: Any) -> None:
         self.tensors[name].copy_(value)
 
-    def poison_outputs(self) -> None:
+    def poison_outputs(self, group: int = 0) -> None:
         """Outputs start as NaN (or a pattern for integers) before every call: an element the candidate did
         not write cannot pass for a result left by an earlier call."""
-        for t in self.of_role("output"):
+        for t in self.of_role("output", group):
             if t.is_floating_point():
                 t.fill_(float("nan"))
             elif t.dtype == torch.bool:
@@ -108,19 +117,64 @@ class Exchange:
             else:
                 t.fill_(0x5A)
 
+    def arm(self, group: int | None = None) -> None:
+        """The canaries after the buffers of `group` and every state buffer (None: all buffers) set again."""
+        for s in self.specs:
+            if group is None or s.group == group or s.role == "state":
+                self.canaries[s.name].copy_(self._pattern)
+
+    def breached(self, group: int = 0) -> str | None:
+        """The first buffer of `group` (or a state buffer) whose canary was written, or None (one comparison)."""
+        names = [s.name for s in self.specs if s.group == group or s.role == "state"]
+        if not names or torch.equal(torch.cat([self.canaries[n] for n in names]), self._pattern.repeat(len(names))):
+            return None
+        return next(n for n in names if not torch.equal(self.canaries[n], self._pattern))
+
+    def snapshot_outputs(self, rng: random.Random, group: int = 0) -> OutputSnapshot:
+        return OutputSnapshot(self.of_role("output", group), rng)
+
     def close(self) -> None:
+        self.tensors.clear()
+        self.canaries.clear()
         if self.drv is not None:
-            self.tensors.clear()
             torch.cuda.synchronize(self.device)
             for ptr, size, alloc in self._allocs:
                 with contextlib.suppress(cudadrv.CudaError):
                     self.drv.shareable_free(ptr, size, alloc)
-            for fd in self.fds:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
             self._allocs.clear()
-            self.fds.clear()
-        if self.folder is not None:
-            self.tensors.clear()
-            shutil.rmtree(self.folder, ignore_errors=True)
-            self.folder = None
+        for fd in self.fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.fds.clear()
+        # A mapping still exported to a tensor someone holds cannot be closed; it is freed with that tensor.
+        for m in self._maps:
+            with contextlib.suppress(BufferError):
+                m.close()
+        self._maps.clear()
+
+
+class OutputSnapshot:
+    """Sampled chunks of the output buffers, copied by the checker the moment a runner's reply arrives: when the
+    buffers are compared with it later, any difference was written after the runner said the call was done
+    (work left running past the timed span: a thread, another stream, an early reply). The checker's own view,
+    on the CPU and the GPU alike; what the runner checks on its side is only a first, clearer message."""
+
+    CHUNKS, CHUNK = 16, 1 << 14  # elements per chunk
+
+    def __init__(self, outputs: Sequence[torch.Tensor], rng: random.Random):
+        self.taken: list[tuple[int, torch.Tensor, torch.Tensor]] = []  # (output index, the chunk, its copy)
+        for i, o in enumerate(outputs):
+            flat = o.reshape(-1).view(torch.uint8)  # bytes: NaN poison compares equal to itself
+            n = min(self.CHUNK * o.element_size(), flat.numel())
+            last = max(flat.numel() - n, 0)
+            for a in sorted({0, last} | {rng.randrange(0, last + 1) for _ in range(self.CHUNKS - 2)}):
+                chunk = flat[a:a + n]
+                self.taken.append((i, chunk, chunk.clone()))
+
+    def changed(self) -> int | None:
+        """The index of the first output whose sampled bytes moved since the snapshot, or None (one comparison,
+        one device sync, when nothing moved)."""
+        if not self.taken or torch.equal(torch.cat([c for _, c, _ in self.taken]),
+                                         torch.cat([k for _, _, k in self.taken])):
+            return None
+        return next(i for i, chunk, copy in self.taken if not torch.equal(chunk, copy))

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from contracts.shapes import ShapeReport
 from contracts.spaces import Space
+from contracts.verdict import timing_spread
+from engine.untrusted import clean
 
 
 class CandidateKind(str, enum.Enum):
@@ -89,21 +92,22 @@ class Timing:
     @property
     def spread(self) -> float:
         """Interquartile range over the median: the relative noise of this measurement."""
-        return (self.p75_ms - self.p25_ms) / self.median_ms if self.median_ms > 0 else 0.0
+        return timing_spread(self.p25_ms, self.p75_ms, self.median_ms)
 
     @staticmethod
     def from_samples(samples: list[float], method: str) -> Timing:
         s = sorted(samples)
         n = len(s)
-
-        def q(p: float) -> float:
-            k = (n - 1) * p
-            lo, hi = int(k), min(int(k) + 1, n - 1)
-            return s[lo] + (s[hi] - s[lo]) * (k - lo)
-
         mean = sum(s) / n
         std = (sum((x - mean) ** 2 for x in s) / max(n - 1, 1)) ** 0.5
-        return Timing(q(0.5), s[0], s[-1], mean, std, q(0.25), q(0.75), n, method)
+        return Timing(quantile(s, 0.5), s[0], s[-1], mean, std, quantile(s, 0.25), quantile(s, 0.75), n, method)
+
+
+def quantile(ordered: list[float], p: float) -> float:
+    """The p-quantile of sorted samples, interpolated between neighbours."""
+    k = (len(ordered) - 1) * p
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,19 @@ class Outcome:
     precision: Precision = Precision.FP32
     device: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    # What it was found valid on at other batch sizes (issue 29); None: not checked (a task that fixes its
+    # shapes, a kind left out, an invalid verdict).
+    shapes: ShapeReport | None = None
+
+    def __post_init__(self) -> None:
+        # The reason and the flags carry text the candidate controls (its compiler's log, its runner's error,
+        # its notes); every display of an outcome (terminal, editor, the LLM's prompt, the store) reads it from
+        # here, so it is made inert once, here.
+        object.__setattr__(self, "reason", clean(self.reason))
+        object.__setattr__(self, "flags", tuple(clean(f) for f in self.flags))
+        if self.shapes is not None:  # its reasons quote the candidate's runner too
+            checks = tuple(replace(c, reason=clean(c.reason)) for c in self.shapes.checks)
+            object.__setattr__(self, "shapes", replace(self.shapes, checks=checks))
 
     @property
     def valid(self) -> bool:
@@ -162,6 +179,7 @@ class Outcome:
             "time_s": self.time_s,
             "device": self.device,
             "precision": self.precision.value,
+            "shapes": self.shapes.to_json() if self.shapes else None,
             **({"extra": self.extra} if self.extra else {}),
         }
 
@@ -177,4 +195,5 @@ class Outcome:
             build_s=d.get("build_s"), verify_s=d.get("verify_s"), time_s=d.get("time_s"),
             precision=Precision(d.get("precision", "fp32")), device=d.get("device", ""),
             extra=d.get("extra", {}),
+            shapes=ShapeReport.from_json(d["shapes"]) if isinstance(d.get("shapes"), dict) else None,
         )

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from contracts.contract import contract_layout, write_contract
+from contracts.device import CPU, Device
 from contracts.spaces import Space, check_source
 from contracts.task import TaskSpec
 from engine.evaluate.build import BuildConfig, build_many
@@ -18,27 +19,28 @@ from engine.evaluate.sandbox import probe
 from engine.evaluate.worker import Worker, WorkerDied, WorkerLimits
 
 
-def resolve_device(device: str) -> str:
-    """'auto' -> 'cuda' when a CUDA device exists, else 'cpu'; validates the rest."""
+def resolve_device(device: str) -> Device:
+    """The Device a flag or setting names: 'auto' is CUDA device 0 where one exists, else the CPU; a CUDA device
+    must exist here. Raises ValueError with what to give instead."""
     import torch
 
     if device == "auto":
-        return "cuda:0" if torch.cuda.is_available() else "cpu"
-    if device.startswith("cuda"):
+        return Device("cuda", 0) if torch.cuda.is_available() else CPU
+    try:
+        d = Device.parse(device)
+    except ValueError:
+        raise ValueError(f"--device {device}: expected cpu, cuda, cuda:N or auto") from None
+    if d.is_cuda:
         if not torch.cuda.is_available():
             raise ValueError(f"--device {device}: no CUDA device is available here; use --device cpu")
-        index = int(device.split(":")[1]) if ":" in device else 0
-        if index >= torch.cuda.device_count():
+        if d.index >= torch.cuda.device_count():
             raise ValueError(f"--device {device}: only {torch.cuda.device_count()} CUDA device(s) exist")
-        return f"cuda:{index}"
-    if device != "cpu":
-        raise ValueError(f"--device {device}: expected cpu, cuda, cuda:N or auto")
-    return device
+    return d
 
 
 @dataclass(frozen=True)
 class EvalSettings:
-    device: str = "cpu"
+    device: Device = CPU  # text ("cpu", "cuda:1") is parsed on construction
     precision: Precision = Precision.FP32
     space: Space = Space.LIBRARIES_PYTORCH  # the largest space a candidate may use
     correctness_trials: int = 5
@@ -53,6 +55,13 @@ class EvalSettings:
     # opt-out (--no-sandbox), never silently.
     sandbox: bool = True
     min_call_limit_s: float = 0.0  # see EvalRequest.min_call_limit_s
+    # Which candidates are also verified and briefly timed at other batch sizes (issue 29, variants.py): "contract"
+    # (.cu/.cpp candidates: a size costs them well under a second), "all" (ModelNew files too: a torch.compile one
+    # with dynamic=False compiles again at each new size, seconds each), "off".
+    shape_variants: str = "contract"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "device", Device.parse(self.device))
 
 
 class Evaluator:
@@ -69,9 +78,9 @@ class Evaluator:
         if settings.sandbox:
             # Said once, before anything runs: without the sandbox no candidate is evaluated unless the user
             # opted out (SandboxUnavailable's message says how).
-            probe(settings.device.startswith("cuda"), str(workdir / "sandbox-probe"))
+            probe(settings.device.is_cuda, str(workdir / "sandbox-probe"))
         # The checker enforces each candidate's own limits; this one only ends a checker that stopped answering.
-        self.worker = Worker(str(task.path), settings.device, settings.precision.value,
+        self.worker = Worker(str(task.path), str(settings.device), settings.precision.value,
                              WorkerLimits(per_request_s=(settings.request_timeout_s or 600.0) + 120.0),
                              workdir=str(workdir / "eval"), sandboxed=settings.sandbox)
         self.device_info: dict[str, object] = {}
@@ -108,7 +117,7 @@ class Evaluator:
             return Outcome(cand.id, Status.SPACE_VIOLATION,
                            "; ".join(v.describe(space) for v in violations[:5]),
                            extra={"lines": [v.line for v in violations]})
-        on_cuda = self.settings.device.startswith("cuda")
+        on_cuda = self.settings.device.is_cuda
         if cand.kind is CandidateKind.CUDA and not on_cuda:
             return Outcome(cand.id, Status.RUNTIME_ERROR,
                            "a CUDA candidate needs a CUDA device; this run is on the CPU (use a C++ candidate "
@@ -132,6 +141,7 @@ class Evaluator:
             else:
                 to_build.append(c)
         built = build_many(to_build, self.build_config)
+        self._warm_compiles([c for c in to_build if _warmable(c)])
         for c in cands:
             if c.id in outcomes:
                 if on_outcome:
@@ -149,25 +159,56 @@ class Evaluator:
                 on_outcome(c, outcomes[c.id])
         return [outcomes[c.id] for c in cands]
 
+    @property
+    def compile_cache(self) -> Path:
+        """The torch.compile cache hiera's own ModelNew candidates share (the checker's workdir/compile-cache)."""
+        return self.workdir / "eval" / "compile-cache"
+
+    def _modelnew_file(self, cand: Candidate) -> Path:
+        path = self.workdir / "candidates" / f"{cand.id}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(cand.source)
+        return path
+
+    def _warm_compiles(self, cands: Sequence[Candidate]) -> None:
+        """Compile a round's torch.compile candidates (hiera's own) together, ahead of their evaluations: each
+        runner then loads its graphs from the shared cache instead of compiling inside its verification."""
+        if not cands or not self.settings.device.is_cuda:
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        from engine.evaluate.candidate_process import RunnerSpec, warm_compile
+
+        def warm(c: Candidate) -> None:
+            spec = RunnerSpec(kind="modelnew", device=str(self.settings.device), space=self.space_of(c).value,
+                              artifact=self._modelnew_file(c), sandboxed=self.settings.sandbox,
+                              workdir=self.workdir / "eval" / "warm",
+                              limits={"file_bytes": 8 << 30, "cpu_s": 3600}, compile_cache=self.compile_cache,
+                              max_processes=2048)
+            spec.workdir.mkdir(parents=True, exist_ok=True)
+            warm_compile(spec, self.settings.precision.value, max(self.settings.build_timeout_s, 300.0))
+
+        with ThreadPoolExecutor(max_workers=min(len(cands), 6)) as pool:
+            list(pool.map(warm, cands))
+
     def _finish(self, out: Outcome) -> Outcome:
         return replace(out, device=self.device_label(), precision=self.settings.precision)
 
     def device_label(self) -> str:
         name = self.device_info.get("name") if self.device_info else None
-        return f"{self.settings.device} ({name})" if name else self.settings.device
+        return f"{self.settings.device} ({name})" if name else str(self.settings.device)
 
     def _run(self, cand: Candidate, b: BuildResult) -> Outcome:
         artifact = b.artifact
         if cand.kind is CandidateKind.MODELNEW:
-            artifact = str(self.workdir / "candidates" / f"{cand.id}.py")
-            Path(artifact).parent.mkdir(parents=True, exist_ok=True)
-            Path(artifact).write_text(cand.source)
+            artifact = str(self._modelnew_file(cand))
         req = EvalRequest(
             candidate_id=cand.id, kind=cand.kind.value, artifact=str(artifact),
             contract=self.layout if cand.kind is not CandidateKind.MODELNEW else None,
             correctness_trials=self.settings.correctness_trials, timing_trials=self.settings.timing_trials,
             seed=self.settings.seed, space=self.space_of(cand).value, timeout_s=self.settings.request_timeout_s,
             shared_compile_cache=cand.origin.startswith("expert:"), min_call_limit_s=self.settings.min_call_limit_s,
+            **self._variants_for(cand),
         )
         t0 = time.perf_counter()
         try:
@@ -180,10 +221,26 @@ class Evaluator:
             cand.id, reply.status, reply.reason, tuple(reply.flags), reply.candidate, reply.reference,
             reply.error, build_s=b.seconds, verify_s=reply.verify_s or (time.perf_counter() - t0),
             time_s=reply.time_s, extra={"build_cached": b.cached, "load_s": reply.load_s, **reply.extra},
+            shapes=reply.shapes if reply.status is Status.VALID else None,
         )
 
+    def _variants_for(self, cand: Candidate) -> dict[str, object]:
+        """The batch sizes the request checks the candidate at besides the task's own (none when the task fixes
+        its shapes, or the settings leave this kind out)."""
+        batch, mode = self.task.batch, self.settings.shape_variants
+        if batch is None or mode == "off" or (mode == "contract" and cand.kind is CandidateKind.MODELNEW):
+            return {}
+        return {"batch": batch.size, "variants": tuple(batch.variants)}
 
-def candidate_from_file(path: Path, device: str, space: Space | None = None, cid: str | None = None) -> Candidate:
+
+def _warmable(c: Candidate) -> bool:
+    """hiera's own torch.compile ModelNew candidates: trusted code, compiled ahead into the shared cache
+    (a candidate from anywhere else gets no cache any other candidate reads)."""
+    return c.kind is CandidateKind.MODELNEW and c.origin.startswith("expert:") and ".compile(" in c.source
+
+
+def candidate_from_file(path: Path, device: Device | str, space: Space | None = None,
+                        cid: str | None = None) -> Candidate:
     """A candidate from a user's file: .cu (CUDA, contract ABI), .cpp/.cc (CPU, contract ABI), .py (ModelNew)."""
     suffix = path.suffix.lower()
     kind = {".cu": CandidateKind.CUDA, ".cpp": CandidateKind.CPP, ".cc": CandidateKind.CPP,
@@ -198,5 +255,5 @@ def candidate_from_file(path: Path, device: str, space: Space | None = None, cid
 
 
 def describe_settings(s: EvalSettings) -> str:
-    return json.dumps({"device": s.device, "precision": s.precision.value, "space": s.space.value,
+    return json.dumps({"device": str(s.device), "precision": s.precision.value, "space": s.space.value,
                        "correctness_trials": s.correctness_trials, "timing_trials": s.timing_trials})

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from contracts.shapes import ShapeReport
+from contracts.verdict import EXCESSIVE_SPEEDUP
 from engine.evaluate.outcome import ErrorStats, Status, Timing
 
 
@@ -22,7 +24,7 @@ class EvalRequest:
     timing_trials: int = 100
     seed: int = 1234
     timing: bool = True
-    excessive_speedup: float = 10.0
+    excessive_speedup: float = EXCESSIVE_SPEEDUP  # the flag the editor words as "over 10x"
     # Extra callables timed against the same reference in the same way ("compile:default", ...).
     label: str = ""
     space: str = "libraries_pytorch"  # the largest space the candidate may use, enforced while it runs
@@ -35,6 +37,10 @@ class EvalRequest:
     # The least time one call may take before it is cut (0: derived from the reference alone). For callers
     # that knowingly evaluate slow code: the tests' CPU emulation of CUDA kernels runs ~1000x a real one.
     min_call_limit_s: float = 0.0
+    # The task's batch (dim 0 of every tensor input and output) and the other sizes to verify and briefly time
+    # the candidate at (issue 29; contracts/shapes.py); none: the given shapes only.
+    batch: int | None = None
+    variants: tuple[int, ...] = ()
 
 
 @dataclass
@@ -51,6 +57,7 @@ class EvalReply:
     load_s: float = 0.0
     fatal: bool = False  # the device is unusable (CUDA fault): the worker must be restarted
     extra: dict[str, Any] = field(default_factory=dict)  # measurements worth keeping (the timing cross-check)
+    shapes: ShapeReport | None = None  # what it was found valid on at the other batch sizes (request.variants)
 
 
 class Rejected(Exception):

@@ -20,6 +20,7 @@ import ctypes
 import json
 import mmap
 import os
+import random
 import resource
 import sys
 import threading
@@ -32,6 +33,16 @@ import cudadrv
 import wire
 
 _perf_counter = time.perf_counter
+
+
+def _threads() -> set[str]:
+    """This process's threads, by id."""
+    try:
+        return set(os.listdir("/proc/self/task"))
+    except OSError:
+        return set()
+
+
 def _contiguous_strides(shape: tuple[int, ...]) -> list[int]:
     strides, acc = [], 1
     for n in reversed(shape):
@@ -42,6 +53,21 @@ def _contiguous_strides(shape: tuple[int, ...]) -> list[int]:
 
 def _view(ptr: int, shape: tuple[int, ...]) -> wire.HieraTensor:
     return wire.tensor_view(ptr, shape, _contiguous_strides(shape))
+
+
+def buffer_groups(buffers: list[wire.Buffer]) -> dict[int, dict[str, list[wire.Buffer]]]:
+    """The buffers by set of shapes and role: set 0 is the task's own (and holds every state buffer); a call on
+    set k reads set 0's state."""
+    groups: dict[int, dict[str, list[wire.Buffer]]] = {0: {}}
+    for b in buffers:
+        groups.setdefault(b.group, {}).setdefault(b.role, []).append(b)
+    return groups
+
+
+def select_group(groups: dict[int, Any], group: Any) -> Any:
+    if isinstance(group, bool) or not isinstance(group, int) or group not in groups:
+        raise Refused("protocol", f"no set of buffers {group!r}")
+    return groups[group]
 
 
 class Refused(Exception):
@@ -67,16 +93,25 @@ def _set_limits(limits: dict[str, int]) -> None:
 
 # --- shared buffers ---------------------------------------------------------------------------------------
 
-class CpuBuffers:
-    """Exchange buffers as shared memory files under /xchg, mapped into this process."""
+def _cpu_map(b: wire.Buffer, fds: list[int]) -> mmap.mmap:
+    """One CPU exchange buffer: the memory file the checker sent (memfd:I), mapped shared, whole: the checker's
+    canary bytes after the buffer (exchange.py) are in it, so a write past the buffer's end lands where the
+    checker sees it."""
+    kind, _, index = b.handle.partition(":")
+    if kind != "memfd":
+        raise ValueError(f"a CPU buffer handed as {b.handle!r}, not a memory file")
+    fd = fds[int(index)]
+    return mmap.mmap(fd, max(os.fstat(fd).st_size, b.nbytes, 1), mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
 
-    def __init__(self, buffers: list[wire.Buffer], folder: str):
+
+class CpuBuffers:
+    """Exchange buffers as the checker's memory files, mapped into this process."""
+
+    def __init__(self, buffers: list[wire.Buffer], fds: list[int]):
         self.maps: dict[str, mmap.mmap] = {}
         self.ptrs: dict[str, int] = {}
         for b in buffers:
-            path = os.path.join(folder, os.path.basename(b.handle))
-            with open(path, "r+b") as f:
-                m = mmap.mmap(f.fileno(), max(b.nbytes, 1), mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+            m = _cpu_map(b, fds)
             self.maps[b.name] = m
             self.ptrs[b.name] = ctypes.addressof(ctypes.c_char.from_buffer(m))
 
@@ -102,10 +137,10 @@ class NativeBackend:
 
     def __init__(self, setup: wire.Setup, fds: list[int]):
         self.setup = setup
-        self.gpu = setup.device.startswith("cuda")
+        self.gpu = setup.cuda_index is not None
         self.drv: cudadrv.Driver | None = None
         if self.gpu:
-            self.drv = cudadrv.Driver(int(setup.device.split(":")[1]) if ":" in setup.device else 0)
+            self.drv = cudadrv.Driver(setup.cuda_index or 0)
             self.buffers: Any = CudaBuffers(setup.buffers, self.drv, fds)
             self.flush_ptr = self.drv.alloc(setup.flush_bytes) if setup.flush_bytes else 0
             self.start, self.end = self.drv.event(), self.drv.event()
@@ -113,15 +148,12 @@ class NativeBackend:
             self.snap_ptr = self.drv.alloc(max(n_out, 1) * self._CHUNKS * self._CHUNK)
             self.host_a = ctypes.create_string_buffer(self._CHUNK)
             self.host_b = ctypes.create_string_buffer(self._CHUNK)
-            import random
-
-            self._rng = random.Random()
         else:
-            self.buffers = CpuBuffers(setup.buffers, os.environ.get("HIERA_EXCHANGE", "/xchg"))
+            self.buffers = CpuBuffers(setup.buffers, fds)
             self.flush_buf = ctypes.create_string_buffer(max(setup.flush_bytes, 1))
-        self.by_role: dict[str, list[wire.Buffer]] = {}
-        for b in setup.buffers:
-            self.by_role.setdefault(b.role, []).append(b)
+        self._rng = random.Random()
+        self.groups = buffer_groups(setup.buffers)
+        self.by_role = self.groups[0]  # the set of shapes the current call uses (call's `group`)
         self.views = {b.name: _view(self.buffers.ptrs[b.name], b.shape) for b in setup.buffers}
         self.fn: Any = None
 
@@ -158,8 +190,11 @@ class NativeBackend:
         values.append(None)  # the legacy default stream, as the contract documents
         return values
 
-    def call(self, scalars: dict[str, Any], timed: bool, flush: bool, stub: bool = False) -> float | None:
-        """One call; `stub` runs the same procedure without the candidate (the checker's calibration)."""
+    def call(self, scalars: dict[str, Any], timed: bool, flush: bool, stub: bool = False, group: int = 0
+             ) -> float | None:
+        """One call on set `group`'s inputs and outputs; `stub` runs the same procedure without the candidate
+        (the checker's calibration)."""
+        self.by_role = select_group(self.groups, group)
         args = self._args(scalars)
         ms = None
         rc = 0
@@ -188,12 +223,14 @@ class NativeBackend:
                 ms = self.drv.elapsed_ms(self.start, self.end)
         else:
             if flush:
-                ctypes.memset(self.flush_buf, 1, len(self.flush_buf))
+                self.flush_caches()
+            threads = _threads()
             t0 = _perf_counter()
             if not stub:
                 rc = self.fn(*args)
             if timed:
                 ms = (_perf_counter() - t0) * 1e3
+            self._check_settled_cpu(threads)
         if not stub and self.attempts.seen:
             # Native code that drives the Python interpreter it was loaded into (to run torch, say) has left
             # the contract: whatever it then returned, that is the verdict.
@@ -211,18 +248,51 @@ class NativeBackend:
     # output's size.
     _CHUNKS, _CHUNK = 16, 1 << 16
 
-    def _snapshot(self) -> None:
-        assert self.drv is not None
-        self._taken: list[tuple[int, int, int, int]] = []  # (output index, start, length, snapshot offset)
-        slot = 0
+    def flush_caches(self) -> None:
+        """Empty the caches (the checker asks for it as a request of its own before a timed call on the CPU,
+        so that the time it measures around the call does not hold a 64 MB memset)."""
+        if self.gpu:
+            assert self.drv is not None
+            if self.flush_ptr:
+                self.drv.reset_persisting_l2()
+                self.drv.memset_async(self.flush_ptr, 1, self.setup.flush_bytes)
+                self.drv.memset_async(self.flush_ptr, 0, self.setup.flush_bytes)
+        else:
+            ctypes.memset(self.flush_buf, 1, len(self.flush_buf))
+
+    def _chunks(self) -> list[tuple[int, int, int]]:
+        """(output index, start, length) of the sampled chunks: the first, the last and random ones."""
+        out = []
         for i, b in enumerate(self.by_role.get("output", [])):
             n = min(self._CHUNK, b.nbytes)
             last = max(b.nbytes - n, 0)
             starts = sorted({0, last} | {self._rng.randrange(0, last + 1) for _ in range(self._CHUNKS - 2)})
-            for start in starts[: self._CHUNKS]:
-                self.drv.copy_async(self.snap_ptr + slot, self.buffers.ptrs[b.name] + start, n)
-                self._taken.append((i, start, n, slot))
-                slot += self._CHUNK
+            out += [(i, start, n) for start in starts[: self._CHUNKS]]
+        return out
+
+    def _check_settled_cpu(self, threads_before: set[str]) -> None:
+        """The CPU path's version of the GPU's snapshot check: outputs must not change after hiera_forward
+        returns (worker threads it started still writing them). Sampled chunks now, again after a moment when
+        the call left new threads running."""
+        outs = self.by_role.get("output", [])
+        taken = [(i, start, n, ctypes.string_at(self.buffers.ptrs[outs[i].name] + start, n))
+                 for i, start, n in self._chunks()]
+        lingering = _threads() - threads_before
+        if lingering:
+            time.sleep(0.2)
+        for i, start, n, data in taken:
+            if ctypes.string_at(self.buffers.ptrs[outs[i].name] + start, n) != data:
+                where = f"{len(lingering)} thread(s) it started" if lingering else "a thread of its own"
+                raise Refused("output", f"output {i} was still being written after hiera_forward returned "
+                                        f"({where})", suspect=True)
+
+    def _snapshot(self) -> None:
+        assert self.drv is not None
+        self._taken: list[tuple[int, int, int, int]] = []  # (output index, start, length, snapshot offset)
+        outs = self.by_role.get("output", [])
+        for slot, (i, start, n) in enumerate(self._chunks()):
+            self.drv.copy_async(self.snap_ptr + slot * self._CHUNK, self.buffers.ptrs[outs[i].name] + start, n)
+            self._taken.append((i, start, n, slot * self._CHUNK))
 
     def _check_settled(self) -> None:
         assert self.drv is not None
@@ -240,14 +310,6 @@ class NativeBackend:
             if err != 0:
                 raise Refused("call", f"CUDA error after hiera_forward: {self.err_string(err).decode()}",
                               fatal=err in (700, 701, 702, 710, 714, 715, 716, 719))
-
-
-class _DeviceArray:
-    """A device pointer shown to torch through __cuda_array_interface__ (torch keeps this object alive)."""
-
-    def __init__(self, ptr: int, nbytes: int):
-        self.__cuda_array_interface__ = {"shape": (max(nbytes, 1),), "typestr": "|u1", "data": (ptr, False),
-                                         "version": 3, "strides": None}
 
 
 class ModelNewBackend:
@@ -289,15 +351,16 @@ class ModelNewBackend:
             self.tensors = {b.name: self._from_pointer(ptrs[b.name], b, dtypes[b.dtype]) for b in setup.buffers}
             self.flush = torch.empty(max(setup.flush_bytes, 1), dtype=torch.uint8, device=self.device)
         else:
-            folder = os.environ.get("HIERA_EXCHANGE", "/xchg")
             self.tensors = {}
-            for b in setup.buffers:
-                raw = torch.from_file(os.path.join(folder, os.path.basename(b.handle)), shared=True,
-                                      size=max(b.nbytes, 1), dtype=torch.uint8)
+            self.maps = [_cpu_map(b, fds) for b in setup.buffers]
+            for b, m in zip(setup.buffers, self.maps):
+                raw = torch.frombuffer(m, dtype=torch.uint8)
                 self.tensors[b.name] = raw[: b.nbytes].view(dtypes[b.dtype]).view(b.shape)
             self.flush = torch.empty(max(setup.flush_bytes, 1), dtype=torch.uint8)
-        self.inputs = [self.tensors[b.name] for b in setup.buffers if b.role == "input"]
-        self.outputs = [self.tensors[b.name] for b in setup.buffers if b.role == "output"]
+        self.groups = {k: ([self.tensors[b.name] for b in roles.get("input", [])],
+                           [self.tensors[b.name] for b in roles.get("output", [])])
+                       for k, roles in buffer_groups(setup.buffers).items()}
+        self.inputs, self.outputs = self.groups[0]  # the current call's set (call's `group`)
         self.state = {n: self.tensors[b.name] for n, b in
                       zip(setup.state_names, [b for b in setup.buffers if b.role == "state"])}
         self.model: Any = None
@@ -329,7 +392,7 @@ class ModelNewBackend:
                 t.backends.cuda.matmul.allow_fp16_reduced_precision_reduction)
 
     def _from_pointer(self, ptr: int, b: wire.Buffer, dtype: Any) -> Any:
-        raw = self.torch.as_tensor(_DeviceArray(ptr, b.nbytes), device=self.device)
+        raw = self.torch.as_tensor(cudadrv.DeviceArray(ptr, b.nbytes), device=self.device)
         return raw[: b.nbytes].view(dtype).view(b.shape)
 
     def load(self) -> None:
@@ -360,10 +423,13 @@ class ModelNewBackend:
         except BaseException as e:
             raise Refused("call", f"ModelNew(*get_init_inputs()) raised {type(e).__name__}: {str(e)[:1500]}") from e
 
-    def call(self, scalars: dict[str, Any], timed: bool, flush: bool, stub: bool = False) -> float | None:
-        """One call; `stub` runs the same procedure with a stand-in for the forward that returns copies of
-        the output buffers (the checker's calibration, before the candidate loads)."""
+    def call(self, scalars: dict[str, Any], timed: bool, flush: bool, stub: bool = False, group: int = 0
+             ) -> float | None:
+        """One call on set `group`'s inputs and outputs; `stub` runs the same procedure with a stand-in for the
+        forward that returns copies of the output buffers (the checker's calibration, before the candidate
+        loads)."""
         torch = self.torch
+        self.inputs, self.outputs = select_group(self.groups, group)
         gpu = self.device.type == "cuda"
         audit = self._audit() if self.setup.space != "libraries_pytorch" else None
         ms = None
@@ -371,10 +437,7 @@ class ModelNewBackend:
             if gpu:
                 torch.cuda.synchronize()
             if flush:
-                if gpu:
-                    self.drv.reset_persisting_l2()
-                self.flush.fill_(1)
-                self.flush.fill_(0)
+                self.flush_caches()
             threads_before = set(threading.enumerate())
             # Only once CUDA-graph trees are in use: the call imports Inductor (seconds) otherwise.
             if (self.new_step is not None and not stub and audit is None
@@ -418,6 +481,12 @@ class ModelNewBackend:
         if not stub:
             self._check_tamper("the candidate")
         return ms
+
+    def flush_caches(self) -> None:
+        if self.device.type == "cuda":
+            self.drv.reset_persisting_l2()
+        self.flush.fill_(1)
+        self.flush.fill_(0)
 
     def _check_tamper(self, who: str) -> None:
         if self.attempts.seen:
@@ -483,6 +552,13 @@ class ModelNewBackend:
                 if t.numel() and a0 < b0 + t.untyped_storage().nbytes() and b0 < a1:
                     raise Refused("output", f"output {i} shares memory with {role} {key} (returns an input or a view "
                                             "of it instead of computing a new result)", suspect=True)
+        for i, o in enumerate(outs):
+            if o.device.type == "cpu" and o.numel() and not o.untyped_storage().resizable():
+                # Memory torch did not allocate can be filled lazily: pages mapped PROT_NONE and written by a
+                # fault handler when the output is first read, after the call has returned.
+                raise Refused("output", f"output {i} is held in memory torch's allocator does not own (from_numpy, "
+                                        "frombuffer, from_blob, a mapping): return a tensor torch allocated "
+                                        "(.clone() one), so that its contents exist when forward returns")
         # Outputs that the next call overwrites (CUDA-graph static outputs): the candidate is still judged on
         # each call's result, but a user keeping them must clone them.
         # The previous call's outputs are held until now, so their memory cannot have been handed out again: the
@@ -523,16 +599,15 @@ class Attempts:
     folders, a signal to a process group — so the outcome says the candidate tried, instead of only failing
     with a confusing error. Containment does not depend on it: native code bypasses it, the sandbox does not."""
 
-    WRITABLE = ("/sandbox", "/tmp", "/dev/shm", "/dev/null", "/proc/self", "/xchg", "/compile-cache")
+    WRITABLE = ("/sandbox", "/tmp", "/dev/shm", "/dev/null", "/proc/self", "/compile-cache")
 
     def __init__(self, watch_imports: bool = False) -> None:
         self.seen: list[str] = []
         # A contract candidate's runner imports nothing once it is running: an import then is the candidate
         # using the interpreter around it.
         self.watch_imports = watch_imports
-        # Unsandboxed (--no-sandbox) the scratch folder is the working directory and the exchange folder
-        # a host path.
-        self.writable = (*self.WRITABLE, os.getcwd(), os.environ.get("HIERA_EXCHANGE") or "/xchg",
+        # Unsandboxed (--no-sandbox) the scratch folder is the working directory.
+        self.writable = (*self.WRITABLE, os.getcwd(),
                          os.path.dirname(os.environ.get("TORCHINDUCTOR_CACHE_DIR") or "/compile-cache/x"))
         sys.addaudithook(self._hook)
 
@@ -598,11 +673,19 @@ def serve(sock: Any) -> None:
             elif op == "construct":
                 backend.construct(int(req["seed"]))
             elif op == "call":
-                reply["ms"] = backend.call(req.get("scalars", {}), bool(req.get("timed")), bool(req.get("flush")))
+                reply["ms"] = backend.call(req.get("scalars", {}), bool(req.get("timed")), bool(req.get("flush")),
+                                           group=req.get("group", 0))
+            elif op == "flush":
+                backend.flush_caches()
+            elif op == "probe":
+                if calibrated_once_loaded or not isinstance(backend, ModelNewBackend) or backend.device.type != "cpu":
+                    raise Refused("protocol", "the probe is answered by a CPU ModelNew runner before the candidate "
+                                              "loads")
+                reply["ms"] = wire.probe_ms(backend.torch)
             elif op == "calibrate":
                 if calibrated_once_loaded:
                     raise Refused("protocol", "calibration is only answered before the candidate loads")
-                reply["ms"] = backend.call(req.get("scalars", {}), True, True, stub=True)
+                reply["ms"] = backend.call(req.get("scalars", {}), True, bool(req.get("flush", True)), stub=True)
             else:
                 reply = {"id": rid, "ok": False, "error": "protocol", "detail": f"unknown request {op!r}"}
         except Refused as r:

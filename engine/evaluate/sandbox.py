@@ -7,11 +7,19 @@ What it gives (README, "How candidates are judged"):
   the device nodes for a GPU run); the user's home, the workspace, /etc (but for the dynamic loader's
   files and a made-up passwd), hiera's own sources and every other folder are not there at all;
 - an environment rebuilt from an allowlist (no keys, tokens or HIERA_* variables reach it);
-- its own user, PID, IPC, UTS and cgroup namespaces, a new session (no terminal to write into), all
-  capabilities dropped, and death with its parent: when the checker ends a candidate, every process the
-  candidate started ends with it, and nothing inside can see, signal or trace a process outside;
-- resource limits the runner sets on itself before any candidate code loads (file size, CPU time, core
-  dumps; address space on the CPU path) and the compiler gets from `ulimit`.
+- an unprivileged user: its own user namespace (uid 65534 inside, your uid outside) when hiera runs as
+  you; when hiera runs as root, the real host uid 65534 (nobody), dropped to by `setpriv` before anything
+  else runs (a user namespace would map the sandbox to root outside, and root-only files in bound folders,
+  /sys/firmware/acpi/tables/DSDT say, would be readable by owner match);
+- its own PID, IPC, UTS and cgroup namespaces, a new session (no terminal to write into), all capabilities
+  dropped, and death with its parent: when the checker ends a candidate, every process the candidate
+  started ends with it, and nothing inside can see, signal or trace a process outside;
+- /sys only where it is needed (a GPU process gets it whole; a CPU runner /sys/devices/system; the compiler
+  none: the host's network addresses are under /sys/class/net);
+- sizes: /tmp, /dev/shm and a runner's scratch are memory file systems of a fixed size (a candidate cannot
+  fill the host's disk); resource limits the runner sets on itself before any candidate code loads (file
+  size, CPU time, core dumps; address space on the CPU path) and the compiler gets from `ulimit`, with a
+  control group per process tree where one can be made (cgroups.py).
 
 What it does not give: a limit on GPU memory (a candidate can allocate the card's memory; the checker's
 own allocations are made first and a failure is that candidate's outcome), nor a system-call filter
@@ -22,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import glob
+import logging
 import os
 import shutil
 import site
@@ -35,7 +44,7 @@ from pathlib import Path
 ENV_BWRAP = "HIERA_BWRAP"
 SCRATCH = "/sandbox"  # the per-candidate read-write folder, as the sandbox sees it (also cwd and HOME)
 HIERA_DIR = "/hiera"  # runner.py and wire.py, bound read-only
-EXCHANGE = "/xchg"  # CPU exchange buffers (shared memory files)
+NOBODY = 65534  # the uid and gid a sandboxed process runs as
 
 # Variables passed through when set: device selection, threading and the NCCL/NVSHMEM safety settings of
 # multi-GPU hosts. Everything else is dropped; paths the sandbox needs are set explicitly.
@@ -83,12 +92,16 @@ class Bind:
 class Policy:
     """What one sandboxed process may see and use."""
 
-    scratch: Path  # host folder bound read-write at /sandbox
-    binds: tuple[Bind, ...] = ()
+    scratch: Path  # host folder bound read-write at /sandbox (or, with scratch_bytes, only beside it)
+    binds: tuple[Bind, ...] = ()  # (a dest under /sandbox puts a file into a memory scratch)
     masks: tuple[str, ...] = ()  # paths hidden under an empty tmpfs (e.g. library folders in pure CUDA)
     gpu: bool = False
     env: Mapping[str, str] = field(default_factory=dict)  # added to the base environment
-    tmp_bytes: int = 1 << 30  # size of the sandbox's /tmp (in memory)
+    tmp_bytes: int = 1 << 30  # size of each of the sandbox's /tmp and /dev/shm (in memory)
+    # /sandbox as a memory file system of this size instead of the host folder: a step whose results are
+    # read back through the folder (a build, a profile) keeps the host folder.
+    scratch_bytes: int | None = None
+    sys_dirs: tuple[str, ...] = ("/sys",)  # what of /sys is bound (read-only)
 
 
 def _existing(paths: Sequence[str | Path]) -> list[str]:
@@ -137,10 +150,84 @@ def _etc_dir(scratch_parent: Path) -> Path:
     return d
 
 
+_log = logging.getLogger(__name__)
+# As root: namespaces but the user one, and of root's capabilities only what setpriv needs to become nobody
+# (it then drops those too, and the bounding set, before it runs the command).
+_AS_ROOT = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
+            "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
+_AS_USER = ["--unshare-all", "--cap-drop", "ALL", "--uid", str(NOBODY), "--gid", str(NOBODY)]
+
+
+def _setpriv() -> str | None:
+    found = shutil.which("setpriv", path="/usr/bin:/bin:/usr/sbin:/sbin")
+    return os.path.realpath(found) if found else None
+
+
+def _drop_to_nobody(argv: Sequence[str]) -> list[str]:
+    setpriv = _setpriv()
+    assert setpriv is not None
+    return [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--inh-caps=-all",
+            "--bounding-set=-all", "--", *argv]
+
+
+@functools.lru_cache(maxsize=2)
+def drops_root(gpu: bool) -> bool:
+    """Whether sandboxed processes run as the host's uid nobody: hiera runs as root, setpriv is there, and a
+    trivial process started that way runs as nobody (on a GPU, and can open the driver's control node).
+    Where not, the sandbox falls back to a user namespace (uid 65534 inside, root outside) and says so."""
+    if os.geteuid() != 0:
+        return False
+    why = "setpriv (util-linux) was not found" if _setpriv() is None else ""
+    if not why:
+        import tempfile
+
+        scratch = Path(tempfile.mkdtemp(prefix="hiera-probe-")) / "probe"
+        scratch.mkdir()
+        check = f'test "$(id -u)" = {NOBODY}' + (" && test -w /dev/nvidiactl" if gpu and
+                                                 os.path.exists("/dev/nvidiactl") else "")
+        try:
+            cmd = _command(Policy(scratch=scratch, gpu=gpu), ["/bin/sh", "-c", check], None, drop=True)
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+            if proc.returncode != 0:
+                why = f"a process run as uid {NOBODY} failed ({(proc.stderr or proc.stdout).strip()[-300:]})"
+        except (OSError, subprocess.TimeoutExpired) as e:
+            why = f"a process run as uid {NOBODY} could not start ({e})"
+        finally:
+            shutil.rmtree(scratch.parent, ignore_errors=True)
+    if why:
+        _log.warning("hiera runs as root and its sandbox cannot run candidates as uid %d: %s; sandboxed "
+                     "processes run in a user namespace mapped to root instead, so root-only files in the folders "
+                     "they see are readable to them", NOBODY, why)
+    return not why
+
+
+def _parent_dirs(dests: Sequence[str]) -> list[str]:
+    """`--dir` arguments (mode 0755) for the folders above each mount point that nothing else makes: bwrap
+    makes missing parents itself with mode 0700, which only root may enter (a Python under /root/.pyenv,
+    /hiera/runner.py, /sys/devices/system would be out of the sandboxed uid's reach)."""
+    made: set[str] = {"/", "/etc", "/proc", "/dev", "/tmp", SCRATCH}
+    mounted: list[str] = list(SYSTEM_DIRS)  # below a system folder every parent is the host's own
+    out: list[str] = []
+    for dest in dests:
+        parts = Path(dest).parts
+        for i in range(2, len(parts)):
+            parent = str(Path(*parts[:i]))
+            if parent in made or any(parent == m or parent.startswith(m + "/") for m in mounted):
+                continue
+            made.add(parent)
+            out += ["--perms", "0755", "--dir", parent]
+        mounted.append(dest)
+    return out
+
+
 def command(policy: Policy, argv: Sequence[str], info_fd: int | None = None) -> list[str]:
     """The bwrap command line that runs `argv` under `policy`."""
-    args = [find_bwrap(), "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-            "--uid", "65534", "--gid", "65534", "--hostname", "sandbox", "--tmpfs", "/"]
+    return _command(policy, argv, info_fd, drop=drops_root(policy.gpu))
+
+
+def _command(policy: Policy, argv: Sequence[str], info_fd: int | None, drop: bool) -> list[str]:
+    args = [find_bwrap(), *(_AS_ROOT if drop else _AS_USER), "--die-with-parent", "--new-session",
+            "--hostname", "sandbox", "--tmpfs", "/"]
     for d in SYSTEM_DIRS:
         if os.path.islink(d):
             args += ["--symlink", os.readlink(d), d]
@@ -154,9 +241,23 @@ def command(policy: Policy, argv: Sequence[str], info_fd: int | None = None) -> 
             args += ["--ro-bind", str(p), str(p)]
     for name in ("passwd", "group", "hosts"):
         args += ["--ro-bind", str(etc / name), f"/etc/{name}"]
-    args += ["--proc", "/proc", "--dev", "/dev", "--ro-bind", "/sys", "/sys",
-             "--size", str(policy.tmp_bytes), "--tmpfs", "/tmp", "--tmpfs", "/dev/shm",
-             "--bind", str(policy.scratch), SCRATCH, "--chdir", SCRATCH]
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    sys_dirs = [d for d in policy.sys_dirs if os.path.isdir(d)]
+    args += _parent_dirs(sys_dirs)
+    for d in sys_dirs:
+        args += ["--ro-bind", d, d]
+    for d in ("/tmp", "/dev/shm"):
+        args += ["--size", str(policy.tmp_bytes), "--perms", "01777", "--tmpfs", d]
+    if policy.scratch_bytes is not None:
+        args += ["--size", str(policy.scratch_bytes), "--perms", "01777", "--tmpfs", SCRATCH]
+    else:
+        if drop:  # the host folder belongs to the uid the sandbox runs as
+            os.chown(policy.scratch, NOBODY, NOBODY)
+        args += ["--bind", str(policy.scratch), SCRATCH]
+    args += ["--chdir", SCRATCH]
+    # After the memory file systems: a bind below /tmp (a folder of pytest's, or of tempfile's) needs its
+    # parents inside the /tmp the sandbox has, not the one that mount hid.
+    args += _parent_dirs([b.dest for b in policy.binds])
     if policy.gpu:
         for node in gpu_device_nodes():
             args += ["--dev-bind", node, node]
@@ -166,12 +267,13 @@ def command(policy: Policy, argv: Sequence[str], info_fd: int | None = None) -> 
     for m in policy.masks:
         if os.path.isdir(m):
             args += ["--tmpfs", m]
-    args += ["--clearenv"]
+    # The root itself read-only (bwrap makes it a writable memory file system of no size limit otherwise).
+    args += ["--remount-ro", "/", "--clearenv"]
     for k, v in base_env(policy.env).items():
         args += ["--setenv", k, v]
     if info_fd is not None:
         args += ["--info-fd", str(info_fd)]
-    return [*args, "--", *argv]
+    return [*args, "--", *(_drop_to_nobody(argv) if drop else argv)]
 
 
 @functools.lru_cache(maxsize=4)

@@ -8,12 +8,10 @@ nothing here is safe to run in a server or CLI process: it imports and calls unt
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import torch
@@ -21,27 +19,9 @@ import torch
 from engine.evaluate.native import NativeForward
 from engine.evaluate.outcome import Precision, Status
 from engine.evaluate.requests import EvalRequest, Rejected
+from engine.evaluate.task_module import import_file, set_precision
 
 _perf_counter = time.perf_counter
-
-
-def import_file(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def set_precision(precision: Precision) -> None:
-    """The policy's switches for the whole process. The fp32 policy is strict for the reference too: cuDNN
-    convolutions default to TF32 otherwise."""
-    tf32 = precision is Precision.TF32
-    torch.backends.cuda.matmul.allow_tf32 = tf32
-    torch.backends.cudnn.allow_tf32 = tf32
-    torch.set_float32_matmul_precision("high" if tf32 else "highest")
 
 
 class Session:

@@ -17,9 +17,13 @@ import math
 import os
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import torch
+
+from contracts.verdict import median
+from engine.evaluate.outcome import quantile
 
 _perf_counter = time.perf_counter
 _cuda_sync = torch.cuda.synchronize
@@ -112,8 +116,7 @@ def warm_up(fn: Callable[[], Any], device: torch.device, min_calls: int = 3, min
     while len(times) < min_calls or ((_perf_counter() - t0) * 1e3 < min_ms and len(times) < 1000):
         ms, _ = time_call(fn, device)
         times.append(ms)
-    times.sort()
-    return times[len(times) // 2]
+    return median(times)
 
 
 # How closely a median must be known before the timed calls stop: the 95% confidence half-width of the
@@ -137,3 +140,72 @@ def median_settled(samples: list[float], min_trials: int, rel: float = MEDIAN_HA
     med = s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
     iqr = s[(3 * n) // 4] - s[n // 4]
     return med > 0 and 1.82 * iqr / math.sqrt(n) <= rel * med
+
+
+@dataclass(frozen=True)
+class Overhead:
+    """What one timed call costs beyond the call itself (the request, the reply, the runner's checks), measured
+    before the candidate loaded: the same procedure with nothing in it."""
+
+    median_ms: float
+    iqr_ms: float
+    # The least of the calibration's calls: an overhead no call goes below (a call preempted or not). What the
+    # checker's clock attributes to a call is its wall time less this, so that it can only overstate the call:
+    # on a loaded 2-core machine most of the calibration's calls waited for a core (a median of 24 ms against
+    # 1 ms unpreempted), and a wall time less that median put honest and forged calls alike near zero.
+    floor_ms: float = 0.0
+
+    @staticmethod
+    def of(gaps: list[float]) -> Overhead:
+        p25, med, p75 = quartiles(gaps)
+        return Overhead(med, p75 - p25, min(gaps))
+
+    def trusted(self, walls: list[float]) -> list[float]:
+        return [max(w - self.floor_ms, 0.0) for w in walls]
+
+
+def candidate_times(reported: list[float], walls: list[float], overhead: Overhead, gpu: bool) -> list[float]:
+    """Each timed call's time as the verdict uses it, from what the runner reported and what the checker's clock
+    saw (`walls`, request to reply). The runner's report can be rewritten by the candidate (its clock patched,
+    its reply divided); the checker's clock less the calibrated overhead (`trusted`) cannot be made smaller.
+
+    CPU: the larger of the two, per call: a forged report is held to the clock, which can only overstate a
+    call (by the overhead's scatter above its floor: tens of microseconds on a quiet machine, preemptions on a
+    loaded one, which `unstable_timing` then names).
+
+    GPU: the runner's device events (the clock also counts host time launching work, which the reference's
+    events do not count either), but never below the clock less an allowance of a quarter of the call (the
+    share of honest host time seen on the H200: up to 0.23 ms on a 0.96 ms call) or the overhead's spread: a
+    forged report gains at most that, however small the kernel (the cross-check's suspect rule forgives
+    0.25 ms, which a 0.2 ms kernel could hide whole)."""
+    trusted = overhead.trusted(walls)
+    if not gpu:
+        return [max(t, r) for t, r in zip(trusted, reported)]
+    allowance = max(0.25 * quantile(sorted(trusted), 0.5), 4 * overhead.iqr_ms)
+    return [max(r, t - allowance) for t, r in zip(trusted, reported)]
+
+
+def quartiles(samples: list[float]) -> tuple[float, float, float]:
+    """(p25, median, p75), as outcome.Timing reports them."""
+    s = sorted(samples)
+    return quantile(s, 0.25), quantile(s, 0.5), quantile(s, 0.75)
+
+
+# A side whose timings swing this much is not measured, whatever its median says: on a loaded 2-core machine an
+# honest 0.2 ms CPU reference read 24 ms (the median of calls most of which waited for a core), and the
+# speedup over it anything from 9x to 1247x.
+UNSTABLE_SWING = 5.0  # median over the fastest call
+UNSTABLE_SPREAD = 1.0  # interquartile range over the median
+
+
+def spread_of(samples: list[float]) -> dict[str, float]:
+    """How far one side's timed calls scattered: what an `unstable_timing` verdict rests on."""
+    p25, med, p75 = quartiles(samples)
+    fastest = min(samples)
+    return {"median_ms": round(med, 6), "min_ms": round(fastest, 6), "p25_ms": round(p25, 6),
+            "p75_ms": round(p75, 6), "iqr_over_median": round((p75 - p25) / med, 4) if med > 0 else 0.0,
+            "median_over_min": round(min(med / max(fastest, 1e-6), 1e6), 3)}
+
+
+def unstable(spread: dict[str, float]) -> bool:
+    return spread["median_over_min"] > UNSTABLE_SWING or spread["iqr_over_median"] > UNSTABLE_SPREAD

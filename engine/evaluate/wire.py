@@ -30,6 +30,35 @@ _HEADER = struct.Struct(">I")
 DTYPE_BYTES = {"float32": 4, "float64": 8, "float16": 2, "bfloat16": 2, "int64": 8, "int32": 4, "int16": 2,
                "int8": 1, "uint8": 1, "bool": 1}
 
+# --- the parity probe (CPU) ---------------------------------------------------------------------------------
+# The reference is timed in the checker's process, a ModelNew candidate in its runner: two processes, which a
+# math-library setting in the environment, a thread or CPU limit on one of them, or a runner whose processes
+# were not all stopped while the reference ran can make run the same code at different speeds, and every
+# speedup with them. Before the candidate loads, both time this fixed work with torch (a float32 GEMM and an
+# elementwise add, at their own thread counts), in turns (op "probe", then the checker with the runner
+# stopped); clock_check.parity compares the fastest of each. Contention only adds time; a systematic
+# difference stays.
+PROBE_ROUNDS = 5
+PROBE_CALLS = 2  # per round
+_perf_counter = time.perf_counter
+
+
+def probe_ms(torch: Any, calls: int = PROBE_CALLS) -> float:
+    """The fastest of `calls` runs of the probe, in ms, after one unmeasured run."""
+    a, b = torch.full((256, 512), 0.5), torch.full((512, 512), 0.25)
+    c = torch.empty(256, 512)
+    x = torch.full((1 << 20,), 1.0)
+    y = torch.empty_like(x)
+    best = float("inf")
+    for i in range(calls + 1):
+        t0 = _perf_counter()
+        torch.mm(a, b, out=c)
+        torch.add(x, x, out=y)
+        if i:
+            best = min(best, (_perf_counter() - t0) * 1e3)
+    return best
+
+
 # What the expert backend's generated candidates return from hiera_forward (the contract itself says only:
 # non-zero fails).
 GENERATED_CODES = {
@@ -87,15 +116,19 @@ class Buffer:
     shape: tuple[int, ...]
     dtype: str  # a DTYPE_BYTES key
     nbytes: int
-    # CPU: a file name inside the exchange folder (mapped shared). CUDA: "fd:I:SIZE", the I-th file
-    # descriptor sent before the setup (an exported allocation of SIZE bytes, mapped whole), or "ipc:HEX",
-    # a legacy IPC handle. Either way one allocation per buffer, so it exposes nothing but that buffer.
+    # CPU: "memfd:I", the I-th file descriptor sent before the setup (a sealed memory file, mapped shared).
+    # CUDA: "fd:I:SIZE", the I-th file descriptor (an exported allocation of SIZE bytes, mapped whole), or
+    # "ipc:HEX", a legacy IPC handle. Either way one allocation per buffer, so it exposes nothing but that
+    # buffer, and no name in any folder that a runner could rename or replace for the next one.
     handle: str
+    # Which set of shapes it belongs to: 0, the task's own (every state buffer is in it); k >= 1, the k-th batch
+    # size the candidate is also verified on (its inputs and outputs; its calls read the state of set 0).
+    group: int = 0
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> Buffer:
         return Buffer(str(d["name"]), str(d["role"]), tuple(int(x) for x in d["shape"]), str(d["dtype"]),
-                      int(d["nbytes"]), str(d["handle"]))
+                      int(d["nbytes"]), str(d["handle"]), int(d.get("group", 0)))
 
 
 @dataclass(frozen=True)
@@ -113,6 +146,13 @@ class Setup:
     flush_bytes: int = 0  # size of the cache-flush buffer the runner allocates for timed calls
     precision: str = "fp32"
     space: str = "libraries_pytorch"  # the space the candidate must stay inside (audited at run time)
+
+    @property
+    def cuda_index(self) -> int | None:
+        """The CUDA device's ordinal, None on the CPU: the device crosses as contracts/device.py writes it (the
+        runner cannot import that module; this is its one reading of the text)."""
+        kind, _, index = self.device.partition(":")
+        return (int(index) if index else 0) if kind == "cuda" else None
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -133,11 +173,53 @@ class Setup:
 #   load                                  dlopen / import the candidate
 #   construct  seed                       ModelNew: a new instance, the checker's weights loaded into it
 #   call  seed, scalars, timed, flush     one call on the current buffer contents; outputs into the output
-#                                         buffers; a device-wide synchronize before the reply
-#   calibrate                             a timed call's procedure without the candidate (before load only)
+#         [group]                         buffers; a device-wide synchronize before the reply. group k (default
+#                                         0) calls it on set k's inputs and outputs (Buffer.group)
+#   flush                                 empty the caches (on the CPU, the request before a timed call)
+#   calibrate  flush                      a timed call's procedure without the candidate (before load only)
 #   exit
 # Replies (runner -> checker): {"id": same, "ok": bool, ...}; ok=False carries "error" (a kind) and "detail".
 ERROR_KINDS = ("load", "call", "output", "space", "setup", "protocol")
+
+
+def _number(v: Any) -> float | None:
+    # bool is an int to Python; a reply whose time is `true` is malformed, not 1 ms.
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise WireError(f"a number was expected, not {type(v).__name__}")
+    return float(v)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A runner's reply, every field type-checked on arrival: whatever a candidate writes into its runner's
+    replies, the checker only ever sees these types (a malformed reply is a WireError, never a crash)."""
+
+    id: int
+    ok: bool
+    error: str = ""  # an ERROR_KINDS member when not ok
+    detail: str = ""
+    suspect: bool = False
+    ms: float | None = None  # a timed call's (or a calibration's) time as the runner measured it
+    seconds: float | None = None  # load
+    notes: tuple[str, ...] = ()
+
+    @staticmethod
+    def parse(msg: dict[str, Any]) -> Reply:
+        rid, ok = msg.get("id"), msg.get("ok")
+        if isinstance(rid, bool) or not isinstance(rid, int) or not isinstance(ok, bool):
+            raise WireError("a reply without an integer id and a boolean ok")
+        error, detail, suspect = msg.get("error", ""), msg.get("detail", ""), msg.get("suspect", False)
+        notes = msg.get("notes", [])
+        if not isinstance(error, str) or (not ok and error not in ERROR_KINDS):
+            raise WireError(f"a reply whose error is {error!r}, not one of {', '.join(ERROR_KINDS)}")
+        if not isinstance(detail, str) or not isinstance(suspect, bool):
+            raise WireError("a reply whose detail is not text or whose suspect flag is not a boolean")
+        if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+            raise WireError("a reply whose notes are not a list of text")
+        return Reply(rid, ok, error, detail[:4000], suspect, _number(msg.get("ms")), _number(msg.get("seconds")),
+                     tuple(n[:300] for n in notes[:8]))
 
 
 def send(sock: socket.socket, msg: dict[str, Any]) -> None:
@@ -181,21 +263,35 @@ def recv(sock: socket.socket, timeout_s: float | None = None) -> dict[str, Any]:
     return msg
 
 
-MAX_FDS = 512
+MAX_FDS = 4096  # buffers of one task (inputs, every parameter and buffer of the Model, outputs)
+_FDS_PER_MESSAGE = 250  # the kernel passes at most 253 descriptors in one message (SCM_MAX_FD)
+_COUNT = struct.Struct(">I")
 
 
 def send_fds(sock: socket.socket, fds: list[int]) -> None:
-    """The CUDA exchange buffers' file descriptors, before the setup message (SCM_RIGHTS)."""
+    """The exchange buffers' file descriptors, before the setup message (SCM_RIGHTS): their number, then
+    batches of at most _FDS_PER_MESSAGE."""
     if len(fds) > MAX_FDS:
         raise WireError(f"{len(fds)} buffers to share; at most {MAX_FDS}")
-    socket.send_fds(sock, [b"F"], fds)
+    sock.sendall(b"F" + _COUNT.pack(len(fds)))
+    for i in range(0, len(fds), _FDS_PER_MESSAGE):
+        socket.send_fds(sock, [b"B"], fds[i:i + _FDS_PER_MESSAGE])
 
 
 def recv_fds(sock: socket.socket) -> list[int]:
-    msg, fds, _, _ = socket.recv_fds(sock, 1, MAX_FDS)
-    if msg != b"F":
+    head = _recv_exact(sock, 1 + _COUNT.size, None)
+    if head[:1] != b"F":
         raise WireError("expected the buffers' file descriptors first")
-    return list(fds)
+    (n,) = _COUNT.unpack(head[1:])
+    if n > MAX_FDS:
+        raise WireError(f"{n} descriptors announced (limit {MAX_FDS})")
+    fds: list[int] = []
+    while len(fds) < n:
+        msg, got, _, _ = socket.recv_fds(sock, 1, _FDS_PER_MESSAGE)
+        if msg != b"B" or not got:
+            raise WireError("a batch of descriptors was expected")
+        fds += got
+    return fds
 
 
 def socket_from_fd(fd: int) -> socket.socket:

@@ -1,6 +1,6 @@
 """Nsight Compute profiling: hardware metrics mapped to the C/P/M/R/T directions, with per-line hotspots.
 
-The API the loop and the language server call:
+The API the loop and `hiera profile` call:
 
     profile_candidate(task_path, contract_dir, artifact, kind, device, *, work_dir, ...) -> Profile
     profile_reference(task_path, device, *, work_dir, ...) -> Profile
@@ -9,27 +9,41 @@ Both raise ProfilerUnavailable (one type, a message for the user) when profiling
 no counter permission, no CUDA device, nothing profiled, a timeout. Callers say so once and go on.
 
 Modules: ncu.py (find and run ncu, read reports back), target.py (the program ncu launches), csv_pages.py
-and report_api.py (the two report readers), catalog.py (metric names -> KernelProfile, lines), metrics.py
-(the profile model), directions.py (scores, evidence, roofline, ncu's bottleneck), feedback.py (prompt text),
-hotlines.py (which source lines the editor and `hiera profile` show, and in what words).
+and report_api.py (the two report readers), catalog.py (metric names -> KernelProfile, lines), directions.py
+(scores, evidence, roofline, ncu's bottleneck), feedback.py (prompt text). What the language server reads too is
+in contracts/ (standard library only): the profile model (contracts/profile.py; metrics.py keeps its old import
+path), the stall reasons' words and directions (contracts/stalls.py), and which source lines the editor and
+`hiera profile` show, in what words (contracts/hotlines.py).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from contracts.device import Device
+from contracts.profile import Bottleneck, KernelProfile, LineFinding, Profile, RuleResult
+from engine import pycache
 from engine.evaluate.sandbox import SCRATCH, Bind, Policy, python_dirs
 from engine.evaluate.sandbox import command as sandbox_command
 from engine.profile.catalog import kernel_profile, line_findings
 from engine.profile.directions import bottleneck, roofline, score
-from engine.profile.metrics import Bottleneck, KernelProfile, LineFinding, Profile, RuleResult
-from engine.profile.ncu import CollectOptions, ProfilerUnavailable, collect, find_ncu, read_report
+from engine.profile.ncu import (
+    CollectOptions,
+    ProfilerUnavailable,
+    collect,
+    collection_summary,
+    find_ncu,
+    install_root,
+    read_report,
+)
 from engine.profile.readings import Launch
 from engine.profile.target import nvtx_filter
 
@@ -52,8 +66,8 @@ def profile_from_launches(launches: Sequence[Launch], *, source_map: Mapping[str
                    roofline=roofline(kernels), notices=tuple(notes), target=target, seconds=seconds)
 
 
-def _check_device(device: str) -> None:
-    if not device.startswith("cuda"):
+def _check_device(device: Device) -> None:
+    if not device.is_cuda:
         raise ProfilerUnavailable(f"profiling off: Nsight Compute profiles CUDA kernels; the device is {device} "
                                   "(use --device cuda on a machine with an NVIDIA GPU)")
 
@@ -68,22 +82,24 @@ def _run_profile(ncu: str, program: list[str], opts: CollectOptions, work_dir: P
     work_dir.mkdir(parents=True, exist_ok=True)
     report = work_dir / ("sandbox" if sandboxed else ".") / "profile.ncu-rep"
     collected = collect(ncu, program, report, opts, timeout_s=timeout_s, env=_env(), sandboxed=sandboxed)
+    t0 = time.perf_counter()
     data = read_report(ncu, collected.report)
+    read_s = time.perf_counter() - t0
     if not data.launches:
         raise ProfilerUnavailable(f"profiling found no kernel in the report {collected.report}: nothing ran inside "
                                   f"the NVTX range {(opts.nvtx_include or '').rstrip('/')!r}")
-    return profile_from_launches(data.launches, source_map=source_map,
-                                 notices=(*collected.notices, *data.notices), target=target,
-                                 seconds=round(collected.seconds, 2))
+    p = profile_from_launches(data.launches, source_map=source_map,
+                              notices=(*collected.notices, *data.notices), target=target,
+                              seconds=round(collected.seconds + read_s, 2))
+    summary = {**collection_summary(collected.output), "ncu_s": round(collected.seconds, 2),
+               "read_s": round(read_s, 2), "reader": data.reader, "launch_count": opts.launch_count}
+    return dataclasses.replace(p, collection=summary)
 
 
 def _install_root(ncu: str) -> str:
     """Nsight Compute's install folder (the one holding its sections/), which the sandbox binds whole."""
-    here = Path(os.path.realpath(ncu)).parent
-    for d in (here, *list(here.parents)[:3]):
-        if (d / "sections").is_dir():
-            return str(d)
-    return str(here)
+    root = install_root(ncu)
+    return str(root) if root is not None else str(Path(os.path.realpath(ncu)).parent)
 
 
 def _layout_for(task_path: Path) -> dict[str, Any]:
@@ -96,7 +112,8 @@ def _layout_for(task_path: Path) -> dict[str, Any]:
         raise ProfilerUnavailable(f"profiling failed: the task could not be loaded: {e}") from e
 
 
-def profile_candidate(task_path: str | Path, contract_dir: str | Path, artifact: str | Path, kind: str, device: str,
+def profile_candidate(task_path: str | Path, contract_dir: str | Path, artifact: str | Path, kind: str,
+                      device: Device | str,
                       *, ncu_path: str | None = None, timeout_s: float = 120.0, work_dir: str | Path,
                       layout: Mapping[str, Any] | None = None, source_path: str | Path | None = None,
                       kernel_regex: str | None = None, precision: str = "fp32", full_set: bool = False,
@@ -110,6 +127,7 @@ def profile_candidate(task_path: str | Path, contract_dir: str | Path, artifact:
     kernel_regex: profile only kernels whose function name matches, first launch only.
     """
     ncu = find_ncu(ncu_path)
+    device = Device.parse(device)
     _check_device(device)
     kind = str(getattr(kind, "value", kind))
     if kind not in ("cuda", "modelnew"):
@@ -130,7 +148,7 @@ def profile_candidate(task_path: str | Path, contract_dir: str | Path, artifact:
                           launch_count=1 if kernel_regex else max_kernels, full_set=full_set)
     if not sandboxed:
         program = [sys.executable, "-m", "engine.profile.target", "--task", str(Path(task_path).resolve()),
-                   "--kind", kind, "--device", device, "--artifact", str(Path(artifact).resolve()),
+                   "--kind", kind, "--device", str(device), "--artifact", str(Path(artifact).resolve()),
                    "--contract-dir", str(Path(contract_dir).resolve()), "--precision", precision]
         if kind == "cuda":
             program += ["--layout", str(layout_file)]
@@ -148,7 +166,7 @@ def profile_candidate(task_path: str | Path, contract_dir: str | Path, artifact:
             shutil.copyfile(built, scratch / "cuda_source.cu")
     task = Path(task_path).resolve()
     program = [sys.executable, "-m", "engine.profile.target", "--task", f"/task/{task.name}", "--kind", kind,
-               "--device", device, "--artifact", f"{SCRATCH}/candidate{suffix}", "--contract-dir", "/contract",
+               "--device", str(device), "--artifact", f"{SCRATCH}/candidate{suffix}", "--contract-dir", "/contract",
                "--precision", precision]
     if kind == "cuda":
         program += ["--layout", f"{SCRATCH}/layout.json"]
@@ -157,9 +175,14 @@ def profile_candidate(task_path: str | Path, contract_dir: str | Path, artifact:
              Bind(str(_REPO / "engine"), "/hiera-src/engine"), Bind(str(_REPO / "contracts"), "/hiera-src/contracts"),
              Bind(ncu_home, ncu_home)]
     binds += [Bind(d, d) for d in python_dirs(with_site=True) if not d.startswith("/usr/")]
-    policy = Policy(scratch=scratch, binds=tuple(binds), gpu=True,
-                    env={"PYTHONPATH": "/hiera-src", "TORCH_EXTENSIONS_DIR": f"{SCRATCH}/torch_extensions",
-                         "TRITON_CACHE_DIR": f"{SCRATCH}/triton", "TORCHINDUCTOR_CACHE_DIR": f"{SCRATCH}/inductor"})
+    env = {"PYTHONPATH": "/hiera-src", "TORCH_EXTENSIONS_DIR": f"{SCRATCH}/torch_extensions",
+           "TRITON_CACHE_DIR": f"{SCRATCH}/triton", "TORCHINDUCTOR_CACHE_DIR": f"{SCRATCH}/inductor"}
+    # The installation's bytecode, read-only (engine/pycache.py): importing torch without it costs seconds.
+    cached = pycache.readable_parts(python_dirs(with_site=True))
+    if cached:
+        binds += [Bind(d, d) for d in cached]
+        env[pycache.ENV] = str(pycache.active())
+    policy = Policy(scratch=scratch, binds=tuple(binds), gpu=True, env=env)
 
     def wrap(cmd: list[str]) -> list[str]:
         return sandbox_command(policy, cmd)
@@ -168,14 +191,15 @@ def profile_candidate(task_path: str | Path, contract_dir: str | Path, artifact:
                         sandboxed=(wrap, f"{SCRATCH}/profile"))
 
 
-def profile_reference(task_path: str | Path, device: str, *, ncu_path: str | None = None, timeout_s: float = 120.0,
-                      work_dir: str | Path, kernel_regex: str | None = None, precision: str = "fp32",
-                      full_set: bool = False, max_kernels: int = 20) -> Profile:
+def profile_reference(task_path: str | Path, device: Device | str, *, ncu_path: str | None = None,
+                      timeout_s: float = 120.0, work_dir: str | Path, kernel_regex: str | None = None,
+                      precision: str = "fp32", full_set: bool = False, max_kernels: int = 20) -> Profile:
     """Profile the task's reference Model (the PyTorch kernels it launches), the same way as a candidate."""
     ncu = find_ncu(ncu_path)
+    device = Device.parse(device)
     _check_device(device)
     program = [sys.executable, "-m", "engine.profile.target", "--task", str(Path(task_path).resolve()),
-               "--kind", "reference", "--device", device, "--precision", precision]
+               "--kind", "reference", "--device", str(device), "--precision", precision]
     opts = CollectOptions(nvtx_include=nvtx_filter("reference"), kernel_regex=kernel_regex,
                           launch_count=1 if kernel_regex else max_kernels, full_set=full_set)
     return _run_profile(ncu, program, opts, Path(work_dir), timeout_s, "reference", {})

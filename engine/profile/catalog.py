@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from engine.profile.metrics import KernelProfile, LineFinding, RuleResult
+from contracts.profile import KernelProfile, LineFinding, RuleResult
 from engine.profile.readings import Launch, Reading, SourceLine
 
 # --- kernel-level metrics --------------------------------------------------------------------------------

@@ -20,9 +20,9 @@ import io
 from collections import defaultdict
 from collections.abc import Iterator
 
+from contracts.profile import RuleResult, kernel_base
 from engine.profile.catalog import LINE_STALLS, NOT_ISSUED_SUFFIX, SOURCE_COUNTERS, rule_from_fields, stall_key
-from engine.profile.metrics import RuleResult
-from engine.profile.readings import Launch, Reading, SourceLine, kernel_base, parse_number
+from engine.profile.readings import Launch, Reading, SourceLine, parse_number
 
 _LAUNCH_COLUMNS = {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream",
                    "Block Size", "Grid Size", "Device", "CC", "Kernel Time", "Timestamp", "Context ID",

@@ -12,7 +12,8 @@ fix to a kernel that takes 5% of the time is worth at most 5%). Signals come fro
 Some symptoms have more than one possible cause, and the mapping picks by the other metrics:
 - waiting on global memory (long_scoreboard) is R when the same data is fetched again and again through
   L1/L2 (tile it on chip), M when the accesses are uncoalesced, P when too few warps are resident to hide
-  the latency, and R (reuse, pipelining) otherwise;
+  the latency, and R (reuse, pipelining) otherwise (contracts/stalls.py, with the other stall reasons'
+  directions: the per-line findings use the same mapping);
 - a busy instruction pipeline is a T problem only once the warps are not divergent: masked-off lanes
   waste issue slots first (C).
 
@@ -27,8 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contracts.profile import Bottleneck, KernelProfile, LineFinding, RuleResult
+from contracts.stalls import STALL_DIRECTIONS, memory_wait_direction, rereads
 from contracts.vocabulary import DIRECTION_LETTERS
-from engine.profile.metrics import Bottleneck, KernelProfile, LineFinding, RuleResult
 
 
 @dataclass(frozen=True)
@@ -70,34 +72,6 @@ def stall_share(k: KernelProfile, reason: str) -> float:
 
 def active_fraction(k: KernelProfile) -> float:
     return _clamp((k.active_threads_per_warp or 32.0) / 32.0)
-
-
-def uncoalesced(k: KernelProfile) -> float:
-    return k.excessive_sector_fraction or 0.0
-
-
-REREAD_FOR_REUSE = 4.0  # the kernel needs 4x more global bytes than DRAM delivered: the caches serve re-reads
-
-
-def rereads(k: KernelProfile) -> bool:
-    return (k.cache_reread_factor or 0.0) >= REREAD_FOR_REUSE
-
-
-def memory_wait_direction(k: KernelProfile) -> str:
-    """Who owns 'warps wait on global memory': see the module docstring."""
-    if rereads(k):
-        return "R"  # a shared-memory tile fixes the re-reads and the access pattern together
-    if uncoalesced(k) >= 0.25 or (k.bank_conflict_fraction or 0.0) >= 0.25:
-        return "M"
-    if k.achieved_occupancy_pct is not None and k.achieved_occupancy_pct < 25:
-        return "P"
-    return "R"
-
-
-STALL_DIRECTIONS = {"lg_throttle": "M", "mio_throttle": "M", "short_scoreboard": "M", "tex_throttle": "M",
-                    "drain": "M", "barrier": "P", "not_selected": "P", "math_pipe_throttle": "T", "wait": "T",
-                    "dispatch_stall": "T", "gmma": "T", "branch_resolving": "C", "no_instruction": "C",
-                    "sleeping": "C", "membar": "C", "imc_miss": "C"}
 
 
 def dominant_stall_direction(k: KernelProfile) -> str | None:

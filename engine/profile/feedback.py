@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.profile.hotlines import HotLine, hot_lines
+from contracts.hotlines import HotLine, hot_lines
 
 if TYPE_CHECKING:
-    from engine.profile.metrics import KernelProfile, Profile
+    from contracts.profile import KernelProfile, Profile
 
 
 def _pct(v: float | None) -> str:

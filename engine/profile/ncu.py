@@ -55,22 +55,77 @@ def _executable(p: str) -> bool:
 
 
 def find_ncu(explicit: str | None = None) -> str:
-    """The ncu to use: an explicit path, then $HIERA_NCU, PATH, the default install folders."""
+    """The ncu to use: an explicit path, then $HIERA_NCU, PATH, the default install folders.
+
+    A launcher in front of Nsight Compute (the CUDA toolkit's `bin/ncu`, a symlink) is resolved to the
+    install it starts (see real_ncu): the launcher searches folders that the sandbox a profile runs in
+    does not show, so run there it finds nothing."""
     for origin, p in (("--ncu", explicit), (f"${ENV_VAR}", os.environ.get(ENV_VAR))):
         if p:
             resolved = shutil.which(p) or p
             if not _executable(resolved):
                 raise ProfilerUnavailable(f"profiling off: {origin} {p} is not an executable ncu; point it at the "
                                           "ncu binary of Nsight Compute (e.g. /opt/nvidia/nsight-compute/<ver>/ncu)")
-            return resolved
+            return real_ncu(resolved)
     on_path = shutil.which("ncu")
     if on_path:
-        return on_path
+        return real_ncu(on_path)
     for pattern in SEARCH:
         found = sorted((p for p in glob.glob(pattern) if _executable(p)), key=_version_key, reverse=True)
         if found:
-            return found[0]
+            return real_ncu(found[0])
     raise ProfilerUnavailable(NOT_FOUND)
+
+
+def install_root(ncu: str) -> Path | None:
+    """The Nsight Compute install an ncu belongs to: the folder holding its sections/ (the binary sits in it,
+    or a few levels below, in target/<platform>/), or None for a launcher that lives elsewhere."""
+    here = Path(os.path.realpath(ncu)).parent
+    for d in (here, *list(here.parents)[:3]):
+        if (d / "sections").is_dir():
+            return d
+    return None
+
+
+# Where the CUDA toolkit's launcher script looks for the install it starts (and the variable that overrides
+# its search): beside the toolkit, then under /opt/nvidia.
+LAUNCHER_SEARCH = ("{toolkit}/nsight-compute-*/ncu", "{toolkit}/nsight-compute/*/ncu",
+                   "/opt/nvidia/nsight-compute/*/ncu")
+LAUNCHER_ENV = "LATEST_NSIGHT_COMPUTE_TOOL_DIR"
+
+
+def _launcher(path: str) -> bool:
+    """A small script that starts Nsight Compute from somewhere else (the toolkit's bin/ncu)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64 << 10)
+    except OSError:
+        return False
+    return head.startswith(b"#!") and b"nsight-compute" in head.lower()
+
+
+def real_ncu(path: str) -> str:
+    """The ncu binary of an install, for a path that may be a symlink or the toolkit's launcher script.
+
+    An ncu inside an install (a sections/ folder above it) is kept as it is (after symlinks). The toolkit's
+    launcher is replaced by the install it would start, looked for where it looks; if none is found the
+    launcher could not start it either, and profiling is off with what to do."""
+    real = os.path.realpath(path)
+    if install_root(real) is not None or not _launcher(real):
+        return real if install_root(real) is not None else path
+    toolkit = str(Path(real).parent.parent)
+    found: list[str] = []
+    if os.environ.get(LAUNCHER_ENV):
+        found.append(os.path.join(os.environ[LAUNCHER_ENV], "ncu"))
+    for pattern in LAUNCHER_SEARCH:
+        found += sorted(glob.glob(pattern.format(toolkit=toolkit)), key=_version_key, reverse=True)
+    for candidate in found:
+        if _executable(candidate) and install_root(candidate) is not None:
+            return os.path.realpath(candidate)
+    raise ProfilerUnavailable(
+        f"profiling off: {path} is the CUDA toolkit's launcher for Nsight Compute, and no Nsight Compute install "
+        f"was found where it looks ({toolkit}/nsight-compute-*, /opt/nvidia/nsight-compute/*); install Nsight "
+        f"Compute, or set {ENV_VAR} (or --ncu) to its ncu binary")
 
 
 @dataclass(frozen=True)
@@ -216,6 +271,25 @@ def collect(ncu: str, program: Sequence[str], report: Path, opts: CollectOptions
             continue
         raise ProfilerUnavailable(explain_failure(out, rc, attempt))
     raise ProfilerUnavailable(explain_failure("", None, opts))  # unreachable: the second attempt raised or returned
+
+
+_PASSES = re.compile(r'==PROF== Profiling "([^"]*)".*?(\d+) pass(?:es)?\b')
+
+
+def collection_summary(output: str) -> dict[str, object]:
+    """What ncu's own output says of a collection: kernels profiled and their replay passes, and the profiled
+    program's timeline (engine/profile/target.py prints it)."""
+    from engine.profile.target import TIMELINE
+
+    passes = [int(m.group(2)) for m in _PASSES.finditer(output)]
+    out: dict[str, object] = {"kernels": len(passes), "passes": sum(passes)}
+    for line in output.splitlines():
+        if TIMELINE in line:
+            with contextlib.suppress(ValueError):
+                import json
+
+                out["target"] = json.loads(line.split(TIMELINE, 1)[1])
+    return out
 
 
 # --- reading back ---------------------------------------------------------------------------------------

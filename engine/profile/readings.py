@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.profile.metrics import RuleResult
+from contracts.profile import RuleResult
 
 # A metric's value as ncu gave it (a number, or text such as a launch's cache configuration) and its unit.
 Reading = tuple[float | str | None, str]
@@ -47,22 +47,6 @@ def parse_number(text: str) -> float | str | None:
         return float(candidate)
     except ValueError:
         return s
-
-
-def kernel_base(name: str) -> str:
-    """'void foo<int>(float *, int)' -> 'foo<int>': the function name, as --kernel-name-base function gives."""
-    s = name.strip()
-    if s.startswith("void "):
-        s = s[5:]
-    depth = 0
-    for i, ch in enumerate(s):
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-        elif ch == "(" and depth == 0:
-            return s[:i].strip()
-    return s
 
 
 def launch_to_json(launch: Launch) -> dict[str, object]:

@@ -29,13 +29,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from contracts.profile import RuleResult, kernel_base
 from engine.profile.catalog import LINE_STALLS, SOURCE_COUNTERS, rule_from_fields, stall_key, wanted_metrics
-from engine.profile.metrics import RuleResult
 from engine.profile.readings import (
     Launch,
     Reading,
     SourceLine,
-    kernel_base,
     launch_from_json,
     launch_to_json,
     parse_number,

@@ -17,8 +17,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
+
+_T0 = time.perf_counter()  # before torch is imported: the timeline below starts here
+TIMELINE = "hiera profile target: timeline "  # the line ncu's captured output carries it on (engine/profile/ncu.py)
 
 CANDIDATE_RANGE = "hiera_candidate"
 REFERENCE_RANGE = "hiera_reference"
@@ -34,14 +38,18 @@ def run(task: str, kind: str, device: str, artifact: str | None, layout: dict[st
         precision: str = "fp32", warmup: int = 3, seed: int = 1234) -> None:
     import torch
 
+    from contracts.device import Device
     from engine.evaluate.requests import EvalRequest
     from engine.evaluate.session import Session
 
-    if not device.startswith("cuda") or not torch.cuda.is_available():
+    marks = {"import_s": time.perf_counter() - _T0}
+    if not Device.parse(device).is_cuda or not torch.cuda.is_available():
         raise SystemExit(f"hiera profile target: {device} is not a usable CUDA device here")
     session = Session(task, device, precision)
     reference = session.make_reference(seed)
     inputs = session.make_inputs(seed + 7)
+    torch.cuda.synchronize(session.device)
+    marks["task_s"] = time.perf_counter() - _T0
     if kind == "reference":
         fn = reference
         name = REFERENCE_RANGE
@@ -58,11 +66,14 @@ def run(task: str, kind: str, device: str, artifact: str | None, layout: dict[st
         for _ in range(warmup):
             fn(*inputs)
         torch.cuda.synchronize(session.device)
+        marks["warmup_s"] = time.perf_counter() - _T0
         torch.cuda.nvtx.range_push(name)
         fn(*inputs)
         torch.cuda.synchronize(session.device)
         torch.cuda.nvtx.range_pop()
+    marks["profiled_s"] = time.perf_counter() - _T0  # the call under ncu: its replays of every kernel
     print(f"hiera profile target: ran {kind} once inside NVTX range {name!r}", file=sys.stderr)
+    print(TIMELINE + json.dumps({k: round(v, 3) for k, v in marks.items()}), file=sys.stderr, flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,9 +1,13 @@
 // Drives code-server in headless Chromium through a user's path, twice: a module the machine can speed up
-// (the result files arrive beside it through workspace/applyEdit) and one it cannot (nothing is written
-// beside it; the results view, the status bar and the Problems panel say so, and "Open kept slower result"
-// opens the kept copy). Along the way it checks that the code lens and the status bar report the same
-// round and candidate, and captures the hover, the Problems panel and the results view. Started by run.sh,
-// which sets the E2E_* variables. Every step is recorded in $E2E_OUT/steps.json, passed or not.
+// by more than 10x (the result files arrive beside it through workspace/applyEdit, and the engine's flag on
+// such a figure, "over 10× — check before trusting", reaches the hover, the results view and the one message
+// at the job's end) and one it cannot (nothing is written beside it; the results view, the status bar, the
+// hover and a warning in the Problems panel say so, by the slowdown's own size: "NN× slower"). Along the way
+// it checks that the code lens and the status bar report the same round and candidate, that the pair's spread
+// is shown ("±N%"), that a CPU workspace offers no Nsight Compute action, that a job ends in one message, that
+// the status bar keeps the last result across a server restart, and the hover's latency while typing in a 5 MB
+// module (from the LSP trace); it captures the hover, the Problems panel and the results view. Started by
+// run.sh, which sets the E2E_* variables. Every step is recorded in $E2E_OUT/steps.json, passed or not.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
@@ -15,6 +19,7 @@ const URL_ = process.env.E2E_URL;
 const WORKSPACE = process.env.E2E_WORKSPACE;
 const WIN = process.env.E2E_WIN_MODULE;
 const LOSS = process.env.E2E_LOSS_MODULE;
+const BIG = process.env.E2E_BIG_MODULE; // a 5 MB module to type in (made by run.sh), or unset
 const OUT = process.env.E2E_OUT;
 const USER_DATA = process.env.E2E_USER_DATA;
 const [VIEW_W, VIEW_H] = (process.env.E2E_VIEWPORT ?? '1360x860').split('x').map(Number);
@@ -65,12 +70,25 @@ function findFiles(dir, name) {
 }
 
 async function runCommand(page, title) {
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Enter');
+  // The palette can close under us (an editor that opens late takes the focus) and F1 goes nowhere while a
+  // webview holds the keyboard: a few tries, with both of the palette's keys.
+  let last;
+  for (const keys of ['F1', 'Control+Shift+P', 'F1']) {
+    try {
+      await page.keyboard.press(keys);
+      await input.waitFor({ state: 'visible', timeout: 5_000 });
+      await input.fill(`>${title}`, { timeout: 5_000 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (err) {
+      last = err;
+      await page.keyboard.press('Escape').catch(() => {});
+      await sleep(1000);
+    }
+  }
+  throw last;
 }
 
 /** The status bar item's codicon (zap, loading, sync, clock, check, dash, arrow-down, warning, error, circle-slash) and text. */
@@ -126,6 +144,77 @@ async function resultsFrame(page, timeoutMs, needle) {
     await sleep(500);
   }
   throw new Error(`the results view did not render${needle ? ` (waiting for "${needle}")` : ''}`);
+}
+
+/**
+ * Opens the 5 MB module, waits for its class's hover (the first parse of 5 MB takes seconds), then types one
+ * character every 100 ms into its docstring while the mouse comes back to the class name every half second,
+ * and reads the hover latencies from the LSP trace in the HIERA log (hiera.trace.server is "messages":
+ * "Received response 'textDocument/hover - (N)' in M ms").
+ */
+async function typingHover(page) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget input').fill(BIG);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: BIG }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  const cls = page.locator('.monaco-editor .view-line', { hasText: 'class FusedBlock' }).first();
+  await cls.waitFor({ timeout: 60_000 });
+  const name = cls.locator('span', { hasText: /^FusedBlock$/ }).first();
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    await page.mouse.move(0, 0);
+    await name.hover();
+    const hover = page.locator('.monaco-hover:not(.hidden)').filter({ hasText: 'HIERA' }).first();
+    if (await hover.waitFor({ timeout: 3_000 }).then(() => true, () => false)) {
+      break;
+    }
+    if (Date.now() > deadline) {
+      throw new Error('the 5 MB module\'s class never got its hover');
+    }
+  }
+  const logBefore = new Map(findFiles(path.join(USER_DATA, 'logs'), 'HIERA.log').map((f) => [f, readFileSync(f, 'utf8').length]));
+  // the cursor inside the module's docstring, near the start of line 1 (the view then never scrolls sideways,
+  // and the class name stays where the mouse is), the mouse on the class name
+  await page.locator('.monaco-editor .view-line').first().click();
+  await page.keyboard.press('Home');
+  for (let k = 0; k < 6; k++) {
+    await page.keyboard.press('ArrowRight');
+  }
+  // VS Code hides a hover on every keystroke and asks for one when the mouse has rested on a word (300 ms):
+  // five keystrokes at 100 ms, then the mouse on the class name until the hover shows, twelve times.
+  let hovered = 0;
+  for (let round = 0; round < 12; round++) {
+    const t0 = Date.now();
+    for (let k = 0; k < 5; k++) {
+      await page.keyboard.type('x');
+      await sleep(Math.max(0, t0 + (k + 1) * 100 - Date.now()));
+    }
+    await page.mouse.move(0, 0);
+    await name.hover({ timeout: 2_000 }).catch(() => {});
+    const shown = await page.locator('.monaco-hover:not(.hidden)').filter({ hasText: 'HIERA' }).first().waitFor({ timeout: 3_000 }).then(() => 1, () => 0);
+    hovered += shown;
+  }
+  await sleep(3000);
+  await page.screenshot({ path: path.join(OUT, 'typing-5mb.png') });
+  const ms = [];
+  for (const f of findFiles(path.join(USER_DATA, 'logs'), 'HIERA.log')) {
+    const text = readFileSync(f, 'utf8').slice(logBefore.get(f) ?? 0);
+    for (const m of text.matchAll(/Received response 'textDocument\/hover - \(\d+\)' in (\d+)ms/g)) {
+      ms.push(Number(m[1]));
+    }
+  }
+  writeFileSync(path.join(OUT, 'typing-hover-ms.json'), JSON.stringify(ms));
+  if (ms.length < 5) {
+    throw new Error(`only ${ms.length} hover responses in the LSP trace`);
+  }
+  const sorted = [...ms].sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)] / 2 + sorted[Math.ceil((sorted.length - 1) / 2)] / 2;
+  const summary = `${ms.length} hovers between keystrokes (${hovered} of 12 shown): median ${median} ms, max ${sorted.at(-1)} ms`;
+  if (median > 200) {
+    throw new Error(summary);
+  }
+  return summary;
 }
 
 async function main() {
@@ -187,25 +276,55 @@ async function main() {
       }
       return s.text;
     });
+    let offered = [];
     await step(`[${tag}] run the "Optimize with HIERA" code action`, async () => {
-      await page.locator('.monaco-editor .view-line', { hasText: 'class Model' }).first().click();
-      await page.keyboard.press('Control+.');
-      const action = page.locator('.action-widget .action-list-item, .action-widget .monaco-list-row', { hasText: /Optimize with HIERA(?! in)/ }).first();
-      try {
-        await action.waitFor({ timeout: 20_000 });
-        await action.click();
-        return 'via the quick fix menu';
-      } catch {
-        await page.keyboard.press('Escape');
-        await runCommand(page, 'HIERA: Optimize Module at Cursor');
-        return 'quick fix menu had no such item; ran HIERA: Optimize Module at Cursor';
+      // On a loaded 2-core machine the first code action request can outlast the menu's wait (the server is
+      // still parsing, or the click landed before the editor had focus): three tries before the command
+      // palette, and the check after this one still fails if the menu was never read.
+      const items = page.locator('.action-widget .action-list-item, .action-widget .monaco-list-row');
+      const action = items.filter({ hasText: /Optimize with HIERA(?! in)/ }).first();
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        await page.locator('.monaco-editor .view-line', { hasText: 'class Model' }).first().click();
+        await page.keyboard.press('Control+.');
+        try {
+          await action.waitFor({ timeout: 15_000 });
+          offered = (await items.allInnerTexts()).map((t) => t.trim()).filter((t) => t);
+          await page.screenshot({ path: path.join(OUT, `actions-${tag}.png`) });
+          await action.click();
+          return `via the quick fix menu${attempt > 1 ? ` (try ${attempt})` : ''}, which offered: ${offered.join(' | ')}`;
+        } catch {
+          await page.keyboard.press('Escape');
+          await sleep(2000);
+        }
       }
+      await runCommand(page, 'HIERA: Optimize Module at Cursor');
+      return 'quick fix menu had no such item after 3 tries; ran HIERA: Optimize Module at Cursor';
+    });
+    await step(`[${tag}] a CPU workspace offers no Nsight Compute action`, async () => {
+      if (offered.length === 0) {
+        throw new Error('the quick fix menu was not read');
+      }
+      const ncu = offered.filter((t) => /Nsight|Profile/.test(t));
+      if (ncu.length > 0) {
+        throw new Error(`offered on the CPU: ${ncu.join(' | ')}`);
+      }
+      return `${offered.length} actions, none of them Nsight Compute`;
     });
     // While the job runs: the lens and the status bar must name the same round and candidate.
     const samples = [];
     let disagreeSince;
     let longestDisagreement = 0;
+    const toasts = new Set();
+    const readToasts = async () => {
+      for (const t of await page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts().catch(() => [])) {
+        // Only this module's: a job of the other journey that ended late must not count as this one's message.
+        if (/HIERA/i.test(t) && t.includes(module)) {
+          toasts.add(t.replace(/\s+/g, ' ').trim());
+        }
+      }
+    };
     const compare = async (status) => {
+      await readToasts();
       if (!status || !['sync', 'clock'].includes(status.icon)) {
         return;
       }
@@ -241,21 +360,46 @@ async function main() {
       if (compared.length === 0) {
         return 'the job moved too fast to compare (no sample with a candidate)';
       }
-      if (longestDisagreement > 3000) {
+      // The lens follows the job through workspace/codeLens/refresh (at most once a second) and VS Code's own
+      // re-request: on a loaded 2-core machine that lags the status bar by a few seconds.
+      if (longestDisagreement > 6000) {
         const bad = compared.filter((x) => !x.agree).slice(0, 3);
         throw new Error(`they disagreed for ${(longestDisagreement / 1000).toFixed(1)} s, e.g. ${JSON.stringify(bad)}`);
       }
       return `${compared.length} samples, ${compared.filter((x) => !x.agree).length} transient mismatches (longest ${(longestDisagreement / 1000).toFixed(1)} s)`;
     });
-    await step(`[${tag}] the status bar says ${expectWin ? 'faster' : 'slower, distinctly'}`, async () => {
+    await step(`[${tag}] the status bar says ${expectWin ? 'faster' : 'slower, by the slowdown\'s size'}`, async () => {
       const s = await statusIcon(page);
-      const ok = expectWin ? s?.icon === 'check' && /\d\.\d\d×$/.test(s.text) : s?.icon === 'arrow-down' && /× slower$/.test(s.text);
+      const ok = expectWin ? s?.icon === 'check' && /\d+(\.\d+)?×/.test(s.text) : s?.icon === 'arrow-down' && /\d+(\.\d+)?× slower$/.test(s.text);
       if (!ok) {
         throw new Error(`status bar: ${JSON.stringify(s)} (job ended with "${done ?? '?'}")`);
       }
+      await page.locator('.statusbar-item', { hasText: 'HIERA' }).first().screenshot({ path: path.join(OUT, `statusbar-${tag}.png`) }).catch(() => {});
       return s.text;
     });
-    const figure = /(\d+\.\d\d)×/.exec((await statusIcon(page))?.text ?? '')?.[1];
+    const figure = /(\d+(?:\.\d+)?)×/.exec((await statusIcon(page))?.text ?? '')?.[1];
+    await step(`[${tag}] one message at the job's end${expectWin ? ', with the flag' : ''}`, async () => {
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && toasts.size === 0) {
+        await readToasts();
+        await sleep(300);
+      }
+      const seen = [...toasts];
+      writeFileSync(path.join(OUT, `toasts-${tag}.txt`), `${seen.join('\n')}\n`);
+      if (seen.length !== 1) {
+        throw new Error(`${seen.length} HIERA toasts for one job: ${JSON.stringify(seen)}`);
+      }
+      if (expectWin && !/Flagged: over 10× — check before trusting/.test(seen[0])) {
+        throw new Error(`the message does not carry the flag: ${seen[0]}`);
+      }
+      if (!expectWin && !/\d+(\.\d+)?× slower than eager/.test(seen[0])) {
+        throw new Error(`the message does not give the slowdown's size: ${seen[0]}`);
+      }
+      if (/hiera:|\d\.\d\dx\b/.test(seen[0])) {
+        throw new Error(`the message mixes "hiera:" or "x" with "HIERA:" and "×": ${seen[0]}`);
+      }
+      return seen[0];
+    });
     let delivered = { py: undefined, kernel: undefined };
     await step(`[${tag}] ${expectWin ? 'the result files arrive beside the module' : 'nothing is written beside the module'}`, async () => {
       const beside = (added) => added.filter((f) => !f.includes(path.sep) && f.startsWith(`${stem}_`) && f.includes('_hiera'));
@@ -324,20 +468,29 @@ async function main() {
       if (figure && !text.includes(`${figure}×`)) {
         throw new Error(`the hover does not show the status bar's ${figure}×: ${text.slice(0, 200)}`);
       }
-      if (!expectWin && !/slower than eager/.test(text)) {
-        throw new Error(`the hover does not call the slowdown one: ${text.slice(0, 200)}`);
+      if (!expectWin && !/\d+(\.\d+)?× slower than eager/.test(text)) {
+        throw new Error(`the hover does not give the slowdown's size: ${text.slice(0, 200)}`);
+      }
+      if (!/±\d+(\.\d)?%/.test(text)) {
+        throw new Error(`the hover shows no spread: ${text.slice(0, 300)}`);
+      }
+      if (expectWin && !text.includes('flagged: over 10× — check before trusting')) {
+        throw new Error(`the hover does not show the engine's flag (a figure over 10×): ${text.slice(0, 300)}`);
       }
       if (/CUDA/.test(text)) {
         throw new Error(`a CPU run's hover speaks of CUDA: ${text}`);
       }
-      return text.split('\n').slice(0, 3).join(' / ');
+      if (!expectWin && /nothing was written/i.test(text.split('HIERA ·').slice(1).join(''))) {
+        throw new Error(`the hover repeats the diagnostic's sentence: ${text.slice(0, 400)}`);
+      }
+      return text.split('\n').slice(0, 4).join(' / ');
     });
     await step(`[${tag}] the Problems panel (screenshot)`, async () => {
       await page.mouse.move(VIEW_W / 2, VIEW_H - 5);
       await page.keyboard.press('Control+Shift+M'); // View: Problems
       const panel = page.locator('.markers-panel');
       await panel.waitFor({ timeout: 10_000 });
-      const want = expectWin ? /hiera found a .*faster kernel/ : /no kernel beat eager/;
+      const want = expectWin ? /HIERA found a kernel .*faster than eager/ : /no kernel beat eager: the best is \d+(\.\d+)?× slower than eager/;
       const deadline = Date.now() + 15_000;
       let text = '';
       while (Date.now() < deadline && !want.test(text)) {
@@ -346,9 +499,19 @@ async function main() {
       }
       writeFileSync(path.join(OUT, `problems-${tag}.txt`), text);
       await page.screenshot({ path: path.join(OUT, `problems-${tag}.png`) });
+      // a loss is a warning there, a win information: the panel tells them apart at a glance (read before the
+      // panel is hidden, which takes its rows out of the page)
+      const icon = expectWin ? 'info' : 'warning';
+      writeFileSync(path.join(OUT, `problems-${tag}.html`), (await panel.innerHTML().catch(() => '')) ?? '');
+      const marks = await panel.locator(`.codicon-${icon}`).count();
+      // on the win's turn the panel holds the win alone: no warning may be there
+      const stray = expectWin ? await panel.locator('.codicon-warning').count() : 0;
       await page.keyboard.press('Control+J'); // View: Toggle Panel Visibility: out of the next screenshots' way
       if (!want.test(text)) {
         throw new Error(`the Problems panel has no ${want}: ${text.slice(0, 300)}`);
+      }
+      if (marks === 0 || stray > 0) {
+        throw new Error(`the ${tag}'s entry in the Problems panel is not marked ${icon} (problems-${tag}.html)`);
       }
       return text.split('\n').find((l) => want.test(l)) ?? '';
     });
@@ -381,6 +544,15 @@ async function main() {
       }
       if (figure && !text.includes(`${figure}×`)) {
         throw new Error(`the results view does not show the status bar's ${figure}×`);
+      }
+      if (!/±\d+(\.\d)?%/.test(text)) {
+        throw new Error('the results view shows no spread');
+      }
+      if (expectWin && !text.includes('flagged: over 10× — check before trusting')) {
+        throw new Error("the results view does not show the engine's flag");
+      }
+      if (!expectWin && !/\d+(\.\d+)?× slower than eager/.test(text)) {
+        throw new Error("the results view does not give the slowdown's size");
       }
       return `${marks} candidates, ${rows} round(s), table ${fits}; ${text.split('\n').find((l) => /beat eager|faster than eager|level with eager/.test(l)) ?? ''}`;
     });
@@ -428,10 +600,45 @@ async function main() {
 
   await journey(WIN, true);
   failed = !steps.some((s) => s.name === 'workbench loads' && s.ok); // the loss journey runs whatever the win's did
+  // A win journey that failed part-way may have left its job running: the loss journey starts when it has
+  // ended, so that its status bar, its message and its files are its own.
+  await step('no job of the first journey still running', async () => {
+    const s = await statusIcon(page);
+    if (s && ['sync', 'clock', 'loading'].includes(s.icon)) {
+      return `waited for it: ${(await waitForStatus(page, END_ICONS, JOB_TIMEOUT_MS)).text}`;
+    }
+    return s?.text ?? 'no status';
+  });
   await journey(LOSS, false);
+
+  await step('after a server restart the status bar keeps the last result', async () => {
+    const before = await statusIcon(page);
+    await runCommand(page, 'HIERA: Restart Server');
+    await sleep(2000);
+    const after = await waitForStatus(page, ['zap', 'error', ...END_ICONS], 60_000);
+    if (after.icon !== before?.icon || after.text !== before?.text) {
+      throw new Error(`before the restart ${JSON.stringify(before)}, after it ${JSON.stringify(after)}`);
+    }
+    return after.text;
+  });
+
+  if (BIG) {
+    failed = !steps.some((s) => s.name === 'workbench loads' && s.ok);
+    await step(`hover while typing in a 5 MB module (${BIG})`, async () => typingHover(page), {});
+  }
   await browser.close();
   const bad = steps.filter((s) => !s.ok);
   console.log(`[drive] ${steps.length - bad.length} passed, ${bad.length} failed`);
+  // The step log as a page (editors/vscode/e2e/last-run.md is a copy of the last full run's).
+  const minutes = ((Date.parse(steps.at(-1)?.at ?? '') - Date.parse(steps[0]?.at ?? '')) / 60000).toFixed(1);
+  const cell = (t) => String(t).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  writeFileSync(
+    path.join(OUT, 'steps.md'),
+    `# e2e run ${steps[0]?.at ?? ''}: ${steps.length - bad.length} passed, ${bad.length} failed (${minutes} min of driving)\n\n` +
+      '| step | ok | detail |\n|---|---|---|\n' +
+      steps.map((s) => `| ${cell(s.name)} | ${s.ok ? 'ok' : '**FAIL**'} | ${cell(s.detail).slice(0, 400)} |`).join('\n') +
+      '\n',
+  );
   process.exit(bad.length === 0 ? 0 : 1);
 }
 

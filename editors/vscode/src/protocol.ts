@@ -11,8 +11,12 @@ export const OPTIMIZE_COMMAND = 'hiera.optimize';
 
 export type JobState = 'queued' | 'running' | 'finished' | 'failed' | 'cancelled';
 
-/** How the best compares with eager by its own pair: beyond the pair's timing spread, or within it. */
-export type Verdict = 'faster' | 'level' | 'slower';
+/**
+ * How the best compares with eager by its own pair (contracts/verdict.py, the one rule; the extension shows it,
+ * never derives its own): beyond the pair's timing spread, within it, or no verdict because a timing's own
+ * spread is over the limit ('unstable': "re-run on a quiet machine").
+ */
+export type Verdict = 'faster' | 'level' | 'slower' | 'unstable';
 
 export interface JobStatus {
   jobId: string;
@@ -26,11 +30,21 @@ export interface JobStatus {
   /** The best so far while running; at the end the run's one figure (its re-timing's where re-timed). */
   bestSpeedup: number | null;
   message: string;
+  /** The candidate being timed again on its own before the run reports it (null otherwise). */
+  retiming?: string | null;
   /** At the end of an optimize job: the best's verdict and its own pair (candidate and eager ms). */
   verdict?: Verdict | null;
   bestMs?: number | null;
   referenceMs?: number | null;
   retimed?: boolean | null;
+  /** The pair's timing spread (0.02 = ±2%), and the server's words for the figure (contracts/verdict.py). */
+  spread?: number | null;
+  /** '1.4× faster than eager', '88× slower than eager', 'level with eager', 'unstable timing: …'. */
+  headline?: string | null;
+  /** '±2%', '±40%: 6.4–13×', or for unstable timing the two spreads and the limit. */
+  uncertainty?: string | null;
+  /** Each flag the engine set on the best, in words ('flagged: over 10× — check before trusting'). */
+  warnings?: string[] | null;
   /** Whether result files were written beside the module. */
   delivered?: boolean | null;
   /** The sentence that tells the job's end (the server leaves the toast to the extension). */
@@ -57,6 +71,22 @@ export interface Retime {
   speedup: number | null;
 }
 
+/** One batch size a candidate was checked on beside get_inputs()'s (contracts/shapes.py ShapeCheck). */
+export interface ShapeCheck {
+  batch: number;
+  status: string;
+  reason: string;
+  candidate_ms: number | null;
+  reference_ms: number | null;
+}
+
+/** What a candidate was found valid on at other batch sizes; covers: the batch range its exported file serves. */
+export interface Shapes {
+  batch: number;
+  checks: ShapeCheck[];
+  covers: [number, number] | null;
+}
+
 export interface Outcome {
   candidate_id: string;
   index: number;
@@ -64,6 +94,7 @@ export interface Outcome {
   reason: string;
   speedup: number | null;
   candidate_ms: number | null;
+  shapes?: Shapes | null;
   retime?: Retime | null;
 }
 
@@ -92,11 +123,23 @@ export interface BestCandidate {
   /** The eager time of the same pair as candidate_ms (speedup = reference_ms / candidate_ms). */
   reference_ms?: number | null;
   retimed?: boolean;
+  /** The pair's spread (the larger of its two timings'), and each timing's own. */
   spread?: number | null;
-  verdict?: Verdict;
+  candidate_spread?: number | null;
+  reference_spread?: number | null;
+  verdict?: Verdict | null;
+  /** The engine's flags on the best, as it wrote them ("excessive_speedup: 17.0x ..."); `warnings` has the words. */
+  flags?: string[];
   /** A re-timed best's first pair. */
   first?: { speedup: number; candidate_ms: number; reference_ms: number } | null;
+  shapes?: Shapes | null;
   space_title?: string;
+  /** The server's words for the figure (contracts/verdict.py), shown as they are. */
+  headline?: string;
+  uncertainty?: string;
+  warnings?: string[];
+  /** Why this candidate is the reported best ("r2c1, timed again on its own (its first pair read 1.50×)"). */
+  why?: string;
 }
 
 export interface ChartEntry {
@@ -132,6 +175,18 @@ export interface RunResults {
   profile: string | null;
   /** The files the server created beside the module for this run (servers before this field: absent). */
   delivered?: { py: string | null; cu: string | null };
+  /** Wall seconds by phase (engine/phases.py), summing to the run's wall time; absent from older engines. */
+  phases?: Record<string, number>;
+  /** What became of the profiles the run asked for (contracts/runrecord.py Profiling); absent from older engines. */
+  profiling?: {
+    asked: boolean;
+    reference: boolean;
+    rounds: number;
+    rounds_profiled: number;
+    skipped: Record<string, number>;
+    failed: number;
+    off: string | null;
+  } | null;
 }
 
 export type RunResultsParams = { runId: string } | { uri: string };

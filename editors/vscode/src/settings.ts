@@ -1,5 +1,6 @@
-// The `hiera.*` settings: their defaults (which must match docs/protocol.md and package.json), how raw
-// values are validated, and which changes need the server restarted.
+// The `hiera.*` settings: their defaults and limits (the one table is contracts/settings_schema.py, which
+// package.json, DEFAULTS and LIMITS are tested against: tests/test_settings_schema.py), how raw values are
+// validated, and which changes need the server restarted.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 
@@ -17,6 +18,8 @@ export interface HieraSettings {
   'llm.apiKeyEnv': string;
   rounds: number;
   candidates: number;
+  /** Candidates per run in all (the engine's --budget); null: rounds × candidates. */
+  budget: number | null;
   space: string;
   precision: string;
   device: string;
@@ -37,6 +40,7 @@ export const DEFAULTS: Readonly<HieraSettings> = Object.freeze({
   'llm.apiKeyEnv': 'OPENAI_API_KEY',
   rounds: 3,
   candidates: 6,
+  budget: null,
   space: 'auto',
   precision: 'fp32',
   device: 'auto',
@@ -46,6 +50,17 @@ export const DEFAULTS: Readonly<HieraSettings> = Object.freeze({
   sandbox: true,
   'trace.server': 'off',
 });
+
+/** The bounds of the numeric settings, as package.json's minimum/maximum (a seconds value must be more than 0). */
+export const LIMITS = Object.freeze({
+  rounds: { minimum: 1, maximum: 50 },
+  candidates: { minimum: 1, maximum: 64 },
+  budget: { minimum: 1, maximum: 3200 },
+  timeout: { minimum: 0, maximum: 86400 },
+  buildTimeout: { minimum: 0, maximum: 86400 },
+});
+
+type Limited = keyof typeof LIMITS;
 
 /** The slice of `vscode.WorkspaceConfiguration` this module reads; a plain object satisfies it in tests. */
 export interface ConfigReader {
@@ -62,14 +77,14 @@ function oneOf<T extends string>(config: ConfigReader, key: keyof HieraSettings,
   return typeof v === 'string' && (allowed as readonly string[]).includes(v) ? (v as T) : fallback;
 }
 
-function seconds(config: ConfigReader, key: keyof HieraSettings): number | null {
+function seconds(config: ConfigReader, key: 'timeout' | 'buildTimeout'): number | null {
   const v = config.get<unknown>(key);
-  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : null;
+  return typeof v === 'number' && Number.isFinite(v) && v > LIMITS[key].minimum && v <= LIMITS[key].maximum ? v : null;
 }
 
-function positiveInt(config: ConfigReader, key: keyof HieraSettings, fallback: number): number {
+function wholeNumber<F extends number | null>(config: ConfigReader, key: Limited, fallback: F): number | F {
   const v = config.get<unknown>(key);
-  return typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : fallback;
+  return typeof v === 'number' && Number.isInteger(v) && v >= LIMITS[key].minimum && v <= LIMITS[key].maximum ? v : fallback;
 }
 
 /**
@@ -89,8 +104,9 @@ export function readSettings(config: ConfigReader): HieraSettings {
     'llm.baseUrl': str(config, 'llm.baseUrl', DEFAULTS['llm.baseUrl']),
     'llm.model': str(config, 'llm.model', DEFAULTS['llm.model']),
     'llm.apiKeyEnv': str(config, 'llm.apiKeyEnv', DEFAULTS['llm.apiKeyEnv']),
-    rounds: positiveInt(config, 'rounds', DEFAULTS.rounds),
-    candidates: positiveInt(config, 'candidates', DEFAULTS.candidates),
+    rounds: wholeNumber(config, 'rounds', DEFAULTS.rounds),
+    candidates: wholeNumber(config, 'candidates', DEFAULTS.candidates),
+    budget: wholeNumber(config, 'budget', DEFAULTS.budget),
     space: str(config, 'space', DEFAULTS.space),
     precision: str(config, 'precision', DEFAULTS.precision),
     device: str(config, 'device', DEFAULTS.device),

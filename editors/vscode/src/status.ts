@@ -1,7 +1,7 @@
 // The status bar item: server state, then the latest job's state and best speedup (fed by hiera/jobStatus).
 import * as vscode from 'vscode';
 import type { JobStatus } from './protocol';
-import { statusView, type ServerState } from './statusText';
+import { keptAcrossRestart, statusView, type ServerState } from './statusText';
 
 export class StatusItem implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -18,8 +18,7 @@ export class StatusItem implements vscode.Disposable {
   setServerState(state: ServerState): void {
     this.server = state;
     if (state === 'starting') {
-      // A new server has no jobs; the last one's state would be stale.
-      this.job = undefined;
+      this.job = keptAcrossRestart(this.job);
     }
     this.render();
   }

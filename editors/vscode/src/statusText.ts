@@ -1,6 +1,6 @@
 // What the status bar item says for the server state and the latest job. Pure, so the wording is tested.
-import type { JobStatus, Verdict } from './protocol';
-import { formatMs, formatSpeedup } from './results/format';
+import { isTerminal, type JobStatus, type Verdict } from './protocol';
+import { figureText, formatMs, formatRatio } from './results/format';
 
 export type ServerState = 'starting' | 'running' | 'stopped' | 'failed';
 
@@ -13,18 +13,11 @@ export interface StatusView {
 }
 
 /**
- * The verdict the editor shows (the same rule as hiera_ls/best.py shown_verdict): at or under eager's speed
- * a best is "slower" even when its pair's spread makes it level, since it is not delivered and must not read
- * like a success; above 1 the server's verdict stands (from the figure alone for a server that sends none).
+ * The verdict the server sent with the job's end (contracts/verdict.py decides it, hiera-ls sends it): the
+ * extension shows it and never works one out itself. Null when there is no figure, or the server sent none.
  */
 export function verdictOf(job: Pick<JobStatus, 'bestSpeedup' | 'verdict'>): Verdict | null {
-  if (job.bestSpeedup === null) {
-    return null;
-  }
-  if (job.bestSpeedup <= 1 || job.verdict === 'slower') {
-    return 'slower';
-  }
-  return job.verdict === 'level' ? 'level' : 'faster';
+  return job.bestSpeedup === null ? null : (job.verdict ?? null);
 }
 
 /** 'r2/3 c3/6': the same round and candidate numbers the code lens shows (hiera-ls `round 2/3 · candidate 3/6`). */
@@ -47,25 +40,46 @@ export function pairText(job: Pick<JobStatus, 'bestMs' | 'referenceMs' | 'retime
   return `${formatMs(job.bestMs)} vs ${formatMs(job.referenceMs)} eager${job.retimed ? ', re-timed' : ''}`;
 }
 
+/** The server's words for the figure, then the flags: the tooltip's first lines. */
+function figureLines(job: JobStatus, x: number): string {
+  const headline = job.headline ?? formatRatio(x, job.spread);
+  const sure = job.uncertainty ? ` ${job.uncertainty}` : '';
+  const pair = pairText(job);
+  const flags = (job.warnings ?? []).map((w) => `\n${w}`).join('');
+  return `${headline}${sure}${pair ? ` (${pair})` : ''}${flags}`;
+}
+
 function finished(job: JobStatus, results: StatusView['command']): StatusView {
   const x = job.bestSpeedup;
-  const pair = pairText(job);
-  const detail = job.summary ? `\n${job.summary}` : pair ? ` (${pair})` : '';
+  const summary = job.summary ? `\n${job.summary}` : '';
+  if (x === null) {
+    return { text: '$(warning) HIERA no valid candidate', tooltip: `Job ${job.jobId} finished without a valid candidate.${summary}\nClick for results.`, command: results, severity: 'warning' };
+  }
+  const ratio = formatRatio(x, job.spread);
+  const flagged = (job.warnings ?? []).length > 0 ? ' $(warning)' : '';
+  const tooltip = (what: string) => `Job ${job.jobId} finished: ${what}${summary}\nClick for results.`;
+  const notWritten = '\nNothing was written beside the module.';
   switch (verdictOf(job)) {
     case 'faster':
-      return { text: `$(check) HIERA ${formatSpeedup(x as number)}`, tooltip: `Job ${job.jobId} finished: ${formatSpeedup(x as number)} faster than eager${detail}\nClick for results.`, command: results, severity: 'normal' };
+      return { text: `$(check) HIERA ${ratio}${flagged}`, tooltip: tooltip(figureLines(job, x)), command: results, severity: flagged ? 'warning' : 'normal' };
     case 'level':
-      return { text: `$(dash) HIERA ${formatSpeedup(x as number)} level`, tooltip: `Job ${job.jobId} finished: ${formatSpeedup(x as number)}, level with eager (within the timing spread)${detail}\nClick for results.`, command: results, severity: 'normal' };
+      return { text: `$(dash) HIERA level ${figureText(x, job.spread)}×`, tooltip: tooltip(figureLines(job, x) + notWritten), command: results, severity: 'warning' };
     case 'slower':
-      return {
-        text: `$(arrow-down) HIERA ${formatSpeedup(x as number)} slower`,
-        tooltip: `Job ${job.jobId} finished: no candidate beat eager (best ${formatSpeedup(x as number)}${job.verdict === 'level' ? ', level within its timing spread' : ''})${detail}\nNothing was written beside the module. Click for results.`,
-        command: results,
-        severity: 'warning',
-      };
+      return { text: `$(arrow-down) HIERA ${ratio}`, tooltip: tooltip(figureLines(job, x) + notWritten), command: results, severity: 'warning' };
+    case 'unstable':
+      return { text: '$(warning) HIERA unstable timing', tooltip: tooltip(figureLines(job, x) + notWritten), command: results, severity: 'warning' };
     default:
-      return { text: '$(warning) HIERA no valid candidate', tooltip: `Job ${job.jobId} finished without a valid candidate.${detail}\nClick for results.`, command: results, severity: 'warning' };
+      // A server that sent no verdict: the figure alone, no verdict of ours.
+      return { text: `$(info) HIERA ${ratio}`, tooltip: tooltip(figureLines(job, x)), command: results, severity: 'normal' };
   }
+}
+
+/**
+ * What the status bar keeps when the server restarts: a job that ended keeps its result (as the code lens keeps
+ * the run's), a queued or running one is gone with the old server and is dropped.
+ */
+export function keptAcrossRestart(job: JobStatus | undefined): JobStatus | undefined {
+  return job !== undefined && isTerminal(job.state) ? job : undefined;
 }
 
 export function statusView(server: ServerState, job: JobStatus | undefined): StatusView {
@@ -94,15 +108,16 @@ export function statusView(server: ServerState, job: JobStatus | undefined): Sta
     };
   }
   const results = job.runId !== null ? { id: 'hiera.showResults', args: [job.runId] } : { id: 'hiera.showLog', args: [] };
-  const best = job.bestSpeedup !== null ? `best so far ${formatSpeedup(job.bestSpeedup)}` : 'no valid candidate yet';
+  const best = job.bestSpeedup !== null ? `best so far ${formatRatio(job.bestSpeedup)}` : 'no valid candidate yet';
   const message = job.message ? `\n${job.message}` : '';
   switch (job.state) {
     case 'queued':
       return { text: '$(clock) HIERA queued', tooltip: `Job ${job.jobId} is queued.${message}`, command: results, severity: 'normal' };
     case 'running': {
-      const where = progressText(job);
+      // Re-timing the best takes a while on a slow machine: said as such, not as the last candidate's progress.
+      const where = job.retiming ? 're-timing' : progressText(job);
       return {
-        text: `$(sync~spin) HIERA${where ? ` ${where}` : ''}${job.bestSpeedup !== null ? ` · ${formatSpeedup(job.bestSpeedup)}` : ''}`,
+        text: `$(sync~spin) HIERA${where ? ` ${where}` : ''}${job.bestSpeedup !== null ? ` · ${formatRatio(job.bestSpeedup)}` : ''}`,
         tooltip: `Job ${job.jobId} running: ${best}.${message}\nClick for results; “HIERA: Cancel Running Job” stops it.`,
         command: results,
         severity: 'normal',
@@ -125,20 +140,19 @@ export interface Toast {
 
 /**
  * The one notification for a job's end: the server's own sentence (it logs it and leaves the toast to us),
- * a warning when nothing faster than eager came of the run, an error when it failed. Kept short, headline
- * first, so a toast that wraps never hides the verdict.
+ * a warning when nothing faster than eager came of the run or the engine flagged the best, an error when it
+ * failed. The server keeps it short, headline first, so a toast that wraps never hides the verdict.
  */
 export function jobEndToast(job: JobStatus): Toast | undefined {
-  const said = job.summary ? job.summary.replace(/^hiera: /, 'HIERA: ') : undefined;
   if (job.state === 'failed') {
-    return { kind: 'error', text: said ?? `HIERA job failed: ${job.message}`, action: 'Show Log' };
+    return { kind: 'error', text: job.summary ?? `HIERA: the job failed: ${job.message}`, action: 'Show Log' };
   }
   if (job.state !== 'finished' || job.runId === null) {
     return undefined;
   }
   const verdict = verdictOf(job);
-  const x = job.bestSpeedup !== null ? formatSpeedup(job.bestSpeedup) : '';
   const fallback =
-    verdict === null ? 'HIERA: the run found no valid candidate.' : verdict === 'slower' ? `HIERA: no candidate beat eager (best ${x}); nothing was written beside the module.` : `HIERA run finished: ${x}${verdict === 'level' ? ', level with eager' : ' faster than eager'}.`;
-  return { kind: verdict === 'faster' || verdict === 'level' ? 'info' : 'warning', text: said ?? fallback, action: 'Show Results' };
+    job.bestSpeedup === null ? 'HIERA: the run found no valid candidate.' : `HIERA: the run finished: ${job.headline ?? formatRatio(job.bestSpeedup, job.spread)}.`;
+  const good = (verdict === 'faster' || verdict === null) && (job.warnings ?? []).length === 0 && job.bestSpeedup !== null;
+  return { kind: good ? 'info' : 'warning', text: job.summary ?? fallback, action: 'Show Results' };
 }

@@ -24,9 +24,9 @@ describe('deliveredCopy', () => {
     const fs = memoryFs({
       [ENGINE_CU]: 'kernel v2',
       '/ws/models/gemm_hiera.cu': 'kernel v1',
-      '/ws/models/gemm_Model_hiera-2.cu': 'kernel v2',
+      '/ws/models/gemm_Model_hiera_2.cu': 'kernel v2',
     });
-    assert.equal(await deliveredCopy(ENGINE_CU, MODULE, fs), '/ws/models/gemm_Model_hiera-2.cu');
+    assert.equal(await deliveredCopy(ENGINE_CU, MODULE, fs), '/ws/models/gemm_Model_hiera_2.cu');
   });
 
   it('matches the extension: a CPU run delivers a .cpp', async () => {

@@ -105,21 +105,28 @@ describe('results page', () => {
 
   it('says what became of a win: its one figure with its own eager time, and the files created', () => {
     const r = sampleResults();
-    r.best = r.best && { ...r.best, speedup: 2.0143, candidate_ms: 8.2213, reference_ms: 16.56, retimed: true, verdict: 'faster' as const };
+    // as the server sends it: the verdict and the words of contracts/verdict.py, the engine's flag in words
+    const words = { headline: '2.0× faster than eager', uncertainty: '±3%', why: 'c-2-1, timed again on its own (its first pair read 2.31×)' };
+    const flag = 'flagged: over 10× — check before trusting';
+    r.best = r.best && { ...r.best, speedup: 2.0143, candidate_ms: 8.2213, reference_ms: 16.56, retimed: true, spread: 0.03, verdict: 'faster' as const, ...words, warnings: [flag] };
     r.delivered = { py: '/ws/models/gemm_relu_hiera.py', cu: '/ws/models/gemm_relu_hiera.cu' };
     const body = renderResultsBody(r);
-    assert.match(body, /class="verdict verdict-faster"><strong>2\.01× faster than eager<\/strong> \(8\.221 ms vs 16\.56 ms eager, re-timed\)/);
+    assert.match(body, /class="verdict verdict-faster"><strong>2\.0× faster than eager<\/strong> ±3% \(8\.221 ms vs 16\.56 ms eager, re-timed\)/);
     assert.match(body, /Created <span class="mono">gemm_relu_hiera\.py<\/span> and <span class="mono">gemm_relu_hiera\.cu<\/span> beside gemm_relu\.py/);
-    assert.match(body, /2\.01× faster than eager · 8\.221 ms vs 16\.56 ms eager, re-timed · round 2/);
-    assert.doesNotMatch(body, /2\.3\d×/);
+    assert.match(body, /The best: c-2-1, timed again on its own \(its first pair read 2\.31×\)\./);
+    assert.match(body, /<p class="verdict verdict-flagged">flagged: over 10× — check before trusting<\/p>/);
+    assert.match(body, /2\.0× faster than eager ±3% · 8\.221 ms vs 16\.56 ms eager, re-timed · round 2/);
+    assert.doesNotMatch(body, /2\.3\d× faster/);
   });
 
   it('says a slowdown is one: nothing written, where the kept files are, buttons that say "kept slower"', () => {
     const r = sampleResults();
     const kept = '/ws/models/.hiera/runs/run-42/slower-than-eager';
-    r.best = r.best && { ...r.best, speedup: 0.39, candidate_ms: 5.1, reference_ms: 2.0, verdict: 'slower' as const, paths: { py: `${kept}/gemm_relu_hiera.py`, cu: `${kept}/gemm_relu_hiera.cpp` } };
+    r.best = r.best && { ...r.best, speedup: 0.39, candidate_ms: 5.1, reference_ms: 2.0, spread: 0.02, verdict: 'slower' as const, headline: '2.6× slower than eager', uncertainty: '±2%', paths: { py: `${kept}/gemm_relu_hiera.py`, cu: `${kept}/gemm_relu_hiera.cpp` } };
     const body = renderResultsBody(r);
-    assert.match(body, /class="verdict verdict-slower"><strong>No candidate beat eager<\/strong> \(best 0\.39×: 5\.1 ms vs 2 ms eager\)/);
+    // a slowdown by its own size, never "0.39×"
+    assert.match(body, /class="verdict verdict-slower"><strong>No candidate beat eager<\/strong>: the best is <strong>2\.6× slower than eager<\/strong> \(5\.1 ms vs 2 ms eager, ±2%\)/);
+    assert.doesNotMatch(body, /0\.39/);
     // relative to the module's folder (/ws/models/): where the user looks
     assert.match(body, /Nothing was written beside gemm_relu\.py; the kept files are in <span class="mono">\.hiera\/runs\/run-42\/slower-than-eager\/<\/span>/);
     assert.match(body, />Open kept slower result \(\.py\)</);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
-import { DEFAULTS, classifyChange, getSettings, readSettings, substitute, type ConfigReader } from '../src/settings';
+import { DEFAULTS, LIMITS, classifyChange, getSettings, readSettings, substitute, type ConfigReader } from '../src/settings';
 
 function reader(values: Record<string, unknown>): ConfigReader {
   return { get: <T>(key: string) => values[key] as T | undefined };
@@ -11,6 +11,8 @@ function reader(values: Record<string, unknown>): ConfigReader {
 
 interface ManifestProperty {
   default?: unknown;
+  minimum?: number;
+  maximum?: number;
   description?: string;
   markdownDescription?: string;
   enum?: string[];
@@ -58,6 +60,25 @@ describe('readSettings', () => {
     assert.match(properties['hiera.sandbox'].markdownDescription ?? '', /explicit opt-out/);
   });
 
+  it('keeps whole numbers within LIMITS and falls back outside them, at both ends', () => {
+    const within = readSettings(reader({ rounds: 50, candidates: 64, budget: 3200 }));
+    assert.deepEqual([within.rounds, within.candidates, within.budget], [50, 64, 3200]);
+    const low = readSettings(reader({ rounds: 1, candidates: 1, budget: 1 }));
+    assert.deepEqual([low.rounds, low.candidates, low.budget], [1, 1, 1]);
+    const over = readSettings(reader({ rounds: 51, candidates: 65, budget: 3201 }));
+    assert.deepEqual([over.rounds, over.candidates, over.budget], [3, 6, null]);
+    const odd = readSettings(reader({ budget: 0 }));
+    assert.equal(odd.budget, null, 'a budget of 0 is no budget: rounds × candidates');
+    assert.equal(readSettings(reader({ budget: 7.5 })).budget, null);
+    assert.equal(readSettings(reader({ budget: '8' })).budget, null);
+  });
+
+  it('reads seconds up to a day, as the engine accepts them', () => {
+    assert.equal(readSettings(reader({ timeout: 86400 })).timeout, 86400);
+    assert.equal(readSettings(reader({ timeout: 86401 })).timeout, null);
+    assert.equal(readSettings(reader({ buildTimeout: 0 })).buildTimeout, null);
+  });
+
   it('accepts a plain string interpreter and drops blank items', () => {
     assert.deepEqual(readSettings(reader({ interpreter: '/usr/bin/python3' })).interpreter, ['/usr/bin/python3']);
     assert.deepEqual(readSettings(reader({ interpreter: ['', '/x/python', 7] })).interpreter, ['/x/python']);
@@ -73,6 +94,18 @@ describe('package.json configuration', () => {
       assert.ok((p.description ?? p.markdownDescription ?? '').length > 10, `description of hiera.${key}`);
     }
     assert.deepEqual(Object.keys(properties).sort(), Object.keys(DEFAULTS).map((k) => `hiera.${k}`).sort());
+  });
+
+  it('declares the same minimum and maximum as LIMITS, and none elsewhere', () => {
+    for (const [key, p] of Object.entries(properties)) {
+      const limits = (LIMITS as Record<string, { minimum: number; maximum: number } | undefined>)[key.slice('hiera.'.length)];
+      assert.deepEqual([p.minimum, p.maximum], [limits?.minimum, limits?.maximum], `limits of ${key}`);
+    }
+  });
+
+  it('declares hiera.budget as a nullable whole number whose change waits for an idle server', () => {
+    assert.deepEqual((properties['hiera.budget'] as { type?: unknown }).type, ['integer', 'null']);
+    assert.equal(classifyChange((s) => s === 'hiera' || s === 'hiera.budget'), 'restartWhenIdle');
   });
 
   it('has enums for backend, trace and precision that readSettings accepts', () => {

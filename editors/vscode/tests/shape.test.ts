@@ -135,6 +135,37 @@ describe('ticks', () => {
   });
 });
 
+describe('latencies at the eager median', () => {
+  /** Each pair with its own eager time, on a machine where eager moved between pairs. */
+  function noisy(pairs: [number, number][]): Parameters<typeof shapeChart>[0] {
+    return {
+      reference_ms: 2.0,
+      best: null,
+      chart: pairs.map(([ms, eager], i) => ({ candidate_id: `c${i}`, round: 1, index: i + 1, status: 'valid', valid: true, candidate_ms: ms, reference_ms: eager, speedup: eager / ms })),
+    };
+  }
+
+  it('never lets the best-so-far line rise, though raw latencies would', () => {
+    // 3.00× from a pair whose eager ran slow (1.5 ms vs 4.5 ms) after 2.00× (1.0 ms vs 2.0 ms): raw, the line rises
+    const m = shapeChart(noisy([[1.0, 2.0], [1.5, 4.5]]));
+    assert.ok(m.scaled);
+    assert.deepEqual(m.bestSoFar.map((b) => Number(b.ms.toFixed(6))), [1.0, 0.666667]);
+    assert.equal(m.points[1].measuredMs, 1.5, 'the tooltip keeps the measured time');
+  });
+
+  it('never rises on any run: each step is the eager median over a faster figure', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    for (let run = 0; run < 200; run++) {
+      const pairs: [number, number][] = Array.from({ length: 12 }, () => [0.2 + random() * 3, 0.5 + random() * 5]);
+      const m = shapeChart(noisy(pairs));
+      m.bestSoFar.forEach((b, i) => assert.ok(i === 0 || b.ms <= m.bestSoFar[i - 1].ms + 1e-12, `run ${run}: rose at ${b.x}`));
+      const best = Math.max(...pairs.map(([ms, eager]) => eager / ms));
+      assert.ok(Math.abs(2.0 / (m.bestSoFar.at(-1) as { ms: number }).ms - best) < 1e-9, 'ends at eager / the best figure');
+    }
+  });
+});
+
 describe('re-timings', () => {
   /** c-2-1 first read 2.50× (0.8 ms vs 2.0 ms); timed again it read 2.00× (0.9 ms vs 1.8 ms): the run keeps 2.00×. */
   function retimed() {
@@ -150,13 +181,15 @@ describe('re-timings', () => {
     const m = shapeChart(retimed());
     assert.equal(m.points.length, 5);
     const best = m.points.find((p) => p.candidateId === 'c-2-1');
-    assert.deepEqual(best?.retime, { status: 'valid', ms: 0.9, referenceMs: 1.8, speedup: 2.0 });
+    // drawn at the run's eager median (2.0 ms): 0.9 ms × 2.0 / 1.8, its measured pair kept for the tooltip
+    assert.deepEqual(best?.retime, { status: 'valid', ms: 1.0, measuredMs: 0.9, referenceMs: 1.8, speedup: 2.0 });
     assert.equal(best?.kept, 2.0);
   });
 
   it('put the best-so-far line on the figure the run keeps, so it ends on the best', () => {
     const m = shapeChart(retimed());
-    assert.deepEqual(m.bestSoFar.at(-1), { x: 5, ms: 0.9 });
+    // the eager median over the best's point is the headline figure: 2.0 ms / 1.0 ms = 2.00×
+    assert.deepEqual(m.bestSoFar.at(-1), { x: 5, ms: 1.0 });
   });
 
   it('give the round its kept figure, marked as re-timed', () => {

@@ -20,34 +20,46 @@ describe('statusView', () => {
     assert.equal(statusView('running', job({ round: null, index: null, bestSpeedup: null })).text, '$(sync~spin) HIERA');
   });
 
-  it('shows a win, a level result and a slowdown each with its own icon and words', () => {
-    const done = { state: 'finished' as const, bestMs: 8.2213, referenceMs: 16.56, retimed: true, delivered: true };
-    const win = statusView('running', job({ ...done, bestSpeedup: 2.0143, verdict: 'faster' }));
-    assert.equal(win.text, '$(check) HIERA 2.01×');
-    assert.match(win.tooltip, /2\.01× faster than eager \(8\.221 ms vs 16\.56 ms eager, re-timed\)/);
+  it('shows a win, a level result, a slowdown and unstable timing each with its own icon and the server\'s words', () => {
+    const done = { state: 'finished' as const, bestMs: 8.2213, referenceMs: 16.56, retimed: true, delivered: true, spread: 0.03 };
+    const win = statusView('running', job({ ...done, bestSpeedup: 2.0143, verdict: 'faster', headline: '2.0× faster than eager', uncertainty: '±3%' }));
+    assert.equal(win.text, '$(check) HIERA 2.0×');
+    assert.match(win.tooltip, /2\.0× faster than eager ±3% \(8\.221 ms vs 16\.56 ms eager, re-timed\)/);
     assert.equal(win.severity, 'normal');
-    assert.equal(statusView('running', job({ ...done, bestSpeedup: 1.01, verdict: 'level' })).text, '$(dash) HIERA 1.01× level');
-    const loss = statusView('running', job({ ...done, bestSpeedup: 0.39, verdict: 'slower', delivered: false }));
-    assert.equal(loss.text, '$(arrow-down) HIERA 0.39× slower');
+    // a flag makes the win a warning, and the tooltip says it in words
+    const flagged = statusView('running', job({ ...done, bestSpeedup: 17.04, verdict: 'faster', warnings: ['flagged: over 10× — check before trusting'] }));
+    assert.equal(flagged.text, '$(check) HIERA 17× $(warning)');
+    assert.equal(flagged.severity, 'warning');
+    assert.match(flagged.tooltip, /flagged: over 10× — check before trusting/);
+    assert.equal(statusView('running', job({ ...done, bestSpeedup: 1.01, verdict: 'level' })).text, '$(dash) HIERA level 1.0×');
+    // a slowdown by its own size: 88× slower, never 0.01×
+    const loss = statusView('running', job({ ...done, bestSpeedup: 0.0114, verdict: 'slower', delivered: false, headline: '88× slower than eager' }));
+    assert.equal(loss.text, '$(arrow-down) HIERA 88× slower');
     assert.equal(loss.severity, 'warning');
-    assert.match(loss.tooltip, /Nothing was written beside the module/);
-    // under eager's speed is a slowdown even when the pair's spread calls it level: it was not delivered
-    assert.equal(statusView('running', job({ ...done, bestSpeedup: 0.67, verdict: 'level', delivered: false })).text, '$(arrow-down) HIERA 0.67× slower');
-    // a server without verdicts: the figure decides, and a slowdown never gets the check mark
-    assert.equal(statusView('running', job({ state: 'finished', bestSpeedup: 0.39 })).text, '$(arrow-down) HIERA 0.39× slower');
+    assert.match(loss.tooltip, /88× slower than eager.*\nNothing was written beside the module/s);
+    const unstable = statusView('running', job({ ...done, bestSpeedup: 9.0, verdict: 'unstable', uncertainty: '9.0× from timings spread ±137% (candidate) and ±163% (eager), over the ±100% limit' }));
+    assert.equal(unstable.text, '$(warning) HIERA unstable timing');
+    assert.match(unstable.tooltip, /±137% \(candidate\)/);
+    // a level figure under 1 is level, as the server says: no verdict of the extension's own
+    assert.equal(statusView('running', job({ ...done, bestSpeedup: 0.67, verdict: 'level', spread: 0.45, delivered: false })).text, '$(dash) HIERA level 0.67×');
     assert.equal(statusView('running', job({ state: 'finished', bestSpeedup: null })).text, '$(warning) HIERA no valid candidate');
   });
 
-  it('makes one toast per job end: the server sentence, a warning when nothing beat eager', () => {
-    const summary = 'hiera: Model is 2.01× faster than eager (8.221 ms vs 16.56 ms eager, re-timed): created m_hiera.py';
+  it('shows re-timing as progress, not as the last candidate', () => {
+    assert.equal(statusView('running', job({ retiming: 'r1c2' })).text, '$(sync~spin) HIERA re-timing · 1.73×');
+  });
+
+  it('makes one toast per job end: the server sentence, a warning when nothing beat eager or the best is flagged', () => {
+    const summary = 'HIERA: Model is 2.0× faster than eager (8.221 ms vs 16.56 ms eager, re-timed, ±3%). Created m_hiera.py.';
     assert.deepEqual(jobEndToast(job({ state: 'finished', bestSpeedup: 2.01, verdict: 'faster', summary })), {
       kind: 'info',
-      text: summary.replace('hiera:', 'HIERA:'),
+      text: summary,
       action: 'Show Results',
     });
-    const loss = jobEndToast(job({ state: 'finished', bestSpeedup: 0.39, verdict: 'slower' }));
+    const loss = jobEndToast(job({ state: 'finished', bestSpeedup: 0.39, verdict: 'slower', headline: '2.6× slower than eager' }));
     assert.equal(loss?.kind, 'warning');
-    assert.match(loss?.text ?? '', /no candidate beat eager \(best 0\.39×\); nothing was written/);
+    assert.equal(loss?.text, 'HIERA: the run finished: 2.6× slower than eager.');
+    assert.equal(jobEndToast(job({ state: 'finished', bestSpeedup: 17, verdict: 'faster', summary, warnings: ['flagged: over 10× — check before trusting'] }))?.kind, 'warning');
     assert.equal(jobEndToast(job({ state: 'failed', message: 'failed: nvcc' }))?.kind, 'error');
     assert.equal(jobEndToast(job({ state: 'running' })), undefined);
   });
@@ -84,7 +96,19 @@ describe('StatusItem (through the vscode API)', () => {
     assert.equal(mock.backgroundColor?.id, 'statusBarItem.errorBackground');
     assert.deepEqual(mock.command?.arguments, ['run-1']);
     item.setServerState('starting');
-    assert.equal(mock.text, '$(loading~spin) HIERA', 'a restarted server forgets the old job');
+    assert.equal(mock.text, '$(loading~spin) HIERA');
+    item.setServerState('running');
+    // a job that ended keeps its result across a restart, as the code lens keeps the run's
+    assert.equal(mock.text, '$(error) HIERA failed');
+    item.setJob(job({ state: 'finished', bestSpeedup: 2.5, verdict: 'faster' }));
+    item.setServerState('starting');
+    item.setServerState('running');
+    assert.equal(mock.text, '$(check) HIERA 2.50×');
+    // a running one is gone with the old server
+    item.setJob(job({ state: 'running' }));
+    item.setServerState('starting');
+    item.setServerState('running');
+    assert.equal(mock.text, '$(zap) HIERA');
     item.dispose();
     assert.equal(state.statusBarItems.length, 0);
   });

@@ -1,6 +1,6 @@
 """The offline expert backend: HIERA's three agents played by rules and code generators.
 
-- SSDA (rules.py): workload analysis (analysis.py) -> the implementation space and the five direction
+- SSDA (space_direction.py): workload analysis (analysis.py) -> the implementation space and the five direction
   scores, with the evidence and a rationale a person can read.
 - SPA (planner.py): the argmax direction -> a knowledge-base strategy that a generator implements.
 - OA (generate.py): K variants of that strategy, generated from the task's graph (lowering/ -> ir.py ->
@@ -13,6 +13,7 @@ No model is called: each agent call is recorded as a Usage with zero tokens and 
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -20,7 +21,7 @@ from typing import TypeVar
 from contracts.vocabulary import Space
 from engine.agents.base import Context, DirectionScores, Invalid, SpaceChoice, Strategy, Usage
 from engine.agents.expert import generate as oa
-from engine.agents.expert import planner, rules
+from engine.agents.expert import planner, space_direction
 from engine.evaluate.outcome import Candidate
 
 _T = TypeVar("_T")
@@ -53,24 +54,43 @@ class ExpertBackend:
         out, self._usage = self._usage, []
         return out
 
+    def speculate(self, ctx: Context, allowed: tuple[Space, ...], k: int) -> list[Candidate]:
+        """The round `ctx` describes, decided as it stands (round 1: before the reference's profile is in),
+        leaving no trace: no usage, nothing remembered as played. The loop builds these while the profile is
+        taken; the round then decided with the profile gets whatever sources are the same from the build
+        cache. Never a decision: only a guess at what to compile early."""
+        memory = copy.deepcopy(self._memory)
+
+        def fresh(space: Space) -> bool:
+            st = planner.plan(ctx, space, space_direction.score_directions(ctx, space),
+                              fresh=lambda s: oa.has_new(ctx, space, s, memory))
+            return oa.has_new(ctx, space, st, memory)
+
+        space = space_direction.select_space(ctx, fresh=fresh).space
+        space = space if space in allowed else allowed[0]
+        st = planner.plan(ctx, space, space_direction.score_directions(ctx, space),
+                          fresh=lambda s: oa.has_new(ctx, space, s, memory))
+        return [c for c in oa.generate(ctx, space, st, k, memory) if isinstance(c, Candidate)]
+
 
 class _SSDA:
     def __init__(self, backend: ExpertBackend):
         self.b = backend
 
     def select_space(self, ctx: Context) -> SpaceChoice:
-        return self.b._timed("ssda", lambda: rules.select_space(ctx, fresh=lambda space: self._fresh(ctx, space)))
+        return self.b._timed("ssda", lambda: space_direction.select_space(
+            ctx, fresh=lambda space: self._fresh(ctx, space)))
 
     def _fresh(self, ctx: Context, space: Space) -> bool:
         """A dry run of the planner and generators: whether a round in `space` would write anything not
         played in an earlier round (nothing is recorded), so no round is spent finding out it would not."""
         memory = self.b._memory
-        scores = rules.score_directions(ctx, space)
+        scores = space_direction.score_directions(ctx, space)
         st = planner.plan(ctx, space, scores, fresh=lambda s: oa.has_new(ctx, space, s, memory))
         return oa.has_new(ctx, space, st, memory)
 
     def score_directions(self, ctx: Context, space: Space) -> DirectionScores:
-        return self.b._timed("ssda", lambda: rules.score_directions(ctx, space))
+        return self.b._timed("ssda", lambda: space_direction.score_directions(ctx, space))
 
 
 class _SPA:

@@ -6,7 +6,7 @@ launch-bound, composite), the FLOPs and the minimal bytes are counted, and the r
 computed from the device's ceilings: measured ones when the evaluator provides them (device_info keys
 "copy_gbps" and "fp32_tflops"), otherwise datasheet-level defaults.
 
-The rules (rules.py) read only this; nothing here is keyed to a task's name.
+The space-and-direction rules (space_direction.py) read only this; nothing here is keyed to a task's name.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from contracts.task import GraphNode, TaskSpec
 from engine.agents.expert import ops
 from engine.agents.expert.ir import Program
 from engine.agents.expert.lowering import Unsupported, lower
-from engine.agents.expert.stencil import StencilSpec, recognize
+from engine.agents.expert.stencil_recognize import StencilSpec, recognize
 
 # Defaults when nothing was measured: H200 device-to-device copy moves about 4.3 TB/s counting bytes read
 # and written; plain (non-tensor-core) fp32 peaks near 60 TFLOP/s in practice. A small CPU box: ~20 GB/s,
@@ -89,7 +89,7 @@ class Workload:
     program: Program | None  # the lowered program, when the generators can express the graph
     unsupported: str | None  # why not, otherwise
     notes: tuple[str, ...] = field(default=())
-    # The task as a stencil (stencil.py: one convolution with no sum across channels), on the GPU only.
+    # The task as a stencil (stencil_recognize.py: one convolution with no sum across channels), on the GPU only.
     stencil: StencilSpec | None = None
 
     @property

@@ -17,7 +17,7 @@ from engine.agents.base import Context, Invalid, Strategy
 from engine.agents.expert.analysis import Workload
 from engine.agents.expert.codegen.cpu import CpuParams, cpu_source
 from engine.agents.expert.codegen.cuda_program import cuda_source, knob_parts
-from engine.agents.expert.codegen.stencil import stencil_source, stencil_variants
+from engine.agents.expert.codegen.stencil_cuda import stencil_source, stencil_variants
 from engine.agents.expert.codegen.torch_variants import TorchVariant, modelnew_source
 from engine.agents.expert.codegen.transpose import transposed_stages
 from engine.agents.expert.codegen.variants import (
@@ -29,7 +29,7 @@ from engine.agents.expert.codegen.variants import (
     Variant,
 )
 from engine.agents.expert.device import device_limits
-from engine.agents.expert.rules import workload
+from engine.agents.expert.space_direction import workload
 from engine.evaluate.outcome import Candidate, CandidateKind, Precision
 
 F, R, G, TP = FlatParams, RowParams, GemmParams, TransposeParams

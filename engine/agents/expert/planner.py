@@ -17,7 +17,7 @@ from engine.agents.expert.analysis import Workload, WorkloadKind
 from engine.agents.expert.codegen import gemm_split
 from engine.agents.expert.codegen.transpose import transposed_stages
 from engine.agents.expert.ir import Program
-from engine.agents.expert.rules import workload
+from engine.agents.expert.space_direction import workload
 from engine.evaluate.outcome import Precision
 
 # Which generator family implements each knowledge-base strategy, and which knob its variants explore.
@@ -51,7 +51,7 @@ FAMILY: dict[str, tuple[str, str]] = {
 }
 
 
-# A stencil task (analysis: Workload.stencil) has its own generator (codegen/stencil.py): these strategies are
+# A stencil task (analysis: Workload.stencil) has its own generator (codegen/stencil_cuda.py): these strategies are
 # its knobs, M the tile's shape (coalescing, halo share), R the register blocking depth (reuse), P the block
 # shape (occupancy).
 STENCIL: dict[str, str] = {

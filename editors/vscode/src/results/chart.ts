@@ -3,7 +3,7 @@
 // from CSS classes (styled with the theme's variables in html.ts), never inline styles, which the CSP
 // would block.
 import { escapeHtml } from './escape';
-import { formatMs, formatSpeedup } from './format';
+import { formatMs, formatRatio } from './format';
 import { linearTicks, logTicks, type ChartModel, type ChartPoint } from './shape';
 
 export const CHART_WIDTH = 760;
@@ -61,11 +61,11 @@ export function scalesFor(model: ChartModel): Scales {
 
 function tooltip(p: ChartPoint): string {
   const parts = [`round ${p.round}, candidate ${p.index}`, p.status];
-  if (p.ms !== null) {
-    parts.push(formatMs(p.ms));
+  if (p.measuredMs !== null) {
+    parts.push(`${formatMs(p.measuredMs)}${p.pairEagerMs !== null ? ` vs ${formatMs(p.pairEagerMs)} eager` : ''}`);
   }
   if (p.speedup !== null) {
-    parts.push(formatSpeedup(p.speedup));
+    parts.push(formatRatio(p.speedup));
   }
   if (p.isBest && !p.retime) {
     parts.push('best');
@@ -78,8 +78,8 @@ function retimeText(rt: NonNullable<ChartPoint['retime']>): string {
   if (rt.status !== 'valid') {
     return `${rt.status} (not kept)`;
   }
-  const pair = rt.ms !== null && rt.referenceMs !== null ? ` (${formatMs(rt.ms)} vs ${formatMs(rt.referenceMs)} eager)` : '';
-  return `${rt.speedup !== null ? formatSpeedup(rt.speedup) : '?'}${pair}`;
+  const pair = rt.measuredMs !== null && rt.referenceMs !== null ? ` (${formatMs(rt.measuredMs)} vs ${formatMs(rt.referenceMs)} eager)` : '';
+  return `${rt.speedup !== null ? formatRatio(rt.speedup) : '?'}${pair}`;
 }
 
 function diamond(cx: number, cy: number, r: number): string {
@@ -174,7 +174,8 @@ export function renderChart(model: ChartModel): string {
       out.push(`<text class="tick" x="${left - 6}" y="${n(y + 4)}" text-anchor="end">${escapeHtml(labels[i])}</text>`);
     });
   }
-  out.push(`<text class="axis-title" x="14" y="${n((top + bottom) / 2)}" transform="rotate(-90 14 ${n((top + bottom) / 2)})" text-anchor="middle">latency (ms${model.logScale ? ', log' : ''})</text>`);
+  const axis = `latency (ms${model.logScale ? ', log' : ''}${model.scaled ? ', at the eager median' : ''})`;
+  out.push(`<text class="axis-title" x="14" y="${n((top + bottom) / 2)}" transform="rotate(-90 14 ${n((top + bottom) / 2)})" text-anchor="middle">${axis}</text>`);
   out.push(`<line class="axis" x1="${left}" x2="${left}" y1="${top}" y2="${bottom}"/>`);
   out.push(`<line class="axis" x1="${left}" x2="${right}" y1="${bottom}" y2="${bottom}"/>`);
   if (model.points.some((p) => p.ms === null)) {

@@ -14,7 +14,7 @@ export interface FileAccess {
 /**
  * The copy of `enginePath` that the server created beside `modulePath`, or undefined when there is none.
  *
- * The server names it after the module (`<stem>_hiera.cu`, `<stem>_<Class>_hiera.py`, `<stem>_hiera-2.cpp`
+ * The server names it after the module (`<stem>_hiera.cu`, `<stem>_<Class>_hiera.py`, `<stem>_hiera_2.cpp`
  * when the first name was taken), so a name can't be predicted: a file counts when it sits in the module's
  * folder, starts with the module's stem, has the same extension and holds exactly the engine copy's text.
  * A file the user has since edited, or one from another run, is therefore never taken for it.

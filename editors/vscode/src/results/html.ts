@@ -1,9 +1,9 @@
 // The results view's HTML: a page shell with a strict content security policy (no remote content, only
 // scripts and styles carrying this render's nonce) and a body rebuilt on every refresh. Pure, so the
 // CSP and the escaping are unit-tested.
-import type { BestCandidate, RunResults, Verdict } from '../protocol';
+import type { BestCandidate, RunResults } from '../protocol';
 import { renderChart } from './chart';
-import { formatMs, formatSpeedup } from './format';
+import { formatMs, formatRatio } from './format';
 import { escapeHtml } from './escape';
 import { shapeChart, shapeDecisions, type ChartModel, type DecisionRow, type HorizontalLine } from './shape';
 
@@ -33,32 +33,33 @@ function fact(label: string, value: string): string {
   return `<div class="fact"><span class="fact-label">${escapeHtml(label)}</span><span class="fact-value">${escapeHtml(value)}</span></div>`;
 }
 
-/** The verdict shown: "slower" at or under eager's speed whatever the spread (statusText.ts verdictOf). */
-function verdictOf(best: BestCandidate): Verdict {
-  return best.speedup <= 1 || best.verdict === 'slower' ? 'slower' : (best.verdict ?? 'faster');
-}
-
 /** '8.221 ms vs 16.56 ms eager, re-timed': the best's own pair (the same as the hover and the status bar). */
 function pairOf(best: BestCandidate): string {
   const eager = typeof best.reference_ms === 'number' ? ` vs ${formatMs(best.reference_ms)} eager` : '';
   return `${formatMs(best.candidate_ms)}${eager}${best.retimed ? ', re-timed' : ''}`;
 }
 
-function bestPhrase(best: BestCandidate): string {
-  const x = formatSpeedup(best.speedup);
-  switch (verdictOf(best)) {
-    case 'faster':
-      return `${x} faster than eager`;
-    case 'level':
-      return `${x}, level with eager${typeof best.spread === 'number' ? ` (within ±${Math.round(best.spread * 100)}%)` : ''}`;
-    default:
-      return `${x}, slower than eager`;
-  }
+/** The server's headline for the best ('1.4× faster than eager', '88× slower than eager', …), as it sent it. */
+function headlineOf(best: BestCandidate): string {
+  return best.headline ?? formatRatio(best.speedup, best.spread);
 }
 
-/** A best that was not written beside the module: slower than eager, or kept in the run's slower folder. */
+/** The headline with how sure it is: '1.4× faster than eager ±2%', 'level with eager 1.0× ±4%: 0.97–1.1×'. */
+function bestPhrase(best: BestCandidate): string {
+  return best.uncertainty ? `${headlineOf(best)} ${best.uncertainty}` : headlineOf(best);
+}
+
+/**
+ * A best that was not written beside the module: the engine writes only a `faster` best there (the verdict is
+ * the server's), and one it kept in the run's slower-than-eager folder is kept back.
+ */
 export function keptBack(best: BestCandidate | null): boolean {
-  return best !== null && (verdictOf(best) === 'slower' || best.speedup <= 1 || /[\\/]slower-than-eager[\\/]/.test(best.paths.py ?? ''));
+  return best !== null && ((best.verdict != null && best.verdict !== 'faster') || /[\\/]slower-than-eager[\\/]/.test(best.paths.py ?? ''));
+}
+
+/** The engine's flags on the best, in the server's words, one line each. */
+function flagLines(best: BestCandidate): string {
+  return (best.warnings ?? []).map((w) => `<p class="verdict verdict-flagged">${escapeHtml(w)}</p>`).join('');
 }
 
 function dirname(p: string): string {
@@ -82,13 +83,19 @@ function outcomeLine(r: RunResults): string {
   if (best === null) {
     return r.status === 'running' ? '' : `<p class="verdict verdict-slower">No valid candidate: nothing was written beside ${escapeHtml(module)}.</p>`;
   }
+  const why = best.why ? ` The best: ${escapeHtml(best.why)}.` : '';
   if (keptBack(best)) {
     if (r.status === 'running') {
       return '';
     }
+    const lead =
+      best.verdict === 'unstable'
+        ? `<strong>${escapeHtml(headlineOf(best))}</strong> (${escapeHtml(best.uncertainty ?? '')}; ${escapeHtml(pairOf(best))}).`
+        : `<strong>No candidate beat eager</strong>: the best is <strong>${escapeHtml(headlineOf(best))}</strong> (${escapeHtml(pairOf(best))}${best.uncertainty ? `, ${escapeHtml(best.uncertainty)}` : ''}).`;
     return (
-      `<p class="verdict verdict-slower"><strong>No candidate beat eager</strong> (best ${escapeHtml(formatSpeedup(best.speedup))}: ${escapeHtml(pairOf(best))}). ` +
-      `Nothing was written beside ${escapeHtml(module)}; the kept files are in <span class="mono">${escapeHtml(besideModule(dirname(best.paths.py), r.task))}</span>.</p>`
+      `<p class="verdict verdict-slower">${lead} ` +
+      `Nothing was written beside ${escapeHtml(module)}; the kept files are in <span class="mono">${escapeHtml(besideModule(dirname(best.paths.py), r.task))}</span>.${why}</p>` +
+      flagLines(best)
     );
   }
   const created = [r.delivered?.py, r.delivered?.cu].filter((f): f is string => !!f).map(basename);
@@ -96,7 +103,8 @@ function outcomeLine(r: RunResults): string {
     created.length > 0
       ? `Created ${created.map((f) => `<span class="mono">${escapeHtml(f)}</span>`).join(' and ')} beside ${escapeHtml(module)}.`
       : `The result is in <span class="mono">${escapeHtml(besideModule(dirname(best.paths.py), r.task))}</span>.`;
-  return `<p class="verdict verdict-${verdictOf(best)}"><strong>${escapeHtml(bestPhrase(best))}</strong> (${escapeHtml(pairOf(best))}). ${where}</p>`;
+  const sure = best.uncertainty ? ` ${escapeHtml(best.uncertainty)}` : '';
+  return `<p class="verdict verdict-${best.verdict ?? 'faster'}"><strong>${escapeHtml(headlineOf(best))}</strong>${sure} (${escapeHtml(pairOf(best))}). ${where}${why}</p>${flagLines(best)}`;
 }
 
 function summary(r: RunResults): string {
@@ -132,13 +140,13 @@ function score(v: number | null): string {
 function outcomeItem(o: DecisionRow['outcomes'][number]): string {
   const rt = o.retime;
   const again = rt
-    ? ` · <span class="retimed">re-timed: ${rt.status === 'valid' && rt.speedup !== null ? escapeHtml(formatSpeedup(rt.speedup)) : escapeHtml(`${rt.status}, not kept`)}` +
+    ? ` · <span class="retimed">re-timed: ${rt.status === 'valid' && rt.speedup !== null ? escapeHtml(formatRatio(rt.speedup)) : escapeHtml(`${rt.status}, not kept`)}` +
       `${rt.candidate_ms !== null && rt.reference_ms !== null ? ` (${escapeHtml(formatMs(rt.candidate_ms))} vs ${escapeHtml(formatMs(rt.reference_ms))} eager)` : ''}</span>`
     : '';
   return (
     `<li class="outcome outcome-${o.status === 'valid' ? 'valid' : 'invalid'}"><span class="mono">#${o.index}</span> ` +
     `${escapeHtml(o.status)}${o.ms !== null ? ` · ${escapeHtml(formatMs(o.ms))}` : ''}` +
-    `${o.speedup !== null ? ` · ${escapeHtml(formatSpeedup(o.speedup))}` : ''}${again}` +
+    `${o.speedup !== null ? ` · ${escapeHtml(formatRatio(o.speedup))}` : ''}${again}` +
     `${o.reason ? ` — ${escapeHtml(o.reason)}` : ''}</li>`
   );
 }
@@ -160,7 +168,7 @@ function decisionsTable(rows: DecisionRow[]): string {
       const scores = r.scores
         .map((s) => `<span class="score${s.chosen ? ' chosen' : ''}"${s.chosen ? ' title="chosen direction"' : ''}>${s.direction}&nbsp;${score(s.score)}</span>`)
         .join(' ');
-      const best = r.bestSpeedup !== null ? `${escapeHtml(formatSpeedup(r.bestSpeedup))}${r.bestRetimed ? ' <span class="muted">re-timed</span>' : ''}` : '—';
+      const best = r.bestSpeedup !== null ? `${escapeHtml(formatRatio(r.bestSpeedup))}${r.bestRetimed ? ' <span class="muted">re-timed</span>' : ''}` : '—';
       return (
         `<tr class="decision"><td>${r.round}</td><td>${escapeHtml(r.space)}</td><td class="scores">${scores}</td>` +
         `<td class="strategy">${escapeHtml(r.strategy)} <span class="muted">(${escapeHtml(r.direction)})</span></td>` +
@@ -192,6 +200,7 @@ export function renderLegend(model: ChartModel): string {
       ? '<span><svg width="12" height="12"><path class="pt-retime" d="M6,0.5L11.5,6L6,11.5L0.5,6Z"/></svg> re-timed (the same candidate, timed again)</span>'
       : '') +
     model.lines.map((line) => legendLine(line.kind, lineLabels[line.kind])).join('') +
+    (model.scaled ? "<span>latencies at the eager median: each candidate's time × the eager median ÷ its own pair's eager time</span>" : '') +
     '</div>'
   );
 }
@@ -285,6 +294,7 @@ table.decisions { border-collapse: collapse; width: 100%; }
 .verdict { padding: 6px 10px; border-left: 4px solid; margin: 8px 0; overflow-wrap: anywhere; }
 .verdict-faster { border-color: var(--vscode-charts-green, #3c3); }
 .verdict-level { border-color: var(--vscode-charts-yellow, #cc3); }
+.verdict-flagged, .verdict-unstable { border-color: var(--vscode-charts-orange, #f90); }
 .verdict-slower, .verdict-ended { border-color: var(--vscode-charts-orange, #f90); background: var(--vscode-inputValidation-warningBackground, #f901); }
 @media (max-width: 560px) { .decisions td.scores { min-width: 0; } .decisions th, .decisions td { padding: 3px 4px; } }
 `;

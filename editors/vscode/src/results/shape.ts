@@ -2,6 +2,13 @@
 // candidate; a re-timing is a mark on the candidate it re-times, never another point), the best-so-far
 // step line, the horizontal reference lines, the y range, and one row per round's decision. Every figure
 // is the one the run keeps: a re-timed candidate's re-timing. Pure (no `vscode`), so it is unit-tested.
+//
+// Each candidate is timed against its own eager run, and on a loaded machine eager itself moves from pair to
+// pair: a candidate's raw latency next to the run's eager median would imply a ratio the run never measured
+// (31× drawn where the headline says 17×), and a best-so-far line drawn through raw latencies could rise. So a
+// latency is drawn scaled to the run's eager median (candidate_ms × eager median / its own pair's eager ms,
+// where the pair is known): the eager line over a point is that point's own speedup, the best's point sits at
+// eager / headline figure, and the best-so-far line, led by the figure the run keeps, never rises.
 import { DIRECTIONS, type ChartEntry, type Direction, type Outcome, type Retime, type RunResults } from '../protocol';
 import { spaceTitle } from './format';
 
@@ -13,12 +20,15 @@ export interface ChartPoint {
   candidateId: string;
   status: string;
   valid: boolean;
-  /** Latency, when the candidate got that far; invalid candidates often have none. */
+  /** Latency as drawn (scaled to the run's eager median, see above), when the candidate got that far. */
   ms: number | null;
+  /** The latency as measured, and its own pair's eager time, for the tooltip. */
+  measuredMs: number | null;
+  pairEagerMs: number | null;
   speedup: number | null;
   isBest: boolean;
   /** Its re-timing (the engine times the best again before it reports it); drawn on this candidate. */
-  retime: { status: string; ms: number | null; referenceMs: number | null; speedup: number | null } | null;
+  retime: { status: string; ms: number | null; measuredMs: number | null; referenceMs: number | null; speedup: number | null } | null;
   /** The figure the run keeps for it: its re-timing's when re-timed (null when not kept: invalid, or its
    * re-timing failed), and the latency that goes with that figure. */
   kept: number | null;
@@ -48,6 +58,8 @@ export interface ChartModel {
   yDomain: [number, number] | null;
   /** Log scale when latencies span more than `LOG_SCALE_RATIO`: one slow candidate must not flatten the rest. */
   logScale: boolean;
+  /** Whether latencies are drawn scaled to the run's eager median (the server sent each pair's eager time). */
+  scaled: boolean;
 }
 
 export const LOG_SCALE_RATIO = 50;
@@ -95,11 +107,25 @@ export function shapeChart(results: ChartInput): ChartModel {
     .map((e) => ({ ...e, round: e.round ?? 0, index: e.index ?? 0 }))
     .sort((a, b) => a.round - b.round || a.index - b.index);
   const bestId = results.best?.candidate_id ?? null;
+  const eager = finitePositive(results.reference_ms) ? results.reference_ms : null;
+  let scaled = false;
+  /** A latency as drawn: scaled to the run's eager median by its own pair's eager time, where both are known. */
+  const drawn = (ms: unknown, pairEager: unknown): number | null => {
+    if (!finitePositive(ms)) {
+      return null;
+    }
+    if (eager !== null && finitePositive(pairEager)) {
+      scaled = true;
+      return (ms * eager) / pairEager;
+    }
+    return ms;
+  };
   const points: ChartPoint[] = sorted.map((e, i) => {
-    const ms = finitePositive(e.candidate_ms) ? e.candidate_ms : null;
+    const ms = drawn(e.candidate_ms, e.reference_ms);
     const speedup = finiteOrNull(e.speedup);
     const rt = e.retime ?? null;
-    const [kept, keptMs] = keptOf(e.valid, ms, speedup, rt);
+    const retimeMs = rt ? drawn(rt.candidate_ms, rt.reference_ms) : null;
+    const [kept, keptMs] = keptOf(e.valid, ms, speedup, rt && { ...rt, candidate_ms: retimeMs });
     return {
       x: i + 1,
       round: e.round,
@@ -108,11 +134,14 @@ export function shapeChart(results: ChartInput): ChartModel {
       status: e.status,
       valid: e.valid,
       ms,
+      measuredMs: finitePositive(e.candidate_ms) ? e.candidate_ms : null,
+      pairEagerMs: finitePositive(e.reference_ms) ? e.reference_ms : null,
       speedup,
       isBest: bestId !== null && e.candidate_id === bestId,
       retime: rt && {
         status: rt.status,
-        ms: finitePositive(rt.candidate_ms) ? rt.candidate_ms : null,
+        ms: retimeMs,
+        measuredMs: finitePositive(rt.candidate_ms) ? rt.candidate_ms : null,
         referenceMs: finitePositive(rt.reference_ms) ? rt.reference_ms : null,
         speedup: finiteOrNull(rt.speedup),
       },
@@ -170,7 +199,7 @@ export function shapeChart(results: ChartInput): ChartModel {
     logScale = hi / lo > LOG_SCALE_RATIO;
     yDomain = logScale ? [lo / 1.5, hi * 1.5] : [0, hi * 1.1];
   }
-  return { points, rounds, bestSoFar, lines, yDomain, logScale };
+  return { points, rounds, bestSoFar, lines, yDomain, logScale, scaled };
 }
 
 export interface DecisionRow {

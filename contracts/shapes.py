@@ -1,0 +1,181 @@
+"""Which shapes a task lets vary, and which of them a candidate was verified on (issue 29).
+
+A task's `get_inputs()` fixes one set of shapes; a user calls the module with others. hiera varies one
+dimension, the batch: dim 0, when it is shared by every tensor input and every output (the probe checks
+on the meta device that the reference accepts other sizes there and that its outputs follow; a module
+that fixes the size, e.g. a parameter shaped by it, has no variants). Every candidate is then verified on
+a few batch sizes beside the given one (`variant_sizes`), and what it was found valid on decides what its
+exported file serves itself (`Coverage`); anything else runs the reference's own forward.
+
+Plain data and the standard library only: the probe, the contract, the checker, the export and the run
+record all read these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+def variant_sizes(batch: int) -> tuple[int, ...]:
+    """The batch sizes every candidate is verified on beside `batch`: 1, half of it, an odd size and twice
+    it (those that differ from it), ascending. 1 is the inference call; the odd size is one row short (or
+    over) of a multiple, where a kernel that assumes whole blocks or vectors goes wrong."""
+    odd = batch - 1 if batch % 2 == 0 and batch > 4 else (batch + 1 if batch % 2 == 0 else batch + 2)
+    return tuple(sorted({1, batch // 2, odd, 2 * batch} - {0, batch}))
+
+
+def generic_sizes(batch: int) -> tuple[int, int, int]:
+    """Three batch sizes at which the expert generators write the code they would write for any size: odd
+    (no block or vector divides them) and 2, 4 and 6 apart, so no modulus above 2 takes the same value at
+    all three (codegen/general_path.py reads the general code off them)."""
+    return (2 * batch + 1, 2 * batch + 3, 2 * batch + 7)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What an exported kernel serves itself: the batch sizes [lo, hi] its guard accepts (every other dim
+    as verified), or only the given shapes (`batch_range` None). Outside it the file runs the reference."""
+
+    batch_range: tuple[int, int] | None = None
+
+    @property
+    def general(self) -> bool:
+        return self.batch_range is not None
+
+
+def coverage_of(batch: int, valid: list[int], invalid: list[int]) -> Coverage:
+    """The widest run of batch sizes around `batch` with no size found invalid inside it, bounded by sizes
+    found valid (nothing is claimed past the last size that was checked): [lo, hi], or the given shapes only
+    when neither neighbour of `batch` was valid."""
+    lo = hi = batch
+    for s in sorted(v for v in valid if v < batch)[::-1]:
+        if any(s < bad < lo for bad in invalid):
+            break
+        lo = s
+    for s in sorted(v for v in valid if v > batch):
+        if any(hi < bad < s for bad in invalid):
+            break
+        hi = s
+    return Coverage(None if lo == hi == batch else (lo, hi))
+
+
+def describe_range(cov: Coverage, batch: int | None) -> str:
+    """In words, e.g. "batch sizes 1 to 512 (dim 0)" or "only the shapes of get_inputs() (batch 256)"."""
+    if cov.batch_range is None:
+        return "only the shapes of get_inputs()" + (f" (batch {batch})" if batch is not None else "")
+    lo, hi = cov.batch_range
+    return f"batch sizes {lo} to {hi} (dim 0)"
+
+
+# --- what a candidate was found valid on --------------------------------------------------------------------
+
+SKIPPED = "skipped"  # a ShapeCheck's status for a size that was not checked (its reason says why)
+
+
+@dataclass(frozen=True)
+class ShapeCheck:
+    """One batch size a candidate was checked on beside the given one: an outcome status (or SKIPPED), why it
+    is not valid there (or why it was not checked), and both sides' median times when it was timed."""
+
+    batch: int
+    status: str
+    reason: str = ""
+    candidate_ms: float | None = None
+    reference_ms: float | None = None
+
+    @property
+    def speedup(self) -> float | None:
+        if self.status == "valid" and self.candidate_ms and self.reference_ms:
+            return self.reference_ms / self.candidate_ms
+        return None
+
+    def to_json(self) -> dict[str, object]:
+        return {"batch": self.batch, "status": self.status, "reason": self.reason,
+                "candidate_ms": self.candidate_ms, "reference_ms": self.reference_ms}
+
+    @classmethod
+    def from_json(cls, d: dict[str, object]) -> ShapeCheck:
+        def num(v: object) -> float | None:
+            return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+        return cls(int(d.get("batch") or 0), str(d.get("status") or SKIPPED), str(d.get("reason") or ""),  # type: ignore[call-overload]
+                   num(d.get("candidate_ms")), num(d.get("reference_ms")))
+
+
+@dataclass(frozen=True)
+class ShapeReport:
+    """What a candidate was found valid on beyond get_inputs(): the given batch size and one check per other
+    size (ascending). Its coverage is what an exported file of it serves itself."""
+
+    batch: int
+    checks: tuple[ShapeCheck, ...]
+
+    @property
+    def valid(self) -> list[int]:
+        return [c.batch for c in self.checks if c.status == "valid"]
+
+    @property
+    def invalid(self) -> list[int]:
+        return [c.batch for c in self.checks if c.status not in ("valid", SKIPPED)]
+
+    @property
+    def coverage(self) -> Coverage:
+        return coverage_of(self.batch, self.valid, self.invalid)
+
+    @property
+    def all_valid(self) -> bool:
+        """Valid at every size that was checked (and at least one was)."""
+        return bool(self.valid) and not self.invalid
+
+    @property
+    def fixed_only(self) -> bool:
+        """Valid only at the given shapes: other sizes were checked, and it failed next to the given one."""
+        return bool(self.valid or self.invalid) and self.coverage.batch_range is None
+
+    def summary(self) -> str:
+        """In words, e.g. "valid at batch 1, 128, 255, 512 beside 256 (2.1x, 1.9x, 2.0x, 2.2x)"."""
+        parts = []
+        if self.valid:
+            ups = [c.speedup for c in self.checks if c.status == "valid"]
+            said = f" ({', '.join(f'{u:.2f}x' if u else '-' for u in ups)})" if any(ups) else ""
+            parts.append(f"valid at batch {', '.join(map(str, self.valid))} beside {self.batch}{said}")
+        failed = _by_outcome([c for c in self.checks if c.status not in ("valid", SKIPPED)], reasons=True)
+        for (status, reason), sizes in failed.items():
+            parts.append(f"{status} at batch {sizes}" + (f" ({reason[:160]})" if reason else ""))
+        skipped = [c for c in self.checks if c.status == SKIPPED]
+        if skipped:
+            parts.append("not checked at batch " + "; ".join(f"{c.batch} ({c.reason})" for c in skipped))
+        return "; ".join(parts) or f"checked at batch {self.batch} only"
+
+    def not_valid(self) -> str:
+        """The sizes it was not valid at, by status, e.g. "runtime_error at batch 1, 512; incorrect at batch 1023"
+        (the flag's and the CLI's short form; summary() gives the reasons too)."""
+        groups = _by_outcome([c for c in self.checks if c.status != "valid"], reasons=False)
+        return "; ".join(f"{status} at batch {sizes}" for (status, _), sizes in groups.items())
+
+    def to_json(self) -> dict[str, object]:
+        cov = self.coverage.batch_range
+        return {"batch": self.batch, "checks": [c.to_json() for c in self.checks],
+                "covers": list(cov) if cov else None}
+
+    @classmethod
+    def from_json(cls, d: dict[str, object]) -> ShapeReport:
+        checks = d.get("checks") or []
+        return cls(int(d.get("batch") or 0),  # type: ignore[call-overload]
+                   tuple(ShapeCheck.from_json(c) for c in checks if isinstance(c, dict)))  # type: ignore[union-attr]
+
+
+def _by_outcome(checks: list[ShapeCheck], reasons: bool) -> dict[tuple[str, str], str]:
+    """Sizes that ended alike, as one comma-separated list per (status, reason): a kernel specialised for the
+    given shapes refuses every other size with the same words, which said once per size buried the line."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for c in checks:
+        groups.setdefault((c.status, _without_size(c.reason, c.batch) if reasons else ""), []).append(c.batch)
+    return {k: ", ".join(map(str, sizes)) for k, sizes in groups.items()}
+
+
+def _without_size(reason: str, batch: int) -> str:
+    """A check's reason less the size it names first ("batch 512, trial 1: ..." -> "trial 1: ..."), so that sizes
+    that failed alike read as one."""
+    prefix = f"batch {batch}, "
+    return reason[len(prefix):] if reason.startswith(prefix) else reason

@@ -1,0 +1,91 @@
+"""Words that depend on where a run ran, and numbers in units a person reads: the CLI and the editor say
+them alike.
+
+The engine names its implementation spaces after the GPU (pure_cuda, cuda_libraries, libraries_pytorch).
+On the CPU the same spaces hold generated C++ loop nests, C++ library calls and PyTorch, and the CLI and
+the editor say so, from the run's recorded device. The engine's rationale is rewritten the same way for a CPU
+run, and its roofline clause is kept only where the ceilings were measured on the machine: a bound computed from
+default CPU ceilings is not a bound (the engine printed "roofline 8.594e+04 us" for an eager run of 53 ms).
+Durations read "8.221 ms" or "333.3 µs", never "8.594e+04 us".
+"""
+
+from __future__ import annotations
+
+import re
+
+from contracts.device import Device
+from contracts.vocabulary import Space
+
+GPU_SPACE_TITLES = {s.value: s.title for s in Space}  # the engine's own titles
+CPU_SPACE_TITLES = {"pure_cuda": "native C++", "cuda_libraries": "C++ libraries",
+                    "libraries_pytorch": "libraries + PyTorch"}
+
+_ROOFLINE = re.compile(r"(?P<lead>[,;]?\s*)roofline (?P<us>[0-9.]+(?:e[+-]?\d+)?) us on (?P<src>[^,;|]+?) ceilings",
+                       re.I)
+_MICROS = re.compile(r"\b(?P<us>[0-9]+(?:\.[0-9]+)?(?:e[+-]?\d+)?) us\b")
+
+
+def is_cpu(device: object) -> bool:
+    """A run's device as recorded ("cpu (x86_64)", "cuda:0 (NVIDIA H200)", "cpu", a Device; "auto": not known)."""
+    label = str(device or "").strip().lower().split(" ", 1)[0]
+    try:
+        return not Device.parse(label).is_cuda
+    except ValueError:
+        return False
+
+
+def space_titles(device: str | None) -> dict[str, str]:
+    return CPU_SPACE_TITLES if is_cpu(device) else GPU_SPACE_TITLES
+
+
+def space_title(space: str | None, device: str | None) -> str:
+    return space_titles(device).get(space or "", space or "?")
+
+
+def duration(ms: float | None) -> str:
+    """'1.234 s', '8.221 ms', '333.3 µs'; '-' for no value."""
+    if not isinstance(ms, (int, float)) or isinstance(ms, bool) or ms != ms:
+        return "-"
+    if ms >= 1000:
+        return f"{ms / 1000:.4g} s"
+    if ms >= 1:
+        return f"{ms:.4g} ms"
+    return f"{ms * 1000:.4g} µs"
+
+
+def readable_rationale(text: str | None, device: str | None) -> str:
+    """The engine's rationale in the run's own words (see the module docstring)."""
+    out = str(text or "")
+    cpu = is_cpu(device)
+
+    def roofline(m: re.Match[str]) -> str:
+        if cpu and m.group("src").strip().lower() != "measured":
+            return ""
+        return f"{m.group('lead')}roofline {duration(float(m.group('us')) / 1000)} on {m.group('src')} ceilings"
+
+    out = _ROOFLINE.sub(roofline, out)
+    out = _MICROS.sub(lambda m: duration(float(m.group("us")) / 1000), out)
+    titles = space_titles(device)
+    if cpu:  # the engine's GPU titles ("pure CUDA: 2 generated C++ loop nests") read as what they are
+        for space, gpu_title in sorted(GPU_SPACE_TITLES.items(), key=lambda kv: -len(kv[1])):
+            out = out.replace(gpu_title, titles[space])
+    for space, title in titles.items():  # raw ids ("-> pure_cuda") as titles, on any device
+        out = re.sub(rf"\b{space}\b", title, out)
+    return out
+
+
+# What a flag on a figure means to the person reading it. The evaluator and the loop set flags as "name: detail"
+# (engine/evaluate/checker.py, engine/loop.py); a flag without words here reads as it stands.
+_FLAG_WORDS = {
+    "excessive_speedup": "over 10x: check before trusting it",
+    "noisy_reference": "its eager timing was far from the run's usual one: time it again on a quiet machine",
+}
+
+
+def flag_phrase(flag: str) -> str:
+    """'over 10x: check before trusting it (17.0x; ...)' for 'excessive_speedup: 17.0x ...'."""
+    name, _, detail = flag.partition(":")
+    words = _FLAG_WORDS.get(name.strip())
+    if words is None:
+        return flag
+    return f"{words} ({detail.strip()})" if detail.strip() else words

@@ -1,0 +1,134 @@
+"""ModelNew for task '12_Matmul_with_diagonal_matrices_', exported by hiera (hiera run 20261202-003318-57b4). 1.46x against eager on cuda:0 (NVIDIA H200), faster than eager (beyond the 3% spread of these timings); timed again on its own. Kernel copy: 12_Matmul_with_diagonal_matrices__hiera.cu.
+
+Self-contained: the kernel, the contract header and the binding are embedded below (base64: no text in them
+can end the string) and compiled with torch.utils.cpp_extension.load_inline on first use. Same constructor
+and forward signature as Model (ModelNew is a Model: same parameters and buffers, same state_dict keys).
+
+Shapes: the kernel serves A float32[4096], B float32[4096 x 4096]; every tensor dense, on one CUDA device.
+Any other call (another shape, dtype, device or value) never reaches the kernel: it runs the reference's own
+forward (Model.forward, with these parameters), and says so once on stderr.
+
+Build time: its first import on a machine compiles the kernel (30-35 s for a CUDA kernel) into
+$TORCH_EXTENSIONS_DIR/hiera_<task>_<hash> (default ~/.cache/torch_extensions/hiera/...); later imports, in
+any process, load that build in about a second.
+
+Importing this file runs no kernel code; its first forward() (or _extension()) compiles the kernel and loads
+it into this process, and loading it runs the kernel's native initialisers (C++ static constructors,
+__attribute__((constructor))) with this process's rights, outside any sandbox. Read the kernel (the .cu/.cpp
+written beside this file is the same source) before you use it anywhere that matters.
+"""
+
+import base64
+import hashlib
+import os
+import sys
+import time
+
+import torch
+from torch import nn
+from torch.utils.cpp_extension import load_inline
+
+_text = lambda b64: base64.b64decode(b64).decode()  # noqa: E731
+_HEADER = _text("Ly8gaGllcmEgY29udHJhY3QgZm9yIHRhc2sgJzEyX01hdG11bF93aXRoX2RpYWdvbmFsX21hdHJpY2VzXycgKGZyb3plbjogZG8gbm90IGVkaXQ7IGdlbmVyYXRlZCBmcm9tIHRoZSB0YXNrKS4KI2luY2x1ZGUgPHN0ZGludC5oPgoKI2RlZmluZSBISUVSQV9NQVhfRElNUyA4CgovKiBBIHZpZXcgb2Ygb25lIHRlbnNvcjogZGV2aWNlIChvciBob3N0KSBwb2ludGVyLCBzaXplcyBhbmQgc3RyaWRlcyBpbiBlbGVtZW50cy4gKi8KdHlwZWRlZiBzdHJ1Y3QgewogICAgdm9pZCogZGF0YTsKICAgIGludDY0X3QgbmRpbTsKICAgIGludDY0X3Qgc2l6ZXNbSElFUkFfTUFYX0RJTVNdOwogICAgaW50NjRfdCBzdHJpZGVzW0hJRVJBX01BWF9ESU1TXTsKfSBoaWVyYV90ZW5zb3I7CgovKgogKiBBcmd1bWVudHMsIGluIG9yZGVyICh0ZW5zb3JzIGFyZSBkZW5zZSBhbmQgY29udGlndW91czsgZWxlbWVudCB0eXBlcyBhcyBsaXN0ZWQpOgogKiAgIEEgICAgICAgICAgICAgICAgaW5wdXQgICAgIGZsb2F0MzJbNDA5Nl0gY29udGlndW91cwogKiAgIEIgICAgICAgICAgICAgICAgaW5wdXQgICAgIGZsb2F0MzJbNDA5Nng0MDk2XSBjb250aWd1b3VzCiAqICAgb3V0ICAgICAgICAgICAgICBvdXRwdXQgICAgZmxvYXQzMls0MDk2eDQwOTZdIGNvbnRpZ3VvdXMsIGFsbG9jYXRlZCBieSB0aGUgY2FsbGVyCiAqCiAqICAgRGltIDAgb2YgQSwgQiwgb3V0IGlzIHRoZSBiYXRjaCAoNDA5NiBhYm92ZSk6IGNhbmRpZGF0ZXMgYXJlIGFsc28KICogICB2ZXJpZmllZCBhdCBiYXRjaCBzaXplcyAxLCAyMDQ4LCA0MDk1LCA4MTkyLCBhbmQgYSBrZXJuZWwgaXMgdXNlZCBhdCB0aGUgc2l6ZXMgaXQgd2FzCiAqICAgZm91bmQgdmFsaWQgb247IHJlYWQgc2l6ZXMgZnJvbSB0aGUgdGVuc29ycyAoc2l6ZXNbMF0pLCBvciByZXR1cm4gMiBmb3IgYSBzaXplIHRoZSBrZXJuZWwKICogICBkb2VzIG5vdCBoYW5kbGUuCiAqICAgc3RyZWFtICAgICAgICAgICB0aGUgY3VkYVN0cmVhbV90IHRvIGxhdW5jaCBvbiAoTlVMTCBvbiB0aGUgQ1BVIHBhdGgpOyBhbGwgd29yayBtdXN0IGJlCiAqICAgICAgICAgICAgICAgICAgICBvcmRlcmVkIG9uIGl0OiB0aGUgY2FsbGVyIHJlYWRzIHRoZSBvdXRwdXRzIG9uIHRoaXMgc3RyZWFtIHJpZ2h0IGFmdGVyIHJldHVybi4KICoKICogUmV0dXJuIDAgb24gc3VjY2Vzcywgbm9uLXplcm8gb24gZmFpbHVyZS4gT3V0cHV0cyBhcmUgcHJlYWxsb2NhdGVkIGJ5IHRoZSBjYWxsZXIgYW5kIG11c3QgYmUgZnVsbHkKICogd3JpdHRlbi4gSW5wdXRzLCBwYXJhbWV0ZXJzIGFuZCBidWZmZXJzIG11c3Qgbm90IGJlIG1vZGlmaWVkLgogKi8KI2lmZGVmIF9fY3BsdXNwbHVzCmV4dGVybiAiQyIKI2VuZGlmCmludCBoaWVyYV9mb3J3YXJkKAogICAgY29uc3QgaGllcmFfdGVuc29yKiBBLAogICAgY29uc3QgaGllcmFfdGVuc29yKiBCLAogICAgaGllcmFfdGVuc29yKiBvdXQsCiAgICB2b2lkKiBzdHJlYW0pOwo=")
+_KERNEL = _text("Ly8gaGllcmEgZXhwZXJ0IGNhbmRpZGF0ZSBmb3IgJzEyX01hdG11bF93aXRoX2RpYWdvbmFsX21hdHJpY2VzXycKLy8gc3RyYXRlZ3k6IFIuZnVzZV9wb2ludHdpc2UKLy8gdmFyaWFudDogYmxvY2sgNTEyLCB2ZWMgNCwgaWxwIDEKLy8gcHJlY2lzaW9uOiBzdHJpY3QgZnAzMiAobm8gVEYzMikKLy8gICBzdGFnZSAwOiBmdXNlZCBwb2ludHdpc2Ugb3ZlciA0MDk2eDQwOTY6IG91dCA9IChBICogQikKI2luY2x1ZGUgPGN1ZGFfcnVudGltZS5oPgojaW5jbHVkZSA8bWF0aC5oPgojaW5jbHVkZSA8c3RkaW50Lmg+Ci8vIChjb250cmFjdCBoZWFkZXIgaW5saW5lZCBhYm92ZSkKCnR5cGVkZWYgdW5zaWduZWQgaW50IGlkeF90OyAgLy8gZXZlcnkgaW5kZXggb2YgdGhpcyB0YXNrIGZpdHMKCnN0YXRpYyBpbmxpbmUgYm9vbCBoaWVyYV9hbGlnbmVkMTYoY29uc3Qgdm9pZCogcCkgeyByZXR1cm4gKCh1aW50cHRyX3QpcCAmIDE1dSkgPT0gMDsgfQoKLy8gb3V0ID0gKEEgKiBCKQovLyAxNjc3NzIxNiBlbGVtZW50cyBhcyA0MTk0MzA0IHZlY3RvcnMgb2YgNDsgNTEyIHRocmVhZHMvYmxvY2ssIDEgdmVjdG9yKHMpIHBlciB0aHJlYWQgcGVyIHRyaXAuCl9fZ2xvYmFsX18gdm9pZCBfX2xhdW5jaF9ib3VuZHNfXyg1MTIpIGhpZXJhX3N0YWdlMChjb25zdCBmbG9hdCogX19yZXN0cmljdF9fIHBfQSwgY29uc3QgZmxvYXQqIF9fcmVzdHJpY3RfXyBwX0IsIGZsb2F0KiBfX3Jlc3RyaWN0X18gcF9vdXQpIHsKICAgIGNvbnN0IGlkeF90IHN0ZXAgPSAoaWR4X3QpZ3JpZERpbS54ICogNTEyOwogICAgZm9yIChpZHhfdCB2MCA9IChpZHhfdClibG9ja0lkeC54ICogNTEyICsgdGhyZWFkSWR4Lng7IHYwIDwgNDE5NDMwNDsgdjAgKz0gc3RlcCkgewogICAgICAgIGNvbnN0IGlkeF90IGkgPSB2MCAqIDQ7CiAgICAgICAgY29uc3QgZmxvYXQgVTAgPSBwX0FbaSAvIDQwOTZdOwogICAgICAgIGNvbnN0IGZsb2F0NCBMMSA9ICpyZWludGVycHJldF9jYXN0PGNvbnN0IGZsb2F0NCo+KHBfQiArIGkpOwogICAgICAgIGNvbnN0IGZsb2F0IHQwXzAgPSBVMDsKICAgICAgICBjb25zdCBmbG9hdCB0MF8xID0gTDEueDsKICAgICAgICBjb25zdCBmbG9hdCB0MF8yID0gKHQwXzAgKiB0MF8xKTsKICAgICAgICBjb25zdCBmbG9hdCB0MV8wID0gVTA7CiAgICAgICAgY29uc3QgZmxvYXQgdDFfMSA9IEwxLnk7CiAgICAgICAgY29uc3QgZmxvYXQgdDFfMiA9ICh0MV8wICogdDFfMSk7CiAgICAgICAgY29uc3QgZmxvYXQgdDJfMCA9IFUwOwogICAgICAgIGNvbnN0IGZsb2F0IHQyXzEgPSBMMS56OwogICAgICAgIGNvbnN0IGZsb2F0IHQyXzIgPSAodDJfMCAqIHQyXzEpOwogICAgICAgIGNvbnN0IGZsb2F0IHQzXzAgPSBVMDsKICAgICAgICBjb25zdCBmbG9hdCB0M18xID0gTDEudzsKICAgICAgICBjb25zdCBmbG9hdCB0M18yID0gKHQzXzAgKiB0M18xKTsKICAgICAgICAqcmVpbnRlcnByZXRfY2FzdDxmbG9hdDQqPihwX291dCArIGkpID0gbWFrZV9mbG9hdDQodDBfMiwgdDFfMiwgdDJfMiwgdDNfMik7CiAgICB9Cn0KCi8vIG91dCA9IChBICogQikKLy8gMTY3NzcyMTYgZWxlbWVudHMgYXMgMTY3NzcyMTYgdmVjdG9ycyBvZiAxOyA1MTIgdGhyZWFkcy9ibG9jaywgMSB2ZWN0b3IocykgcGVyIHRocmVhZCBwZXIgdHJpcC4KX19nbG9iYWxfXyB2b2lkIF9fbGF1bmNoX2JvdW5kc19fKDUxMikgaGllcmFfc3RhZ2UwX3NjYWxhcihjb25zdCBmbG9hdCogX19yZXN0cmljdF9fIHBfQSwgY29uc3QgZmxvYXQqIF9fcmVzdHJpY3RfXyBwX0IsIGZsb2F0KiBfX3Jlc3RyaWN0X18gcF9vdXQpIHsKICAgIGNvbnN0IGlkeF90IHN0ZXAgPSAoaWR4X3QpZ3JpZERpbS54ICogNTEyOwogICAgZm9yIChpZHhfdCB2MCA9IChpZHhfdClibG9ja0lkeC54ICogNTEyICsgdGhyZWFkSWR4Lng7IHYwIDwgMTY3NzcyMTY7IHYwICs9IHN0ZXApIHsKICAgICAgICBjb25zdCBpZHhfdCBpID0gdjAgKiAxOwogICAgICAgIGNvbnN0IGZsb2F0IHQwID0gcF9BW2kgLyA0MDk2XTsKICAgICAgICBjb25zdCBmbG9hdCB0MSA9IHBfQltpXTsKICAgICAgICBjb25zdCBmbG9hdCB0MiA9ICh0MCAqIHQxKTsKICAgICAgICBwX291dFtpXSA9IHQyOwogICAgfQp9CgpleHRlcm4gIkMiIGludCBoaWVyYV9mb3J3YXJkKGNvbnN0IGhpZXJhX3RlbnNvciogQSwgY29uc3QgaGllcmFfdGVuc29yKiBCLCBoaWVyYV90ZW5zb3IqIG91dCwgdm9pZCogc3RyZWFtKSB7CiAgICBjdWRhU3RyZWFtX3QgaGllcmFfcyA9IChjdWRhU3RyZWFtX3Qpc3RyZWFtOwogICAgaWYgKEEtPm5kaW0gIT0gMSB8fCBBLT5zaXplc1swXSAhPSA0MDk2KSByZXR1cm4gMjsgIC8vIHNwZWNpYWxpemVkIGZvciA0MDk2CiAgICBpZiAoQi0+bmRpbSAhPSAyIHx8IEItPnNpemVzWzBdICE9IDQwOTYgfHwgQi0+c2l6ZXNbMV0gIT0gNDA5NikgcmV0dXJuIDI7ICAvLyBzcGVjaWFsaXplZCBmb3IgNDA5Nng0MDk2CiAgICBpZiAob3V0LT5uZGltICE9IDIgfHwgb3V0LT5zaXplc1swXSAhPSA0MDk2IHx8IG91dC0+c2l6ZXNbMV0gIT0gNDA5NikgcmV0dXJuIDI7ICAvLyBzcGVjaWFsaXplZCBmb3IgNDA5Nng0MDk2CiAgICBjb25zdCBmbG9hdCogcF9BID0gKGNvbnN0IGZsb2F0KilBLT5kYXRhOwogICAgY29uc3QgZmxvYXQqIHBfQiA9IChjb25zdCBmbG9hdCopQi0+ZGF0YTsKICAgIGZsb2F0KiBwX291dCA9IChmbG9hdCopb3V0LT5kYXRhOwogICAgaWYgKGhpZXJhX2FsaWduZWQxNihwX291dCkgJiYgaGllcmFfYWxpZ25lZDE2KHBfQikpIHsKICAgICAgICBoaWVyYV9zdGFnZTA8PDw4MTkyLCA1MTIsIDAsIGhpZXJhX3M+Pj4ocF9BLCBwX0IsIHBfb3V0KTsKICAgIH0gZWxzZSB7CiAgICAgICAgaGllcmFfc3RhZ2UwX3NjYWxhcjw8PDMyNzY4LCA1MTIsIDAsIGhpZXJhX3M+Pj4ocF9BLCBwX0IsIHBfb3V0KTsKICAgIH0KICAgIHJldHVybiBjdWRhUGVla0F0TGFzdEVycm9yKCkgPT0gY3VkYVN1Y2Nlc3MgPyAwIDogNDsKfQo=")
+_BINDING = _text("Ly8gaGllcmEgYmluZGluZyBmb3IgdGFzayAnMTJfTWF0bXVsX3dpdGhfZGlhZ29uYWxfbWF0cmljZXNfJyAoZnJvemVuKS4gRXhwb3NlcyBmb3J3YXJkKCkgdG8gUHl0aG9uIG92ZXIgdGhlIEMgQUJJLgovLyBJdCBndWFyZHMgdGhlIGtlcm5lbDogYSBjYWxsIHdob3NlIHRlbnNvcnMgb3Igc2NhbGFycyBkaWZmZXIgZnJvbSB3aGF0IHRoZSBrZXJuZWwgd2FzIHZlcmlmaWVkIG9uCi8vIChvbmx5IHRoZSBzaGFwZXMgb2YgZ2V0X2lucHV0cygpIChiYXRjaCA0MDk2KTsgZHR5cGVzLCBkZXZpY2VzIGFuZCB0aGUKLy8gb3RoZXIgc2l6ZXMgZXhhY3RseSkgcmV0dXJucyBubyBvdXRwdXRzIGFuZCBuZXZlciByZWFjaGVzIGhpZXJhX2ZvcndhcmQ7IHJlZnVzYWwoKSBzYXlzIHdoeS4KI2luY2x1ZGUgPGNtYXRoPgojaW5jbHVkZSA8c3RyaW5nPgojaW5jbHVkZSA8dmVjdG9yPgojaWZkZWYgSElFUkFfV0lUSF9DVURBCiNpbmNsdWRlIDxBVGVuL2N1ZGEvQ1VEQUNvbnRleHQuaD4KI2luY2x1ZGUgPGMxMC9jdWRhL0NVREFHdWFyZC5oPgojZW5kaWYKCgpzdGF0aWMgaGllcmFfdGVuc29yIGhpZXJhX3ZpZXcoY29uc3QgdG9yY2g6OlRlbnNvciYgdCkgewogICAgVE9SQ0hfQ0hFQ0sodC5kaW0oKSA8PSBISUVSQV9NQVhfRElNUywgImhpZXJhOiB0ZW5zb3JzIG9mIG1vcmUgdGhhbiAiLCBISUVSQV9NQVhfRElNUywgIiBkaW1zIik7CiAgICBoaWVyYV90ZW5zb3Igdnt9OwogICAgdi5kYXRhID0gdC5kYXRhX3B0cigpOwogICAgdi5uZGltID0gdC5kaW0oKTsKICAgIGZvciAoaW50NjRfdCBpID0gMDsgaSA8IHQuZGltKCk7ICsraSkgeyB2LnNpemVzW2ldID0gdC5zaXplKGkpOyB2LnN0cmlkZXNbaV0gPSB0LnN0cmlkZShpKTsgfQogICAgcmV0dXJuIHY7Cn0KCi8vIFdoYXQgdGhlIGNoZWNrcyBvZiBvbmUgY2FsbCBmb3VuZCBzbyBmYXI6IHRoZSBiYXRjaCBzaXplICgtMSB1bnRpbCBhIGJhdGNoZWQgdGVuc29yIGlzIHNlZW4pIGFuZCB0aGUKLy8gZGV2aWNlIG9mIHRoZSBmaXJzdCB0ZW5zb3IgKGV2ZXJ5IHRlbnNvciBtdXN0IGJlIG9uIGl0KS4Kc3RydWN0IEhpZXJhR3VhcmQgewogICAgaW50NjRfdCBiYXRjaCA9IC0xOwogICAgYm9vbCBoYXZlX2RldmljZSA9IGZhbHNlOwogICAgdG9yY2g6OkRldmljZSBkZXZpY2V7dG9yY2g6OmtDUFV9Owp9OwoKc3RhdGljIHN0ZDo6c3RyaW5nIGhpZXJhX3NpemVzKGF0OjpJbnRBcnJheVJlZiBzaXplcykgewogICAgc3RkOjpzdHJpbmcgczsKICAgIGZvciAoc2l6ZV90IGkgPSAwOyBpIDwgc2l6ZXMuc2l6ZSgpOyArK2kpIHMgKz0gKGkgPyAieCIgOiAiIikgKyBzdGQ6OnRvX3N0cmluZyhzaXplc1tpXSk7CiAgICByZXR1cm4gc2l6ZXMuZW1wdHkoKSA/ICJhIHNjYWxhciB0ZW5zb3IiIDogczsKfQoKLy8gIiIgd2hlbiBgdGAgaXMgd2hhdCB0aGUga2VybmVsIHdhcyB2ZXJpZmllZCBvbjogYSBkZW5zZSB0ZW5zb3Igb2YgYGR0eXBlYCBvbiB0aGUga2VybmVsJ3MgZGV2aWNlICh0aGUKLy8gc2FtZSBmb3IgZXZlcnkgYXJndW1lbnQpLCBub3QgYSBsYXppbHkgbmVnYXRlZCBvciBjb25qdWdhdGVkIHZpZXcsIG9mIGV4YWN0bHkgYHNpemVzYDsgd2hlcmUgYGZyZWVgLCBkaW0gMAovLyBtYXkgYmUgYW55IGJhdGNoIHNpemUgaW4gWzAsIDBdLCB0aGUgc2FtZSBmb3IgZXZlcnkgc3VjaCBhcmd1bWVudC4gT3RoZXJ3aXNlIHRoZSBtaXNtYXRjaCwgaW4gd29yZHMuCnN0YXRpYyBzdGQ6OnN0cmluZyBoaWVyYV9taXNtYXRjaChjb25zdCB0b3JjaDo6VGVuc29yJiB0LCBjb25zdCBjaGFyKiBuYW1lLCB0b3JjaDo6U2NhbGFyVHlwZSBkdHlwZSwKICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgIGNvbnN0IHN0ZDo6dmVjdG9yPGludDY0X3Q+JiBzaXplcywgYm9vbCBmcmVlLCBIaWVyYUd1YXJkJiBnKSB7CiAgICBjb25zdCBzdGQ6OnN0cmluZyBuKG5hbWUpOwogICAgaWYgKCF0LmRlZmluZWQoKSkgcmV0dXJuIG4gKyAiIGlzIGFuIHVuZGVmaW5lZCB0ZW5zb3IiOwogICAgaWYgKHQubGF5b3V0KCkgIT0gdG9yY2g6OmtTdHJpZGVkKSByZXR1cm4gbiArICIgaXMgbm90IGEgZGVuc2UgKHN0cmlkZWQpIHRlbnNvciI7CiAgICBpZiAodC5pc19uZWcoKSB8fCB0LmlzX2NvbmooKSkgcmV0dXJuIG4gKyAiIGlzIGEgbGF6aWx5IG5lZ2F0ZWQgb3IgY29uanVnYXRlZCB2aWV3IjsKICAgIGlmICh0LnNjYWxhcl90eXBlKCkgIT0gZHR5cGUpCiAgICAgICAgcmV0dXJuIG4gKyAiIGlzICIgKyBzdGQ6OnN0cmluZyhjMTA6OnRvU3RyaW5nKHQuc2NhbGFyX3R5cGUoKSkpICsgIiwgdGhlIGtlcm5lbCB0YWtlcyAiICsgYzEwOjp0b1N0cmluZyhkdHlwZSk7CiNpZmRlZiBISUVSQV9XSVRIX0NVREEKICAgIGlmICghdC5pc19jdWRhKCkpIHJldHVybiBuICsgIiBpcyBvbiAiICsgdC5kZXZpY2UoKS5zdHIoKSArICIsIHRoZSBrZXJuZWwgcnVucyBvbiBhIENVREEgZGV2aWNlIjsKI2Vsc2UKICAgIGlmICghdC5kZXZpY2UoKS5pc19jcHUoKSkgcmV0dXJuIG4gKyAiIGlzIG9uICIgKyB0LmRldmljZSgpLnN0cigpICsgIiwgdGhlIGtlcm5lbCBydW5zIG9uIHRoZSBDUFUiOwojZW5kaWYKICAgIGlmIChnLmhhdmVfZGV2aWNlICYmIHQuZGV2aWNlKCkgIT0gZy5kZXZpY2UpCiAgICAgICAgcmV0dXJuIG4gKyAiIGlzIG9uICIgKyB0LmRldmljZSgpLnN0cigpICsgIiwgYW5vdGhlciBhcmd1bWVudCBvbiAiICsgZy5kZXZpY2Uuc3RyKCk7CiAgICBnLmRldmljZSA9IHQuZGV2aWNlKCk7CiAgICBnLmhhdmVfZGV2aWNlID0gdHJ1ZTsKICAgIGNvbnN0IHN0ZDo6c3RyaW5nIHdhbnQgPSBoaWVyYV9zaXplcyhzaXplcyk7CiAgICBpZiAodC5kaW0oKSAhPSAoaW50NjRfdClzaXplcy5zaXplKCkpCiAgICAgICAgcmV0dXJuIG4gKyAiIGhhcyAiICsgc3RkOjp0b19zdHJpbmcodC5kaW0oKSkgKyAiIGRpbXMgKCIgKyBoaWVyYV9zaXplcyh0LnNpemVzKCkpICsgIiksIHRoZSBrZXJuZWwgdGFrZXMgIiArCiAgICAgICAgICAgICAgIHdhbnQ7CiAgICBmb3IgKGludDY0X3QgaSA9IDA7IGkgPCB0LmRpbSgpOyArK2kpIHsKICAgICAgICBpZiAoZnJlZSAmJiBpID09IDApIHsKICAgICAgICAgICAgY29uc3QgaW50NjRfdCBiID0gdC5zaXplKDApOwogICAgICAgICAgICBpZiAoYiA8IDAgfHwgYiA+IDApCiAgICAgICAgICAgICAgICByZXR1cm4gbiArICIgaGFzIGJhdGNoIHNpemUgIiArIHN0ZDo6dG9fc3RyaW5nKGIpICsgIiAoZGltIDApLCB0aGUga2VybmVsIGNvdmVycyAwIHRvIDAiOwogICAgICAgICAgICBpZiAoZy5iYXRjaCA+PSAwICYmIGIgIT0gZy5iYXRjaCkKICAgICAgICAgICAgICAgIHJldHVybiBuICsgIiBoYXMgYmF0Y2ggc2l6ZSAiICsgc3RkOjp0b19zdHJpbmcoYikgKyAiLCBhbm90aGVyIGFyZ3VtZW50ICIgKyBzdGQ6OnRvX3N0cmluZyhnLmJhdGNoKTsKICAgICAgICAgICAgZy5iYXRjaCA9IGI7CiAgICAgICAgfSBlbHNlIGlmICh0LnNpemUoaSkgIT0gc2l6ZXNbaV0pIHsKICAgICAgICAgICAgcmV0dXJuIG4gKyAiIGlzICIgKyBoaWVyYV9zaXplcyh0LnNpemVzKCkpICsgIiwgdGhlIGtlcm5lbCB0YWtlcyAiICsgd2FudCArIChmcmVlID8gIiAoZGltIDAgZnJlZSkiIDogIiIpOwogICAgICAgIH0KICAgIH0KICAgIHJldHVybiAiIjsKfQoKc3RhdGljIHN0ZDo6c3RyaW5nIGhpZXJhX2NoZWNrKHRvcmNoOjpUZW5zb3IgQSwgdG9yY2g6OlRlbnNvciBCLCBIaWVyYUd1YXJkJiBnKSB7CiAgICBzdGQ6OnN0cmluZyB3aHk7CiAgICB3aHkgPSBoaWVyYV9taXNtYXRjaChBLCAiQSIsIHRvcmNoOjprRmxvYXQsIHs0MDk2fSwgZmFsc2UsIGcpOwogICAgaWYgKCF3aHkuZW1wdHkoKSkgcmV0dXJuIHdoeTsKICAgIHdoeSA9IGhpZXJhX21pc21hdGNoKEIsICJCIiwgdG9yY2g6OmtGbG9hdCwgezQwOTYsIDQwOTZ9LCBmYWxzZSwgZyk7CiAgICBpZiAoIXdoeS5lbXB0eSgpKSByZXR1cm4gd2h5OwogICAgcmV0dXJuICIiOwp9CgovLyBXaHkgYSBjYWxsIHdvdWxkIG5vdCByZWFjaCB0aGUga2VybmVsICgiIiB3aGVuIGl0IHdvdWxkKS4Kc3RkOjpzdHJpbmcgcmVmdXNhbCh0b3JjaDo6VGVuc29yIEEsIHRvcmNoOjpUZW5zb3IgQikgewogICAgSGllcmFHdWFyZCBnOwogICAgcmV0dXJuIGhpZXJhX2NoZWNrKEEsIEIsIGcpOwp9CgovLyBUaGUgb3V0cHV0cywgb3Igbm9uZSB3aGVuIHRoZSBjYWxsIGlzIG91dHNpZGUgd2hhdCB0aGUga2VybmVsIHdhcyB2ZXJpZmllZCBvbiAoc2VlIHJlZnVzYWwoKSkuCnN0ZDo6dmVjdG9yPHRvcmNoOjpUZW5zb3I+IGZvcndhcmQodG9yY2g6OlRlbnNvciBBLCB0b3JjaDo6VGVuc29yIEIpIHsKICAgIEhpZXJhR3VhcmQgZzsKICAgIGlmICghaGllcmFfY2hlY2soQSwgQiwgZykuZW1wdHkoKSkgcmV0dXJuIHt9OwojaWZkZWYgSElFUkFfV0lUSF9DVURBCiAgICBjb25zdCBjMTA6OmN1ZGE6Ok9wdGlvbmFsQ1VEQUd1YXJkIGRldmljZV9ndWFyZChBLmRldmljZSgpKTsKICAgIHZvaWQqIHN0cmVhbSA9ICh2b2lkKilhdDo6Y3VkYTo6Z2V0Q3VycmVudENVREFTdHJlYW0oKS5zdHJlYW0oKTsKI2Vsc2UKICAgIHZvaWQqIHN0cmVhbSA9IG51bGxwdHI7CiNlbmRpZgogICAgYXV0byBBX2MgPSBBLmNvbnRpZ3VvdXMoKTsKICAgIGhpZXJhX3RlbnNvciBBX3YgPSBoaWVyYV92aWV3KEFfYyk7CiAgICBhdXRvIEJfYyA9IEIuY29udGlndW91cygpOwogICAgaGllcmFfdGVuc29yIEJfdiA9IGhpZXJhX3ZpZXcoQl9jKTsKICAgIGF1dG8gb3V0ID0gdG9yY2g6OmVtcHR5KHs0MDk2LCA0MDk2fSwgQS5vcHRpb25zKCkuZHR5cGUodG9yY2g6OmtGbG9hdCkpOwogICAgaGllcmFfdGVuc29yIG91dF92ID0gaGllcmFfdmlldyhvdXQpOwogICAgaW50IHJjID0gaGllcmFfZm9yd2FyZCgmQV92LCAmQl92LCAmb3V0X3YsIHN0cmVhbSk7CiAgICBUT1JDSF9DSEVDSyhyYyA9PSAwLCAiaGllcmFfZm9yd2FyZCBmYWlsZWQgd2l0aCBjb2RlICIsIHJjKTsKICAgIHJldHVybiB7b3V0fTsKfQoKUFlCSU5EMTFfTU9EVUxFKFRPUkNIX0VYVEVOU0lPTl9OQU1FLCBtKSB7CiAgICBtLmRlZigiZm9yd2FyZCIsICZmb3J3YXJkLCAiaGllcmEgY29udHJhY3QgZm9yd2FyZCAobm8gb3V0cHV0czogb3V0c2lkZSB3aGF0IHRoZSBrZXJuZWwgd2FzIHZlcmlmaWVkIG9uKSIpOwogICAgbS5kZWYoInJlZnVzYWwiLCAmcmVmdXNhbCwgIndoeSBmb3J3YXJkKCkgd291bGQgcmV0dXJuIG5vIG91dHB1dHMgZm9yIHRoZXNlIGFyZ3VtZW50cyAoJycgaWYgaXQgd291bGQgbm90KSIpOwp9Cg==")
+
+_ext = None
+
+# The build is kept in a folder named for everything it depends on, so any later process finds it built. These
+# are module-level statements: the space check of a pure-CUDA ModelNew reads the calls made in its functions.
+_KEY = hashlib.sha256("|".join([_HEADER, _KERNEL, _BINDING, "['-O3', '-DHIERA_WITH_CUDA'][][]", torch.__version__,
+                                str(torch.version.cuda), sys.version]).encode()).hexdigest()[:16]
+_NAME = "hiera_12_Matmul_with_diagonal_matrices__" + _KEY
+_FOLDER = os.path.join(os.environ.get("TORCH_EXTENSIONS_DIR") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "torch_extensions", "hiera"), _NAME)
+_FRESH = not os.path.exists(os.path.join(_FOLDER, _NAME + ".so"))
+_make_folder, _clock = os.makedirs, time.perf_counter
+
+
+def _extension():
+    global _ext
+    if _ext is None:
+        if _FRESH:
+            print(f"{__name__}: compiling the hiera kernel (first import on this machine: 30-35 s for a CUDA kernel); "
+                  f"kept in {_FOLDER}", file=sys.stderr, flush=True)
+        _make_folder(_FOLDER, exist_ok=True)
+        t0 = _clock()
+        _ext = load_inline(
+            name=_NAME,
+            cpp_sources=[_HEADER + _BINDING],
+            cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo'],
+            extra_cflags=['-O3', '-DHIERA_WITH_CUDA'],
+            extra_include_paths=[],
+            extra_ldflags=[],
+            build_directory=_FOLDER,
+            verbose=False,
+        )
+        if _FRESH:
+            print(f"{__name__}: compiled in {_clock() - t0:.0f} s", file=sys.stderr, flush=True)
+    return _ext
+
+
+# What the kernel serves itself (its binding checks every call against it before the kernel runs).
+_COVERS = 'A float32[4096], B float32[4096 x 4096]; every tensor dense, on one CUDA device'
+_told = []
+
+
+def _outside(why):
+    """A call the kernel does not cover runs the reference's forward; said once per process, on stderr."""
+    if not _told:
+        _told.append(why)
+        print(f"{__name__}: {why}; running the reference's own forward (Model.forward) for this call and any "
+              f"other outside what the kernel serves ({_COVERS}). Said once.", file=sys.stderr, flush=True)
+
+
+# --- the reference task, verbatim ---
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    """
+    Simple model that performs a matrix multiplication of a diagonal matrix with another matrix.
+    C = diag(A) * B
+    """
+    def __init__(self):
+        super(Model, self).__init__()
+    
+    def forward(self, A, B):
+        """
+        Performs the matrix multiplication.
+
+        Args:
+            A (torch.Tensor): A 1D tensor representing the diagonal of the diagonal matrix. Shape: (N,).
+            B (torch.Tensor): A 2D tensor representing the second matrix. Shape: (N, M).
+
+        Returns:
+            torch.Tensor: The result of the matrix multiplication. Shape: (N, M).
+        """
+        # Logically equivalent to torch.diag(A) @ B 
+        # more efficient as no need to materialize a full N×N matrix
+        return A.unsqueeze(1) * B
+
+M = 4096
+N = 4096
+
+def get_inputs():
+    A = torch.rand(N)
+    B = torch.rand(N, M)
+    return [A, B]
+
+def get_init_inputs():
+    return []  # No special initialization inputs needed
+
+
+class ModelNew(Model):
+    def forward(self, *inputs):
+        state = dict(self.named_parameters())
+        state.update(self.named_buffers())
+        args = (inputs[0], inputs[1])
+        outs = _extension().forward(*args)
+        if not outs:
+            _outside(_extension().refusal(*args))
+            return super().forward(*inputs)
+        out = outs[0]
+        return out

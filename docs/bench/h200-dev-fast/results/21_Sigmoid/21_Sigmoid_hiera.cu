@@ -1,0 +1,58 @@
+// hiera expert candidate for '21_Sigmoid'
+// strategy: R.fuse_pointwise
+// variant: block 128, vec 4, ilp 1
+// precision: strict fp32 (no TF32)
+//   stage 0: fused pointwise over 4096x393216: out = sigmoid(x)
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include "hiera_contract.h"
+
+typedef unsigned int idx_t;  // every index of this task fits
+
+static inline bool hiera_aligned16(const void* p) { return ((uintptr_t)p & 15u) == 0; }
+
+// out = sigmoid(x)
+// 1610612736 elements as 402653184 vectors of 4; 128 threads/block, 1 vector(s) per thread per trip.
+__global__ void __launch_bounds__(128) hiera_stage0(const float* __restrict__ p_x, float* __restrict__ p_out) {
+    const idx_t step = (idx_t)gridDim.x * 128;
+    for (idx_t v0 = (idx_t)blockIdx.x * 128 + threadIdx.x; v0 < 402653184; v0 += step) {
+        const idx_t i = v0 * 4;
+        const float4 L0 = *reinterpret_cast<const float4*>(p_x + i);
+        const float t0_0 = L0.x;
+        const float t0_1 = (1.0f / (1.0f + expf(-t0_0)));
+        const float t1_0 = L0.y;
+        const float t1_1 = (1.0f / (1.0f + expf(-t1_0)));
+        const float t2_0 = L0.z;
+        const float t2_1 = (1.0f / (1.0f + expf(-t2_0)));
+        const float t3_0 = L0.w;
+        const float t3_1 = (1.0f / (1.0f + expf(-t3_0)));
+        *reinterpret_cast<float4*>(p_out + i) = make_float4(t0_1, t1_1, t2_1, t3_1);
+    }
+}
+
+// out = sigmoid(x)
+// 1610612736 elements as 1610612736 vectors of 1; 128 threads/block, 1 vector(s) per thread per trip.
+__global__ void __launch_bounds__(128) hiera_stage0_scalar(const float* __restrict__ p_x, float* __restrict__ p_out) {
+    const idx_t step = (idx_t)gridDim.x * 128;
+    for (idx_t v0 = (idx_t)blockIdx.x * 128 + threadIdx.x; v0 < 1610612736; v0 += step) {
+        const idx_t i = v0 * 1;
+        const float t0 = p_x[i];
+        const float t1 = (1.0f / (1.0f + expf(-t0)));
+        p_out[i] = t1;
+    }
+}
+
+extern "C" int hiera_forward(const hiera_tensor* x, hiera_tensor* out, void* stream) {
+    cudaStream_t hiera_s = (cudaStream_t)stream;
+    if (x->ndim != 2 || x->sizes[0] != 4096 || x->sizes[1] != 393216) return 2;  // specialized for 4096x393216
+    if (out->ndim != 2 || out->sizes[0] != 4096 || out->sizes[1] != 393216) return 2;  // specialized for 4096x393216
+    const float* p_x = (const float*)x->data;
+    float* p_out = (float*)out->data;
+    if (hiera_aligned16(p_out) && hiera_aligned16(p_x)) {
+        hiera_stage0<<<3145728, 128, 0, hiera_s>>>(p_x, p_out);
+    } else {
+        hiera_stage0_scalar<<<12582912, 128, 0, hiera_s>>>(p_x, p_out);
+    }
+    return cudaPeekAtLastError() == cudaSuccess ? 0 : 4;
+}

@@ -1,0 +1,271 @@
+"""What every `hiera` command shares: exit statuses, the usage error, the console, argparse types with a sense,
+task/candidate/device checks that end in a usage error, and the words and tables outcomes are shown in.
+
+Human output goes to stderr through rich; `--json` puts exactly one JSON object on stdout (and where stdout is
+a log, not a terminal, it gets the same progress as plain lines: engine/commands/plain.py). Exit codes: 0
+success (a valid candidate; for optimize, its result written), 1 the candidate or run produced nothing valid,
+2 a usage or task error (nothing recorded, no `.hiera/` created), 3 optimize found a valid best that is not
+faster than eager, so nothing was written beside the task (kept in the run's folder), 130 stopped by Ctrl-C
+(what finished is kept; 143 for SIGTERM).
+
+Everything printed through rich that did not come from hiera's own code (reasons, hints, paths, source,
+compiler output) goes through `escape`: rich would read `[torch.rand(...)]` as markup and drop it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from contracts.device import Device
+from contracts.runrecord import BestFigure, Figure, RunBest, verdict_phrase
+from contracts.settings_schema import BUDGET, CANDIDATES, ROUNDS, SECONDS_MAX
+from contracts.task import TaskError, TaskSpec, load_task
+from contracts.wording import flag_phrase
+from engine.evaluate.outcome import Outcome, Precision
+from engine.untrusted import escape
+
+console = Console(stderr=True, highlight=False)
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 130
+EXIT_NOT_WRITTEN = 3  # optimize: a valid best, not faster than eager; kept in the run's folder, nothing beside the task
+
+
+class UsageError(Exception):
+    pass
+
+
+class ParseFailed(Exception):
+    """argparse's complaint about the command line, raised (not printed and exited) so main() can say it the
+    way every usage error is said, on the event stream too."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str):
+        super().__init__(message)
+        self.parser = parser
+
+
+class HieraParser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        raise ParseFailed(self, message)
+
+
+# --- values with a sense: argparse types that refuse the rest -----------------------------------------------
+
+def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if n < minimum or (maximum is not None and n > maximum):
+            limits = f"at least {minimum}" if maximum is None else f"from {minimum} to {maximum}"
+            raise argparse.ArgumentTypeError(f"must be {limits}, got {n}")
+        return n
+    return parse
+
+
+# A run's shape, with the limits the editor's settings have (contracts/settings_schema.py, the one table).
+rounds_arg = whole_number(*ROUNDS)
+candidates_arg = whole_number(*CANDIDATES)
+budget_arg = whole_number(*BUDGET)
+SHAPE_LIMITS = {"rounds": f"{ROUNDS[0]} to {ROUNDS[1]}", "candidates": f"{CANDIDATES[0]} to {CANDIDATES[1]}",
+                "budget": f"{BUDGET[0]} to {BUDGET[1]}"}
+
+
+def seconds(text: str) -> float:
+    """A time limit: a number of seconds, more than 0, at most a day (the editor's limit too)."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(x) or x <= 0 or x > SECONDS_MAX:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {SECONDS_MAX} seconds, got {text}")
+    return x
+
+
+MIN_TRIALS = 10  # fewer timed trials give no quartiles, so no spread to judge a speedup by
+
+
+def workspace_of(args: argparse.Namespace) -> Path:
+    return Path(args.workspace or os.environ.get("HIERA_WORKSPACE") or os.getcwd()).resolve()
+
+
+def task_workdir(workspace: Path, spec: TaskSpec) -> Path:
+    """Per-task folder in the store: contract files, built candidates' cache lives beside it."""
+    return workspace / ".hiera" / "tasks" / f"{spec.name}-{spec.source_hash}"
+
+
+def load_task_or_exit(path: str, device: Device | None = None) -> TaskSpec:
+    """The task, or a usage error naming what is wrong with it; with the device that will evaluate it, also
+    refused when it cannot fit there (engine/commands/checks.py)."""
+    try:
+        spec = load_task(path)
+    except TaskError as e:
+        raise UsageError(str(e)) from e
+    if device is not None:
+        from engine.commands.checks import task_fits
+
+        task_fits(spec, device)
+    return spec
+
+
+def candidate_file_or_exit(name: str, device: Device | None = None) -> Path:
+    """A candidate file the user named: it exists, is a file, and can run on the device (a CUDA kernel cannot
+    be evaluated on the CPU: refused before anything is recorded, not recorded as a failed run)."""
+    path = Path(name)
+    if path.is_dir():
+        raise UsageError(f"{path}: is a directory, not a candidate file (a .cu/.cpp kernel or a ModelNew .py)")
+    if not path.is_file():
+        raise UsageError(f"{path}: no such candidate file")
+    if device is not None and not device.is_cuda and path.suffix.lower() == ".cu":
+        raise UsageError(f"{path}: a CUDA kernel, and this evaluation is on the CPU (--device cpu, or no GPU here): "
+                         "it cannot run here. Evaluate it on a machine with an NVIDIA GPU, or give a C++ (.cpp) "
+                         "candidate for the CPU")
+    return path
+
+
+def device_or_exit(device: str) -> Device:
+    from engine.evaluate.pipeline import resolve_device
+
+    try:
+        return resolve_device(device)
+    except ValueError as e:
+        raise UsageError(str(e)) from e
+
+
+def add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--device", default="auto", help="cpu, cuda, cuda:N or auto (default: auto, a GPU if there is one)")
+    p.add_argument("--precision", default="fp32", choices=[x.value for x in Precision],
+                   help="fp32 (strict, default) or tf32 (allows TF32 matmul/conv, recorded with results)")
+    p.add_argument("--workspace", default=None,
+                   help="where .hiera/ lives (default: $HIERA_WORKSPACE, else the current directory)")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout (default: off)")
+
+
+def add_eval_limits(p: argparse.ArgumentParser) -> None:
+    """The evaluator's limits and its sandbox (mapped to EvalSettings by eval_limits)."""
+    p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
+                   help="limit on verifying and timing one candidate; past it the candidate is a timeout (default: "
+                        "derived from the reference's own time, so a far slower candidate ends in seconds)")
+    p.add_argument("--build-timeout", type=seconds, default=120.0, metavar="SECONDS",
+                   help="limit on compiling one candidate; past it the candidate failed to build (default: 120)")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run candidate code (its compiler, its runner) without the sandbox: only where the sandbox "
+                        "cannot be set up, knowing candidate code can then reach your files (default: sandboxed)")
+    p.add_argument("--shapes", default="contract", choices=["contract", "all", "off"],
+                   help="which candidates are also verified and briefly timed at other batch sizes (1, half, an odd "
+                        "size, double): contract (.cu/.cpp, default: well under a second each), all (ModelNew "
+                        "files too: a torch.compile one compiles again at each size), off")
+
+
+def eval_limits(args: argparse.Namespace) -> dict[str, Any]:
+    return {"request_timeout_s": args.timeout, "build_timeout_s": args.build_timeout,
+            "sandbox": not args.no_sandbox, "shape_variants": args.shapes}
+
+
+def eval_limit_flags(args: argparse.Namespace) -> list[str]:
+    """The same limits as command-line flags, for the hiera processes a command starts."""
+    flags = ["--build-timeout", repr(args.build_timeout), "--shapes", args.shapes]
+    if args.timeout is not None:
+        flags += ["--timeout", repr(args.timeout)]
+    return flags + (["--no-sandbox"] if args.no_sandbox else [])
+
+
+def shown_path(p: Path | str) -> str:
+    """A path as a user would type it: relative to the current directory when under it."""
+    p = Path(p)
+    try:
+        return str(p.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(p)
+
+
+# Where the evaluator compiles a candidate: its content-addressed build folder holds the source under a fixed
+# name (.hiera/cache/build/<hash>/cuda_source.cu or cpu_source.cpp; /sandbox/... as the sandboxed compiler
+# sees it), the candidate's text line for line.
+_BUILD_SOURCE = re.compile(r"(?:[^\s'\"`:]*?[0-9a-f]{16,}|/sandbox)/(?:cuda_source\.cu|cpu_source\.cpp)")
+# Where the runner imports a ModelNew candidate: its scratch copy, candidate.py (engine/evaluate/
+# candidate_process.py), line for line; Python names it in tracebacks ('File "/sandbox/candidate.py", line 8')
+# and syntax errors ("(candidate.py, line 8)").
+_RUNNER_SOURCE = re.compile(r"(?<![\w.-])(?:[^\s'\"`:(]*/)?candidate\.py\b")
+
+
+def check_sandbox(sandbox: bool, device: Device) -> None:
+    """Refuse, before anything is recorded, to evaluate when the sandbox cannot be set up (unless opted out)."""
+    if not sandbox:
+        return
+    from engine.evaluate.sandbox import SandboxUnavailable, probe
+
+    try:
+        probe(device.is_cuda)
+    except SandboxUnavailable as e:
+        raise UsageError(str(e)) from e
+
+
+def user_build_log(log: str, source_name: str) -> str:
+    """Compiler output (or a ModelNew's import error) with the evaluator's copy of the source named as the
+    user's file (same lines)."""
+    log = _BUILD_SOURCE.sub(lambda _m: source_name, log)
+    return _RUNNER_SOURCE.sub(lambda _m: source_name, log) if source_name.endswith(".py") else log
+
+
+def reason_text(o: Outcome | dict[str, Any], source_name: str | None, lines: int = 3) -> str:
+    """An outcome's reason for a person, against the user's file name: a build failure's first error lines,
+    anything else whole; whole lines (the console wraps them), never cut mid-way."""
+    status = o.status.value if isinstance(o, Outcome) else o["status"]
+    reason = o.reason if isinstance(o, Outcome) else o["reason"]
+    text = user_build_log(reason, source_name) if source_name else reason
+    if status != "build_failed":
+        return text
+    kept = [ln for ln in text.splitlines() if ln.strip() and ln.strip() != "..."]
+    errors = [ln for ln in kept if re.search(r"\berror\b", ln, re.IGNORECASE)]
+    shown = (errors or kept)[:lines]
+    more = len(errors or kept) - len(shown)
+    return "\n".join(shown) + (f"\n(+{more} more lines; the whole log is in the run's store)" if more > 0 else "")
+
+
+def folding_table(*headers: str, **kw: Any) -> Table:
+    """A table whose cells wrap and fold at any width: a narrow terminal never cuts a word with an ellipsis."""
+    t = Table(**kw)
+    for h in headers:
+        t.add_column(h, overflow="fold")
+    return t
+
+
+def fig_text(fig: Figure | BestFigure | RunBest) -> str:
+    return f"{fig.speedup:.2f}x, {verdict_phrase(fig)}"
+
+
+def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Table:
+    from engine.loop import figure
+
+    t = Table(title=escape(title), show_header=False, title_justify="left")
+    t.add_column(no_wrap=True)
+    t.add_column(overflow="fold")  # a long path folds onto the next line: never cut before its line number
+    t.add_row("status", f"[bold]{o.status.value}[/bold]")
+    t.add_row("reason", escape(reason_text(o, source_name, lines=12)))
+    if o.flags:
+        t.add_row("flagged", escape("\n".join(flag_phrase(f) for f in o.flags)))
+    if o.reference and o.candidate:
+        t.add_row("reference", f"{o.reference.median_ms:.4g} ms median (min {o.reference.min_ms:.4g}, "
+                               f"max {o.reference.max_ms:.4g}, spread {o.reference.spread:.1%})")
+        t.add_row("candidate", f"{o.candidate.median_ms:.4g} ms median (min {o.candidate.min_ms:.4g}, "
+                               f"max {o.candidate.max_ms:.4g}, spread {o.candidate.spread:.1%})")
+        fig = figure(o, retimed=False)
+        t.add_row("speedup", f"[bold]{fig.speedup:.2f}x[/bold]: {verdict_phrase(fig)}" if fig else "-")
+    if o.error:
+        t.add_row("worst error", escape(f"{o.error.where}: expected {o.error.expected:.6g}, got {o.error.got:.6g}"))
+    t.add_row("device", escape(o.device))
+    t.add_row("precision", o.precision.value)
+    secs = [f"{k} {v:.2f}s" for k, v in (("build", o.build_s), ("verify", o.verify_s), ("time", o.time_s)) if v]
+    if secs:
+        t.add_row("seconds", ", ".join(secs))
+    return t

@@ -1,0 +1,83 @@
+"""`hiera export TASK.py KERNEL`: a checked contract candidate as a self-contained KernelBench ModelNew file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from contracts.device import CPU
+from engine.commands.common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    UsageError,
+    candidate_file_or_exit,
+    check_sandbox,
+    console,
+    escape,
+    load_task_or_exit,
+    reason_text,
+    seconds,
+    shown_path,
+    user_build_log,
+)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from contracts.export import first_import_note, modelnew_source, result_paths
+    from engine.commands.checks import results_writable
+    from engine.commands.export_check import check_kernel
+
+    src_path = candidate_file_or_exit(args.candidate)
+    if src_path.suffix not in (".cu", ".cpp", ".cc"):
+        raise UsageError(f"{src_path}: export takes a .cu or .cpp contract candidate (a ModelNew .py is already "
+                         "exportable as it is)")
+    spec = load_task_or_exit(args.task)
+    cuda = src_path.suffix == ".cu"
+    out_dir = Path(args.out) if args.out else None
+    results_writable(out_dir or spec.path.parent, beside_task=out_dir is None)
+    check_sandbox(not args.no_sandbox, CPU)
+    import torch
+
+    # Checked before anything is written: a kernel that does not build, or builds without the entry point the
+    # exported module calls, is refused with the compiler's words against the user's file.
+    check = check_kernel(spec, src_path, sandboxed=not args.no_sandbox, build_timeout_s=args.build_timeout,
+                         on_gpu_machine=torch.cuda.is_available())
+    shown = shown_path(src_path)
+    if not check.ok:
+        reason = user_build_log(check.said, shown)
+        if args.json:
+            print(json.dumps({"status": "invalid", "reason": reason, "written": []}))
+        console.print(f"[red]not exported:[/red] {escape(shown)}: "
+                      + escape(reason_text({"status": "build_failed", "reason": reason}, shown, lines=12)))
+        console.print("nothing was written")
+        return EXIT_INVALID
+    source = src_path.read_text()
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    py, kernel = result_paths(spec, src_path.suffix, out_dir)
+    py.write_text(modelnew_source(spec, source, cuda=cuda, note=f"Kernel: {kernel.name}."))
+    kernel.write_text(source)
+    note = first_import_note(cuda)
+    if args.json:
+        print(json.dumps({"py": str(py), "kernel": str(kernel), "first_import": note, "checked": check.checked,
+                          "check": check.said}))
+    else:
+        console.print(f"{'checked' if check.checked else '[yellow]not checked[/yellow]'}: {escape(check.said)}")
+        console.print(f"wrote {escape(str(py))} and {escape(str(kernel))}")
+        console.print(f"[dim]{escape(py.name)}: {escape(note)}[/dim]")
+    return EXIT_OK
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("export", help="write a contract candidate as a self-contained KernelBench ModelNew")
+    p.add_argument("task", help="KernelBench-format task .py (required)")
+    p.add_argument("candidate", help="the .cu or .cpp contract candidate to export (required)")
+    p.add_argument("-o", "--out", default=None, help="folder for the files (default: beside the task)")
+    p.add_argument("--build-timeout", type=seconds, default=120.0, metavar="SECONDS",
+                   help="limit on compiling the kernel to check it before it is written (default: 120)")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="compile the kernel for its check without the sandbox (default: sandboxed)")
+    p.add_argument("--json", action="store_true", help="print the files written as one JSON object (default: off)")
+    p.set_defaults(func=cmd_export)

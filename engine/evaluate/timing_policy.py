@@ -1,0 +1,88 @@
+"""How much timing a candidate and its reference get: the number of timed calls (from the time per call and
+a wall-time target), the fewest calls before a median may be called settled, the reference's trials by the
+same rule, the reference's own timer, and the seconds a phase spends (reply.extra).
+
+The checker (checker.py) makes the calls; this module decides how many and times the reference (trusted: the
+task's own module, in the checker's process).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import torch
+
+from engine.evaluate import timing
+from engine.evaluate.perturb import Perturber
+
+_perf_counter = time.perf_counter
+
+TIMING_TARGET_MS = {"cuda": 600.0, "cpu": 1500.0}  # wall time to spend on each side's timed calls
+MIN_TRIALS = 20
+# The fewest timed calls on a GPU for a call so slow that MIN_TRIALS of them would pass the time target (a
+# 233 ms fp64 convolution: 20 calls are 4.7 s a candidate); they still stop only once the median is settled.
+MIN_SLOW_TRIALS = 5
+
+
+def trials_for(est_ms: float, timing_trials: int, device: torch.device) -> int:
+    """Timed calls for a call of about est_ms: as many as the time target holds, at least MIN_TRIALS (or the
+    request's cap, if lower) and at most the request's cap (timing_trials)."""
+    target = TIMING_TARGET_MS["cuda" if device.type == "cuda" else "cpu"]
+    by_time = math.ceil(target / max(est_ms, 1e-3))
+    return int(max(min(MIN_TRIALS, timing_trials), min(timing_trials, by_time)))
+
+
+def floor_for(est_ms: float) -> int:
+    """The fewest GPU calls before the median may be called settled: MIN_TRIALS, fewer for slow calls."""
+    by_time = math.ceil(TIMING_TARGET_MS["cuda"] / max(est_ms, 1e-3))
+    return max(MIN_SLOW_TRIALS, min(MIN_TRIALS, by_time))
+
+
+def settled(time_more: Callable[[int], list[float]], cap: int, floor: int) -> list[float]:
+    """The reference's trials on a GPU: by the same rule as the candidate's, at least `floor` and at most
+    `cap` (its own time sets both: a 30 ms reference is not timed as often as a 30 us one)."""
+    ms = time_more(min(floor, cap))
+    while len(ms) < cap and not timing.median_settled(ms, floor):
+        ms += time_more(min(5, cap - len(ms)))
+    return ms
+
+
+def reference_timer(ref: torch.nn.Module, pool: Sequence[Sequence[Any]], perturb: Perturber, device: torch.device,
+                    flusher: timing.CacheFlusher) -> Callable[[int], list[float]]:
+    """The reference timed in the checker the way the runner times a candidate (flush enqueued, events or the
+    host clock, device-wide sync, each call on pool inputs perturbed the same way); returns
+    `time(n) -> n more trials`."""
+    bufs = [x.clone() if isinstance(x, torch.Tensor) else x for x in pool[0]]
+    done = [0]
+
+    def run() -> Any:
+        with torch.no_grad():
+            return ref(*bufs)
+
+    def time_more(n: int) -> list[float]:
+        if done[0] == 0:
+            timing.warm_up(run, device)
+        ms = []
+        for _ in range(n):
+            perturb.write([b for b in bufs if isinstance(b, torch.Tensor)], pool[done[0] % len(pool)])
+            ms.append(timing.time_call(run, device, before=flusher.flush)[0])
+            done[0] += 1
+        return ms
+
+    return time_more
+
+
+def counted(time_more: Callable[[int], list[float]], into: dict[str, Any], key: str) -> Callable[[int], list[float]]:
+    """time_more, with the wall seconds spent in it added up in into[key] (the run's phases: eager's share of a
+    candidate's timing)."""
+    def counted(n: int) -> list[float]:
+        t0 = _perf_counter()
+        try:
+            return time_more(n)
+        finally:
+            into[key] = round(into.get(key, 0.0) + _perf_counter() - t0, 4)
+
+    return counted

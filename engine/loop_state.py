@@ -1,0 +1,128 @@
+"""The loop's settings and state, and the one rule for a run's figures: the typed data that the loop's parts
+(engine/loop.py, retiming.py, loop_profiling.py, loop_resume.py, result_files.py) share."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from contracts import verdict as rule
+from contracts.runrecord import BestFigure, Figure, RoundSummary, pick_best
+from contracts.vocabulary import Direction, Space
+from engine.agents.base import RoundRecord, Usage
+from engine.evaluate.outcome import Candidate, Outcome
+from engine.evaluate.pipeline import EvalSettings
+
+if TYPE_CHECKING:
+    from engine.profile.metrics import Profile
+
+# The loop builds typed events (contracts/runrecord.py); a sink receives each one's JSON form, the line that
+# `--events jsonl` writes.
+EventSink = Callable[[dict[str, Any]], None]
+
+@dataclass(frozen=True)
+class LoopSettings:
+    rounds: int = 3
+    candidates: int = 6
+    # Total candidates, when not rounds x candidates: full rounds of `candidates`, the last round takes what is
+    # left (a budget of 1 is one round of one candidate). None: rounds x candidates.
+    budget: int | None = None
+    space: Space | None = None  # None: the SSDA chooses every round (auto)
+    planning: bool = True
+    use_contract: bool = True
+    profile: bool = True
+    ncu_path: str | None = None
+    # Kernel launches Nsight Compute profiles per profile in the loop (the first ones of the call): each costs
+    # dozens of replay passes, and a model's identical layers say nothing new (`hiera profile` takes 20).
+    profile_kernels: int = 6
+    results_dir: Path | None = None  # None: beside the task
+    write_results: bool = True
+    # A best that is not faster than eager (level within the spread of its timings, or slower) is not what a
+    # user asked for: it goes to the run's folder, not beside their module, unless they ask for it.
+    keep_slower: bool = False
+    eval: EvalSettings = field(default_factory=EvalSettings)
+
+    def round_sizes(self) -> list[int]:
+        """How many candidates each round generates."""
+        if self.budget is None:
+            return [self.candidates] * self.rounds
+        full, rest = divmod(self.budget, self.candidates)
+        return [self.candidates] * full + ([rest] if rest else [])
+
+    @property
+    def total(self) -> int:
+        return sum(self.round_sizes())
+
+
+# --- the run's figures: one rule for "the best", whoever shows it ----------------------------------------------
+
+def figure(o: Outcome, retimed: bool) -> Figure | None:
+    """A valid outcome's figure: speedup, both times and the verdict, all from one and the same pair (the pair's
+    spread and verdict by contracts/verdict.py)."""
+    if not (o.valid and o.candidate and o.reference and o.speedup):
+        return None
+    return Figure.of_pair(o.candidate.median_ms, o.reference.median_ms, retimed, o.candidate.spread,
+                          o.reference.spread, unstable=rule.flagged_unstable(o.flags))
+
+
+@dataclass
+class Best:
+    candidate: Candidate
+    outcome: Outcome
+    round: int
+    space: Space
+    direction: Direction
+    retimed: bool = False  # outcome is a re-timing of the candidate on its own (see retiming.confirm_best)
+
+    @property
+    def speedup(self) -> float:
+        return self.outcome.speedup or 0.0
+
+    def figure(self) -> BestFigure:
+        fig = figure(self.outcome, self.retimed)
+        assert fig is not None, "a Best holds a valid, timed outcome"
+        return BestFigure.of(self.candidate.id, fig)
+
+
+def best_of(pool: Iterable[Best]) -> Best | None:
+    return pick_best(pool, lambda b: b.speedup, lambda b: b.retimed)
+
+
+@dataclass
+class LoopState:
+    run_id: str
+    best: Best | None = None
+    parent_profile: Profile | None = None
+    history: list[RoundRecord] = field(default_factory=list)
+    rounds: list[RoundSummary] = field(default_factory=list)
+    usage: list[Usage] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(
+        ("build", "verify", "time", "profile", "model"), 0.0))
+    reference_ms: list[float] = field(default_factory=list)
+    evaluated: int = 0  # the rounds' candidates
+    retimed: int = 0  # extra evaluations of the best before the run reports it (see retiming.confirm_best)
+    profiling_off: str | None = None
+    profiling: dict[str, Any] = field(default_factory=lambda: {
+        "reference": False, "rounds_profiled": 0, "failed": 0, "skipped": {}})
+    valid: dict[str, Best] = field(default_factory=dict)  # every valid candidate's latest figure, by id
+    # A round stopped part way (resume): its finished candidates by 1-based index, taken as they stand.
+    partial: dict[int, dict[int, tuple[Candidate, Outcome]]] = field(default_factory=dict)
+    earlier_s: float = 0.0  # wall seconds of the sessions before a resume
+
+
+def bottleneck_text(profile: Profile | None) -> str | None:
+    """The parent's dominant bottleneck by ncu's own rules, as stored beside the SSDA's chosen direction."""
+    b = profile.bottleneck if profile is not None else None
+    if b is None:
+        return None
+    return f"{b.rule} ({b.direction or '?'})"
+
+
+median = rule.median  # the usual median (the mean of the two middle values of an even count), as everywhere
+
+
+def candidate_id(round_: int, index: int, source: str) -> str:
+    return f"r{round_}c{index}-{hashlib.sha256(source.encode()).hexdigest()[:6]}"

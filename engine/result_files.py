@@ -1,0 +1,65 @@
+"""Where a run's result goes and what it is: the exported ModelNew file and its kernel, beside the task (or the
+--results-dir) when it is faster than eager, else in the run's own folder; one result per run, replaced by a later
+session of the same run, never numbered again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from contracts.export import modelnew_source, result_paths, run_mark
+from contracts.runrecord import SLOWER_DIR, BestFigure, Notice, ResultPaths, Verdict, verdict_phrase
+from engine.evaluate.outcome import CandidateKind
+from engine.loop_state import Best
+
+if TYPE_CHECKING:
+    from engine.loop import Loop
+
+
+class ResultFiles:
+    """The result files of one Loop's runs."""
+
+    def __init__(self, loop: Loop):
+        self.loop = loop
+
+    def write(self, best: Best, run_id: str) -> ResultPaths:
+        """The run's one result: beside the task (or --results-dir) when faster, else in the run's folder. A
+        file this run wrote before (an earlier session of it) is replaced, never numbered again."""
+        fig = best.figure()
+        directory = self.loop.settings.results_dir
+        if fig.verdict != Verdict.FASTER.value and not self.loop.settings.keep_slower:
+            directory = self.loop.store.run_dir(run_id) / SLOWER_DIR
+        try:
+            return self._write_pair(best, fig, run_id, directory)
+        except OSError as e:
+            if directory is not None and self.loop.store.root in directory.parents:
+                raise  # the run's own folder: there is nowhere else to keep it
+            # Checked writable when the run started (engine/commands/checks.py); it changed since. The result
+            # is not lost: it goes to the run's folder, and the run says where and why.
+            kept = self.loop.store.run_dir(run_id) / "result"
+            where = directory or self.loop.spec.path.parent
+            self.loop.store.record_notice(run_id, f"could not write the result in {where} ({e.strerror or e}); it is "
+                                                  f"kept in {kept}")
+            self.loop.emit(Notice(self.loop.store.notices(run_id)[-1]))
+            return self._write_pair(best, fig, run_id, kept)
+
+    def _write_pair(self, best: Best, fig: BestFigure, run_id: str, directory: Path | None) -> ResultPaths:
+        c = best.candidate
+        if directory is not None:
+            directory.mkdir(parents=True, exist_ok=True)
+        if c.kind is CandidateKind.MODELNEW:
+            py, _ = result_paths(self.loop.spec, ".cu", directory, run_id)
+            py.write_text(f"# The best of an optimize run {run_mark(run_id)}: {fig.speedup:.2f}x against eager on "
+                          f"{best.outcome.device}, {verdict_phrase(fig)}.\n" + c.source)
+            return ResultPaths(str(py), None)
+        py, src = result_paths(self.loop.spec, c.kind.suffix, directory, run_id)
+        pair = "timed again on its own" if best.retimed else "its first pair; not re-timed"
+        note = (f"{fig.speedup:.2f}x against eager on {best.outcome.device}, {verdict_phrase(fig)}; {pair}. "
+                f"Kernel copy: {src.name}.")
+        # The file's guard serves what the best was found valid on: the batch range its checks found, or the
+        # given shapes alone (a candidate valid only there, or one not checked at other sizes).
+        cover = best.outcome.shapes.coverage if best.outcome.shapes is not None else None
+        py.write_text(modelnew_source(self.loop.spec, c.source, cuda=c.kind is CandidateKind.CUDA, note=note,
+                                      run_id=run_id, cover=cover))
+        src.write_text(c.source)
+        return ResultPaths(str(py), str(src))

@@ -1,0 +1,154 @@
+"""Which package may import which: the language server stands on contracts/ alone, contracts/ on the standard
+library alone, and the evaluator's trusted checker reaches nothing that loads candidate code.
+
+hiera_ls/ reads what the engine writes (events, results, the run store, stored profiles) through the types in
+contracts/, never by importing the engine: an editor's server must start without torch, and a fact kept in
+the engine and read by the server would be kept twice the day someone copies it. contracts/ is what both sides
+import, so it imports nothing of either side, nor any package outside the standard library.
+
+The trusted checker judges candidates, so it must not even import what imports or dlopens one in-process
+(session.py, native.py: the profiled program does that, in the sandbox).
+
+The graph is read from the sources (every `import` at any depth, a function's deferred import included), so a
+test passes only when no path of imports leads there, not merely when today's process happens not to load it.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+OURS = ("contracts", "engine", "hiera_ls")
+
+# contracts/probe.py is the program contracts/task.py starts in its own interpreter to load a task (user code,
+# torch and all) and describe it: its torch imports are in the functions that run there, never on import (the
+# last test below imports every contracts module and sees no torch).
+RUNS_THE_TASK = {"contracts/probe.py": {"torch"}}
+
+
+def module_file(name: str) -> Path | None:
+    """The repository's file for a module name (a package's __init__.py), None for one outside the repo."""
+    base = REPO.joinpath(*name.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(REPO).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module a file imports, by absolute name: `from a import b` names a.b where b is a module."""
+    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: from the file's package, one level up per dot beyond the first
+                up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*up, node.module] if node.module else up)
+            else:
+                base = node.module or ""
+            out.add(base)
+            out.update(f"{base}.{a.name}" for a in node.names if module_file(f"{base}.{a.name}") is not None)
+    return out
+
+
+def reached_from(roots: list[Path]) -> dict[str, list[str]]:
+    """Every module of ours reachable from the roots' imports, each with one chain of imports that reaches it."""
+    chains = {module_name(p): [module_name(p)] for p in roots}
+    todo = list(chains)
+    while todo:
+        name = todo.pop()
+        path = module_file(name)
+        if path is None:
+            continue
+        for imported in sorted(imports_of(path)):
+            if imported.split(".")[0] in OURS and imported not in chains:
+                chains[imported] = [*chains[name], imported]
+                todo.append(imported)
+    return chains
+
+
+def test_the_language_server_reaches_nothing_of_the_engine_through_any_chain_of_imports():
+    roots = sorted(REPO.glob("hiera_ls/**/*.py"))
+    assert len(roots) > 20, "the walk found no language-server sources"
+    chains = reached_from(roots)
+    assert any(n.startswith("contracts.") for n in chains), "the walk found none of the imports it should follow"
+    engine = sorted(" -> ".join(chain) for name, chain in chains.items() if name.split(".")[0] == "engine")
+    assert not engine, "hiera_ls reaches the engine:\n" + "\n".join(engine)
+
+
+def test_the_walk_sees_a_deferred_import_through_contracts(tmp_path, monkeypatch):
+    """The check above can fail: an engine import inside a function, one module away, is found with its chain."""
+    fake = tmp_path / "repo"
+    for rel, text in {"hiera_ls/__init__.py": "", "hiera_ls/views.py": "from contracts import shared\n",
+                      "contracts/__init__.py": "", "engine/__init__.py": "", "engine/profile.py": "",
+                      "contracts/shared.py": "def f():\n    from engine.profile import x\n"}.items():
+        (fake / rel).parent.mkdir(parents=True, exist_ok=True)
+        (fake / rel).write_text(text)
+    monkeypatch.setattr(sys.modules[__name__], "REPO", fake)
+    chains = reached_from([fake / "hiera_ls" / "views.py"])
+    assert chains["engine.profile"] == ["hiera_ls.views", "contracts.shared", "engine.profile"]
+
+
+def test_contracts_import_only_the_standard_library_and_each_other():
+    offenders = []
+    for path in sorted(REPO.glob("contracts/**/*.py")):
+        rel = str(path.relative_to(REPO))
+        allowed = RUNS_THE_TASK.get(rel, set())
+        for name in sorted(imports_of(path)):
+            top = name.split(".")[0]
+            if top not in sys.stdlib_module_names and top != "contracts" and top not in allowed:
+                offenders.append(f"{rel} imports {name}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_every_contracts_module_imports_without_torch_the_engine_or_the_language_server():
+    names = sorted(module_name(p) for p in REPO.glob("contracts/**/*.py"))
+    assert {"contracts.profile", "contracts.hotlines", "contracts.runrecord", "contracts.runstore"} <= set(names)
+    probe = (f"import sys; import {', '.join(names)}; "
+             "print(sorted({m.split('.')[0] for m in sys.modules} & "
+             "{'torch', 'numpy', 'engine', 'hiera_ls', 'lsprotocol', 'pygls'}))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_server_does_not_load_the_scripted_test_client():
+    """hiera_ls/scripted_client.py drives the server from tests and scripts; the server's own imports (from its
+    entry point) never reach it, so what the server needs of it (plain JSON for hiera/* messages) is its own."""
+    chains = reached_from([REPO / "hiera_ls" / "server.py", REPO / "hiera_ls" / "__main__.py"])
+    assert "hiera_ls.hiera_server" in chains and "hiera_ls.plain_json" in chains
+    assert "hiera_ls.scripted_client" not in chains, " -> ".join(chains["hiera_ls.scripted_client"])
+
+
+def test_the_trusted_checker_reaches_no_module_that_loads_candidate_code():
+    """session.py and native.py import or dlopen a candidate in-process (the profiled program does that, in the
+    sandbox); the checker, which judges candidates, must not even import them."""
+    # The checker's concerns, split out of checker.py (issue 26), are trusted as much as the checker itself:
+    # each is walked from on its own, and the checker's walk must reach them (else they are not its own).
+    concerns = ("inputs_pool", "timing_policy", "clock_check", "runner_limits", "library_audit", "variants")
+    checker_chains = reached_from([REPO / "engine/evaluate/checker.py"])
+    unreached = [m for m in concerns if f"engine.evaluate.{m}" not in checker_chains]
+    assert not unreached, f"the checker's walk does not reach {unreached}"
+    for trusted in ("engine/evaluate/checker.py", "engine/evaluate/worker.py",
+                    *(f"engine/evaluate/{m}.py" for m in concerns)):
+        chains = reached_from([REPO / trusted])
+        assert "engine.evaluate.requests" in chains or "engine.evaluate.perturb" in chains, \
+            f"the walk from {trusted} found none of its imports"
+        loaders = [" -> ".join(chains[m]) for m in ("engine.evaluate.session", "engine.evaluate.native")
+                   if m in chains]
+        assert not loaders, f"{trusted} reaches a module that loads candidate code:\n" + "\n".join(loaders)
+
+
+def test_the_rule_sees_an_import_that_breaks_it():
+    chains = reached_from([REPO / "engine" / "evaluate" / "session.py"])  # the walk does follow imports
+    assert "engine.evaluate.native" in chains, sorted(chains)

@@ -1,0 +1,106 @@
+"""Every candidate is also verified (and briefly timed) at other batch sizes by the trusted checker (issue 29):
+1, half, an odd size and double, in the same runner, by the same rules; what it was valid on is its coverage,
+and a candidate valid only at the given shapes is flagged. Writing past a buffer's end is caught by the canary
+bytes after it, at any size."""
+
+from __future__ import annotations
+
+import pytest
+
+from contracts.shapes import SKIPPED, Coverage, ShapeCheck, ShapeReport, coverage_of, variant_sizes
+from tests.conftest import CANDIDATES, TASKS
+from tests.evalkit import evaluate_one, evaluator
+
+
+@pytest.fixture(scope="module")
+def ev(tmp_path_factory):
+    e = evaluator(TASKS / "scale_bias_relu.py", tmp_path_factory.mktemp("variants"), trials=30)
+    yield e
+    e.close()
+
+
+def test_a_kernel_that_reads_its_sizes_is_valid_at_every_batch_size_and_its_file_serves_them(ev):
+    o = evaluate_one(ev, CANDIDATES / "scale_bias_relu.cpp")
+    assert o.valid, o.reason
+    assert [c.batch for c in o.shapes.checks] == [1, 128, 255, 512] == list(variant_sizes(256))
+    assert o.shapes.all_valid and o.shapes.coverage == Coverage((1, 512))
+    assert all(c.candidate_ms and c.reference_ms for c in o.shapes.checks)  # briefly timed, both sides
+    assert not any(f.startswith("fixed_shape") for f in o.flags)
+    assert "valid at batch 1, 128, 255, 512 beside 256" in o.reason
+    # Well under a second per candidate on a small task (it measured 0.3-0.4 s on the shared 2-core machine).
+    assert o.extra["variants_s"] < 2.0
+
+
+def test_a_kernel_that_ignores_its_sizes_is_flagged_valid_only_at_the_given_shapes(ev):
+    """It writes 256x512 elements whatever it gets: past the end of a smaller output (caught by the canary
+    after it; at batch 1 far enough past to kill its runner, which is started again for the sizes left) and
+    short of a larger one (NaN left)."""
+    o = evaluate_one(ev, CANDIDATES / "ignores_sizes.cpp")
+    assert o.valid, o.reason  # at the task's own shapes it is right
+    by = {c.batch: c for c in o.shapes.checks}
+    assert set(by) == {1, 128, 255, 512} and not o.shapes.valid
+    assert "wrote past the end of output 0 [batch 255]" in by[255].reason
+    assert "wrote past the end of output 0 [batch 128]" in by[128].reason
+    assert by[512].status == "incorrect"
+    assert o.shapes.fixed_only and o.shapes.coverage == Coverage()
+    assert any(f.startswith("fixed_shape: valid only at the shapes of get_inputs() (batch 256)") for f in o.flags)
+
+
+def test_a_kernel_writing_one_row_past_its_output_is_incorrect_at_the_given_shapes_too(ev):
+    o = evaluate_one(ev, CANDIDATES / "writes_past_end.cpp")
+    assert o.status.value == "incorrect" and "wrote past the end of output 0 (shape 256x512)" in o.reason
+
+
+def test_a_task_that_fixes_its_shapes_has_no_variants(tmp_path):
+    task = tmp_path / "fixed.py"
+    task.write_text((TASKS / "scale_bias_relu.py").read_text().replace(
+        "self.bias = nn.Parameter(torch.randn(cols))", "self.bias = nn.Parameter(torch.randn(rows, cols))"))
+    from contracts.task import load_task
+
+    spec = load_task(task)
+    assert spec.batch is None and "fixes the batch size 256" in spec.batch_note
+
+
+def test_coverage_is_the_run_of_valid_sizes_around_the_given_one():
+    assert coverage_of(256, [1, 128, 255, 512], []) == Coverage((1, 512))
+    assert coverage_of(256, [128, 255], [1, 512]) == Coverage((128, 256))  # nothing claimed past a failure
+    assert coverage_of(256, [1, 512], [128, 255]) == Coverage((256, 512))
+    assert coverage_of(256, [1], [128, 255, 512]) == Coverage()
+    report = ShapeReport(256, (ShapeCheck(1, "valid"), ShapeCheck(128, SKIPPED, "does not fit"),
+                               ShapeCheck(512, "incorrect", "x")))
+    assert report.coverage == Coverage((1, 256)) and not report.fixed_only and not report.all_valid
+    assert ShapeReport.from_json(report.to_json()) == report
+
+
+def test_sizes_that_do_not_fit_in_memory_are_skipped_and_said_so(monkeypatch):
+    import torch
+
+    from engine.evaluate import variants
+    from engine.evaluate.requests import EvalRequest
+
+    class Stub:
+        device = torch.device("cpu")
+
+    req = EvalRequest("c", "cpp", "a.so", None, batch=256, variants=(1, 128, 255, 512))
+    x, out = torch.zeros(256, 512), torch.zeros(256, 512)  # 1 MiB of buffers at 256
+    monkeypatch.setattr(variants, "_free_bytes", lambda device: 16 << 20)  # room for sizes up to ~1000 rows
+    planned, skipped = variants.VariantCheck(Stub(), req).plan([x], [out])
+    assert [p.size for p in planned] == [1, 128, 255] and [p.group for p in planned] == [1, 2, 3]
+    assert [s.batch for s in skipped] == [512] and "GiB free" in skipped[0].reason
+
+
+def test_sizes_that_failed_alike_are_said_once_in_the_summary():
+    from contracts.shapes import ShapeCheck, ShapeReport
+
+    refusal = "trial 1: hiera_forward returned 2 (a tensor's shape differs)"
+    report = ShapeReport(1024, (ShapeCheck(1, "runtime_error", f"batch 1, {refusal}"),
+                                ShapeCheck(512, "valid", ""),
+                                ShapeCheck(2048, "runtime_error", f"batch 2048, {refusal}"),
+                                ShapeCheck(4095, "incorrect", "batch 4095, trial 1: output y differs")))
+    text = report.summary()
+    assert text.count(refusal) == 1
+    assert f"runtime_error at batch 1, 2048 ({refusal})" in text
+    assert "incorrect at batch 4095 (trial 1: output y differs)" in text
+    assert text.startswith("valid at batch 512 beside 1024")
+    # the flag's and the CLI's short form: the same grouping, no reasons
+    assert report.not_valid() == "runtime_error at batch 1, 2048; incorrect at batch 4095"
