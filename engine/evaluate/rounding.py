@@ -38,6 +38,7 @@ def _fp32(x: Any) -> bool:
     return isinstance(x, torch.Tensor) and x.dtype == torch.float32
 
 
+@torch.no_grad()
 def reference_slack(ref: torch.nn.Module, inputs: Sequence[Any], expected: Sequence[torch.Tensor],
                     tols: Sequence[float], seed: int, run: Run) -> list[torch.Tensor | None]:
     """One slack per output (None where there is none: a non-fp32 output, a reference with half-precision
