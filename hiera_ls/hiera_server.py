@@ -57,6 +57,10 @@ class HieraServer(LanguageServer):
         self.jobs = JobManager(self, on_done=lambda job: deliver.on_job_done(self, job),
                                on_update=lambda job: self.schedule_lens_refresh(), on_notice=self.tell_notice)
         self.watcher: Watcher | None = None
+        # Set once the first walk of the workspace is merged: the watcher starts before that walk (a file
+        # written meanwhile would otherwise be seen by neither), and what it reports waits for the merge, so
+        # its fresher read lands after the walk's.
+        self.walked = asyncio.Event()
         self._uris: dict[Path, str] = {}  # open documents: path -> the client's URI
         self._told_no_cuda = False
         self._told_notices: set[str] = set()
@@ -367,6 +371,7 @@ class HieraServer(LanguageServer):
         self.spawn(self._apply_disk_changes(paths))
 
     async def _apply_disk_changes(self, paths: set[Path]) -> None:
+        await self.walked.wait()
         store = {p for p in paths if p.name.startswith("hiera.db") or p.name == ".hiera"}
         rest = sorted(paths - store)
         # a git checkout can touch thousands of files: parsed by the scan worker, off the loop and the GIL

@@ -69,17 +69,23 @@ async def initialize(ls: HieraServer, params: types.InitializeParams) -> None:
 @server.feature(types.INITIALIZED)
 async def initialized(ls: HieraServer, params: types.InitializedParams) -> None:
     await ls.load_settings()
-    # Every file of the workspace parsed: in the scan worker, so hovers and lenses answer meanwhile.
-    py, cu = await ls.scanner.run("walk", ls.index.roots, size=SMALL_BYTES)
-    ls.index.merge_walk(py, cu)
-    ls.log(f"HIERA: indexed {sum(len(s.modules) for s in ls.index.py.values())} module classes in "
-           f"{len(ls.index.py)} files and {len(ls.index.cu)} .cu files")
+    # Watching first, then the walk: a file written between the two would otherwise be seen by neither (the
+    # index was already answering while the watcher started). What the watcher reports meanwhile is applied
+    # after the walk is merged (HieraServer.walked).
     if os.environ.get("HIERA_LS_NO_WATCH") != "1":
         ls.watcher = Watcher(ls.index.roots, asyncio.get_running_loop(), ls.on_disk_change)
         try:
             await asyncio.to_thread(ls.watcher.start)
         except Exception as e:  # no inotify here: the editor's own notifications still work
             log.warning("file watching is off: %s", e)
+    try:
+        # Every file of the workspace parsed: in the scan worker, so hovers and lenses answer meanwhile.
+        py, cu = await ls.scanner.run("walk", ls.index.roots, size=SMALL_BYTES)
+        ls.index.merge_walk(py, cu)
+    finally:
+        ls.walked.set()
+    ls.log(f"HIERA: indexed {sum(len(s.modules) for s in ls.index.py.values())} module classes in "
+           f"{len(ls.index.py)} files and {len(ls.index.cu)} .cu files")
     ls.schedule_lens_refresh()
 
 
