@@ -1,7 +1,7 @@
 // Drives code-server in headless Chromium through a user's path, twice: a module the machine can speed up
-// by more than 10x (the result files arrive beside it through workspace/applyEdit, and the engine's flag on
-// such a figure, "over 10× — check before trusting", reaches the hover, the results view and the one message
-// at the job's end) and one it cannot (nothing is written beside it; the results view, the status bar, the
+// (the result files arrive beside it through workspace/applyEdit; where the figure is over 10×, as it often is
+// on 2 cores, the engine's flag "over 10× — check before trusting" reaches the hover, the results view and the
+// one message at the job's end, and those three agree on it either way) and one it cannot (nothing is written beside it; the results view, the status bar, the
 // hover and a warning in the Problems panel say so, by the slowdown's own size: "NN× slower"). Along the way
 // it checks that the code lens and the status bar report the same round and candidate, that the pair's spread
 // is shown ("±N%"), that a CPU workspace offers no Nsight Compute action, that a job ends in one message, that
@@ -378,7 +378,11 @@ async function main() {
       return s.text;
     });
     const figure = /(\d+(?:\.\d+)?)×/.exec((await statusIcon(page))?.text ?? '')?.[1];
-    await step(`[${tag}] one message at the job's end${expectWin ? ', with the flag' : ''}`, async () => {
+    // Whether the engine flagged the win as over 10× depends on how fast this machine ran it (15× on one run
+    // of a 2-core machine, 9.0× on another): the message must carry the flag when the figure is clearly over
+    // 10×, and the hover and the results view must say what the message says.
+    let flaggedOver10 = false;
+    await step(`[${tag}] one message at the job's end${expectWin ? ', with the flag if over 10×' : ''}`, async () => {
       const deadline = Date.now() + 10_000;
       while (Date.now() < deadline && toasts.size === 0) {
         await readToasts();
@@ -389,8 +393,9 @@ async function main() {
       if (seen.length !== 1) {
         throw new Error(`${seen.length} HIERA toasts for one job: ${JSON.stringify(seen)}`);
       }
-      if (expectWin && !/Flagged: over 10× — check before trusting/.test(seen[0])) {
-        throw new Error(`the message does not carry the flag: ${seen[0]}`);
+      flaggedOver10 = /Flagged: over 10× — check before trusting/.test(seen[0]);
+      if (expectWin && figure && Number(figure) >= 11 && !flaggedOver10) {
+        throw new Error(`the message does not carry the flag of a figure over 10×: ${seen[0]}`);
       }
       if (!expectWin && !/\d+(\.\d+)?× slower than eager/.test(seen[0])) {
         throw new Error(`the message does not give the slowdown's size: ${seen[0]}`);
@@ -474,8 +479,8 @@ async function main() {
       if (!/±\d+(\.\d)?%/.test(text)) {
         throw new Error(`the hover shows no spread: ${text.slice(0, 300)}`);
       }
-      if (expectWin && !text.includes('flagged: over 10× — check before trusting')) {
-        throw new Error(`the hover does not show the engine's flag (a figure over 10×): ${text.slice(0, 300)}`);
+      if (text.includes('flagged: over 10× — check before trusting') !== flaggedOver10) {
+        throw new Error(`the hover and the message disagree on the flag of a figure over 10× (message: ${flaggedOver10}): ${text.slice(0, 300)}`);
       }
       if (/CUDA/.test(text)) {
         throw new Error(`a CPU run's hover speaks of CUDA: ${text}`);
@@ -548,8 +553,8 @@ async function main() {
       if (!/±\d+(\.\d)?%/.test(text)) {
         throw new Error('the results view shows no spread');
       }
-      if (expectWin && !text.includes('flagged: over 10× — check before trusting')) {
-        throw new Error("the results view does not show the engine's flag");
+      if (text.includes('flagged: over 10× — check before trusting') !== flaggedOver10) {
+        throw new Error(`the results view and the message disagree on the flag of a figure over 10× (message: ${flaggedOver10})`);
       }
       if (!expectWin && !/\d+(\.\d+)?× slower than eager/.test(text)) {
         throw new Error("the results view does not give the slowdown's size");
