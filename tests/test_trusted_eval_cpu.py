@@ -824,3 +824,26 @@ def test_control_and_rule_the_figure_a_forged_report_gets_on_each_device() -> No
         assert figure > 0.14, (gpu, figure)  # the clock holds it: at most the allowance is hidden
         honest = med(timing.candidate_times(true, walls, overhead, gpu))
         assert abs(honest - med(true)) < 0.02, (gpu, honest)  # an honest report stands, within the overhead's scatter
+
+
+def test_a_clock_gap_on_the_cpu_is_recorded_not_a_verdict_and_on_a_gpu_is_suspect() -> None:
+    """On the CPU the figure is the checker's clock (the test above), so a runner whose report is under it gains
+    nothing and the gap is recorded; an honest 0.1 ms fp64 stencil read `suspect` on CI when the clock's scatter
+    around it was 0.3 ms. On a GPU the report is the figure within an allowance, so the same gap is `suspect`."""
+    import random
+
+    from engine.evaluate import timing
+    from engine.evaluate.clock_check import cross_check
+    from engine.evaluate.requests import Rejected
+
+    rng = random.Random(1)
+    overhead = timing.Overhead(median_ms=0.30, iqr_ms=0.01, floor_ms=0.29)
+    reported = [0.1 + rng.gauss(0, 0.001) for _ in range(30)]
+    walls = [r + 0.30 + 0.3 + rng.gauss(0, 0.005) for r in reported]  # 0.3 ms more than the calibration
+    gap = cross_check(reported, walls, overhead, torch.device("cpu"))
+    assert gap["over_allowance"] is True and gap["gap_ms"] > gap["calibrated_gap_ms"] + gap["slack_ms"], gap
+    with pytest.raises(Rejected) as e:
+        cross_check(reported, walls, overhead, torch.device("cuda", 0))
+    assert e.value.status is Status.SUSPECT and "cannot be trusted" in e.value.reason
+    fine = cross_check(reported, [r + 0.30 + rng.gauss(0, 0.005) for r in reported], overhead, torch.device("cpu"))
+    assert fine["over_allowance"] is False, fine

@@ -36,7 +36,8 @@ from typing import Any
 import torch
 
 from contracts.shapes import ShapeReport
-from engine.evaluate import timing, verify, wire
+from engine.evaluate import back_to_back, timing, verify, wire
+from engine.evaluate.back_to_back import BackToBack
 from engine.evaluate.candidate_process import CandidateProcess, FreezeFailed, RunnerFailed, RunnerSpec
 from engine.evaluate.clock_check import calibrate, cross_check, parity, stability
 from engine.evaluate.exchange import Exchange, OutputSnapshot, Spec
@@ -104,6 +105,7 @@ class Checker:
         self._min_call_s = 0.0
         self._probe_runner: float | None = None
         self._probe_checker: float | None = None
+        self._burst_overhead = 0.0  # an empty burst's cost (back_to_back.calibrate), per runner
         self._threads = torch.get_num_threads()
         self._rng = random.Random(int.from_bytes(os.urandom(8), "little"))  # secret: never seeded by a task
         # Every seed a trial, a construct or the timing pool is made under derives from this (_seed): fixed for
@@ -154,7 +156,8 @@ class Checker:
     def _exchange_for(self, ref: torch.nn.Module, inputs: Sequence[Any], outs: Sequence[torch.Tensor],
                       variant_specs: Sequence[Spec] = ()) -> Exchange:
         """The shared buffers: set 0 at the task's own shapes (and every parameter and buffer), then the sets of
-        the other batch sizes checked (variants.py); kept while the next candidate needs the same ones."""
+        the other batch sizes checked (variants.py) and the back-to-back sets (back_to_back.py); kept while the
+        next candidate needs the same ones."""
         shapes: list[Any] = [(tuple(x.shape), x.dtype) for x in inputs if isinstance(x, torch.Tensor)]
         shapes += [(tuple(t.shape), t.dtype) for t in ref.state_dict().values()]
         shapes += [(tuple(o.shape), o.dtype) for o in outs]
@@ -264,7 +267,10 @@ class Checker:
             self._estimate_reference(ref0, in0)
             sizes = VariantCheck(self, req)
             planned, skipped = sizes.plan(in0, out0)
-            ex = self._exchange_for(ref0, in0, out0, sizes.specs(planned, in0, out0))
+            bursts = back_to_back.plan_sets(self._ref_ms or 1.0, back_to_back.set_bytes(in0, out0), self.device) \
+                if back_to_back.wanted(self.device, req) else 0
+            ex = self._exchange_for(ref0, in0, out0, [*sizes.specs(planned, in0, out0),
+                                                      *back_to_back.specs(bursts, in0, out0)])
             ex.arm()  # a write past a buffer by an earlier candidate is its own verdict, not this one's
             # On the CPU the checker's own worker threads would spin (OpenMP's wait policy) on the cores the
             # candidate is timed on: while a runner is alive the checker works on one thread.
@@ -289,6 +295,9 @@ class Checker:
             cand_ms, walls, notes, ref_ms = self._time_candidate(proc, ex, req, deadline, time_reference)
             reported = cand_ms
             cand_ms = timing.candidate_times(reported, walls, self._overhead, gpu=self.device.type == "cuda")
+            b2b = BackToBack(self, req, ex) if ex.back_to_back_groups() else None
+            cand_burst = b2b.candidate(proc, deadline, self._scalars(b2b.ref, req.contract, b2b.pool[0]),
+                                       self._burst_overhead) if b2b else None
             check_libraries(proc, req)
             t3 = _perf_counter()
             checks, later, proc = sizes.run(proc, ex, planned, skipped, deadline, statistics.median(cand_ms),
@@ -302,6 +311,9 @@ class Checker:
                 ref_est = self._ref_ms or 1.0
                 ref_ms = settled(time_reference, trials_for(ref_est, req.timing_trials, self.device),
                                  floor_for(ref_est))
+            if cand_burst is not None:
+                back_to_back.record(reply.extra, reply.flags, cand_burst, statistics.median(reported))
+                cand_ms = back_to_back.floor(cand_ms, cand_burst)
             if planned or skipped:
                 t4 = _perf_counter()
                 self._say_shapes(reply, finish(req.batch or 0, checks, later))
@@ -389,6 +401,8 @@ class Checker:
             # the runner: the same procedure (flush, events, synchronize, output checks, reply) without the
             # candidate. The timed calls are held to it (clock_check.py).
             self._cal_gaps, self._overhead = calibrate(proc, ex, self.device, self._rng)
+            if ex.back_to_back_groups():
+                self._burst_overhead = back_to_back.calibrate(proc)
             if self.device.type == "cpu" and req.kind == "modelnew" and self._probe_runner is None:
                 self._probe_checker, self._probe_runner = self._parity(proc)
             self._ask(proc, "load", req.load_timeout_s, deadline, "loading the candidate")

@@ -65,7 +65,10 @@ def cross_check(reported: list[float], walls: list[float], overhead: timing.Over
     The allowance is relative to the call and follows the overhead's own spread (the calibration's, and the
     timed calls' own), never a fixed number of milliseconds: on a loaded 2-core CPU an honest call's wall
     time wanders by milliseconds, and a fixed 3 ms forgave a 0.1 ms call anything. On the CPU the figure is
-    the checker's clock anyway (a forged report changes nothing); this only names the attempt. On a GPU
+    the checker's clock anyway (timing.candidate_times: a forged report changes nothing), so a gap there is
+    recorded (`over_allowance`), never a verdict: the clock's scatter around a 0.1 ms call on a busy machine
+    is as large as the call, and an honest fp64 stencil read `suspect` on CI (0.3 ms over, 0.244 allowed)
+    while a forged report could have gained nothing. On a GPU
     the figure is the runner's device events held to the clock within a quarter of the call
     (timing.candidate_times), and this bound names a larger gap as an attempt: honest kernels on the H200
     showed an overhead beyond the calibration of 0.06-0.2 ms on 0.9 ms kernels (up to 20%), 0.23 ms on a
@@ -80,14 +83,15 @@ def cross_check(reported: list[float], walls: list[float], overhead: timing.Over
         slack = max(0.25, 0.25 * cand, 4 * overhead.iqr_ms)
     else:
         slack = max(0.5 * statistics.median(overhead.trusted(walls)), 4 * spread)
-    if gap > slack:
+    over = gap > slack
+    if over and device.type == "cuda":
         raise Rejected(Status.SUSPECT,
                        f"the runner reported {cand:.4g} ms per call, but by the checker's clock each call took "
                        f"{gap:.3g} ms longer than the same procedure without the candidate (allowed "
                        f"{slack:.3g} ms): the reported times cannot be trusted (patched timer, rewritten reply, "
                        "work left running on another stream, or an early reply)")
-    return {"gap_ms": round(gap + overhead.median_ms, 4), "calibrated_gap_ms": round(
-        overhead.median_ms, 4), "slack_ms": round(slack, 4), "overhead_iqr_ms": round(spread, 4)}
+    return {"gap_ms": round(gap + overhead.median_ms, 4), "calibrated_gap_ms": round(overhead.median_ms, 4),
+            "slack_ms": round(slack, 4), "overhead_iqr_ms": round(spread, 4), "over_allowance": over}
 
 
 def stability(reply: EvalReply, ref_ms: list[float], cand_ms: list[float], overhead: timing.Overhead,

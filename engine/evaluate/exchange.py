@@ -8,7 +8,8 @@ of the next candidate, and nothing is left in /dev/shm when a process dies.
 CPU: one anonymous memory file each (memfd), sealed at its size: a runner can write into it but cannot
 shrink it (which would make every access of the checker's a SIGBUS).
 CUDA: one device allocation each (cuMemCreate), exported as a file descriptor; each is its own allocation, so
-what a runner maps is that buffer and no neighbour (see cudadrv.py).
+what a runner maps is that buffer and no neighbour (see cudadrv.py). The back-to-back sets (back_to_back.py:
+one set of inputs and outputs per call of a burst, all the candidate's own) share one allocation between them.
 
 Every buffer is followed by CANARY bytes of a secret pattern, in the same memory file or allocation: a write past
 the end of a buffer (a kernel that ignores the sizes it is given writes the verified shape's element count into a
@@ -33,6 +34,7 @@ import torch
 from engine.evaluate import cudadrv, wire
 
 CANARY = 256  # bytes of a secret pattern after every buffer
+_ALIGN = 256  # where a buffer in a shared allocation starts: CUDA's alignment of an allocation's start
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,13 @@ class Spec:
     role: str  # input | state | output
     shape: tuple[int, ...]
     dtype: torch.dtype
-    group: int = 0  # the set of shapes (wire.Buffer.group): 0 the task's own, k >= 1 the k-th batch size checked
+    # The set of shapes (wire.Buffer.group): 0 the task's own, k >= 1 the k-th batch size checked, k <= -1 the
+    # k-th back-to-back set (the task's own shapes).
+    group: int = 0
+
+
+def _nbytes(s: Spec) -> int:
+    return int(torch.Size(s.shape).numel()) * torch.empty((), dtype=s.dtype).element_size()
 
 
 def dtype_name(dtype: torch.dtype) -> str:
@@ -63,45 +71,70 @@ class Exchange:
         self.fds: list[int] = []  # one file descriptor per buffer, sent to each runner
         self._maps: list[mmap.mmap] = []  # CPU: the checker's own mapping of each memfd
         self.canaries: dict[str, torch.Tensor] = {}  # the CANARY bytes after each buffer
+        self._index: dict[tuple[str, int], list[str]] = {}  # (role, group) -> buffer names, in spec order
         self._pattern = torch.frombuffer(bytearray(os.urandom(CANARY)), dtype=torch.uint8).to(device)
         self.drv: cudadrv.Driver | None = None
         if device.type == "cuda":
             torch.empty(1, device=device)  # torch's primary context first; the driver handle joins it
             self.drv = cudadrv.Driver(device.index or 0)
         try:
-            for i, s in enumerate(self.specs):
-                self._add(i, s)
+            for s in self.specs:
+                if s.group >= 0:
+                    raw, handle = self._allocate(len(self.fds), _nbytes(s) + CANARY)
+                    self._place(s, raw, 0, handle)
+            self._add_arena([s for s in self.specs if s.group < 0])
         except BaseException:
             self.close()
             raise
 
-    def _add(self, i: int, s: Spec) -> None:
-        nbytes = int(torch.Size(s.shape).numel()) * torch.empty((), dtype=s.dtype).element_size()
-        total = nbytes + CANARY
+    def _allocate(self, i: int, total: int) -> tuple[torch.Tensor, str]:
+        """One shared allocation of `total` bytes: its bytes as a tensor, and its handle for wire.Buffer."""
         if self.drv is not None:
             ptr, size, fd, alloc = self.drv.shareable_alloc(total)
             self._allocs.append((ptr, size, alloc))
             handle = f"fd:{len(self.fds)}:{size}"
             self.fds.append(fd)
-            raw = torch.as_tensor(cudadrv.DeviceArray(ptr, total), device=self.device)
-        else:
-            fd = os.memfd_create(f"hiera-buffer-{i}", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
-            self.fds.append(fd)
-            os.ftruncate(fd, total)
-            fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
-            m = mmap.mmap(fd, total, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
-            self._maps.append(m)
-            handle = f"memfd:{len(self.fds) - 1}"
-            raw = torch.frombuffer(m, dtype=torch.uint8)
-        self.tensors[s.name] = raw[:nbytes].view(s.dtype).view(s.shape)
-        self.canaries[s.name] = raw[nbytes:total]
+            return torch.as_tensor(cudadrv.DeviceArray(ptr, total), device=self.device), handle
+        fd = os.memfd_create(f"hiera-buffer-{i}", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+        self.fds.append(fd)
+        os.ftruncate(fd, total)
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
+        m = mmap.mmap(fd, total, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+        self._maps.append(m)
+        return torch.frombuffer(m, dtype=torch.uint8), f"memfd:{len(self.fds) - 1}"
+
+    def _place(self, s: Spec, raw: torch.Tensor, offset: int, handle: str) -> None:
+        """Spec `s` at `offset` of an allocation, its CANARY bytes right after it."""
+        nbytes = _nbytes(s)
+        self.tensors[s.name] = raw[offset:offset + nbytes].view(s.dtype).view(s.shape)
+        self.canaries[s.name] = raw[offset + nbytes:offset + nbytes + CANARY]
         self.canaries[s.name].copy_(self._pattern)
         self.descriptors.append(wire.Buffer(s.name, s.role, tuple(int(x) for x in s.shape), dtype_name(s.dtype),
-                                            nbytes, handle, s.group))
+                                            nbytes, handle, s.group, offset))
+
+    def _add_arena(self, specs: list[Spec]) -> None:
+        """The back-to-back sets (group < 0) in one allocation, each buffer at an aligned offset with its canary
+        after it: every set is the candidate's own, so sharing an allocation exposes nothing of another's."""
+        if not specs:
+            return
+        offsets, end = [], 0
+        for s in specs:
+            offsets.append(end)
+            end += -(-(_nbytes(s) + CANARY) // _ALIGN) * _ALIGN
+        raw, handle = self._allocate(len(self.fds), end)
+        for s, at in zip(specs, offsets):
+            self._place(s, raw, at, handle)
+
+    def back_to_back_groups(self) -> list[int]:
+        """The back-to-back sets' groups, -1 first."""
+        return sorted({s.group for s in self.specs if s.group < 0}, reverse=True)
 
     def of_role(self, role: str, group: int = 0) -> list[torch.Tensor]:
         """The buffers of one role in one set of shapes (state buffers are all in set 0)."""
-        return [self.tensors[s.name] for s in self.specs if s.role == role and s.group == group]
+        if not self._index:  # hundreds of back-to-back sets: looked up by key, not by a scan of every spec
+            for s in self.specs:
+                self._index.setdefault((s.role, s.group), []).append(s.name)
+        return [self.tensors[n] for n in self._index.get((role, group), [])]
 
     def fill(self, name: str, value: Any) -> None:
         self.tensors[name].copy_(value)

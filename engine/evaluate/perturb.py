@@ -96,6 +96,10 @@ class Perturber:
         """The generator's state before a call's inputs are written: `make(base, state)` makes them again."""
         return self.gen.get_state()
 
+    def restore(self, state: torch.Tensor) -> None:
+        """The generator back at `state` (taken after a run of writes, before their inputs were made again)."""
+        self.gen.set_state(state)
+
     def write(self, bufs: Sequence[torch.Tensor], base: Sequence[Any]) -> None:
         """bufs[i] = perturbed base tensors, in place."""
         for buf, x, plan in zip(bufs, [x for x in base if isinstance(x, torch.Tensor)], self.plans):

@@ -59,6 +59,9 @@ class EvalSettings:
     # (.cu/.cpp candidates: a size costs them well under a second), "all" (ModelNew files too: a torch.compile one
     # with dynamic=False compiles again at each new size, seconds each), "off".
     shape_variants: str = "contract"
+    # Back-to-back calls timed by the checker's clock as a floor under both figures (back_to_back.py): None, on a
+    # GPU only; True or False, on any device or none.
+    back_to_back: bool | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "device", Device.parse(self.device))
@@ -208,6 +211,7 @@ class Evaluator:
             correctness_trials=self.settings.correctness_trials, timing_trials=self.settings.timing_trials,
             seed=self.settings.seed, space=self.space_of(cand).value, timeout_s=self.settings.request_timeout_s,
             shared_compile_cache=cand.origin.startswith("expert:"), min_call_limit_s=self.settings.min_call_limit_s,
+            back_to_back=self.settings.back_to_back,
             **self._variants_for(cand),
         )
         t0 = time.perf_counter()

@@ -41,6 +41,9 @@ class EvalRequest:
     # the candidate at (issue 29; contracts/shapes.py); none: the given shapes only.
     batch: int | None = None
     variants: tuple[int, ...] = ()
+    # Back-to-back calls timed by the checker's clock, a floor under both sides' figures (back_to_back.py):
+    # None, on a GPU only; True or False, on any device or none.
+    back_to_back: bool | None = None
 
 
 @dataclass

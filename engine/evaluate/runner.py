@@ -64,6 +64,14 @@ def buffer_groups(buffers: list[wire.Buffer]) -> dict[int, dict[str, list[wire.B
     return groups
 
 
+def _burst_sets(groups: dict[int, Any], count: Any) -> list[Any]:
+    """The first `count` back-to-back sets (groups -1, -2, ...) of `groups`."""
+    sets = [groups[g] for g in sorted((g for g in groups if g < 0), reverse=True)]
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= len(sets):
+        raise Refused("protocol", f"a burst of {count!r} calls (there are {len(sets)} back-to-back sets)")
+    return sets[:count]
+
+
 def select_group(groups: dict[int, Any], group: Any) -> Any:
     if isinstance(group, bool) or not isinstance(group, int) or group not in groups:
         raise Refused("protocol", f"no set of buffers {group!r}")
@@ -105,29 +113,37 @@ def _cpu_map(b: wire.Buffer, fds: list[int]) -> mmap.mmap:
 
 
 class CpuBuffers:
-    """Exchange buffers as the checker's memory files, mapped into this process."""
+    """Exchange buffers as the checker's memory files, mapped into this process (each file once: the
+    back-to-back sets share one, at offsets)."""
 
     def __init__(self, buffers: list[wire.Buffer], fds: list[int]):
-        self.maps: dict[str, mmap.mmap] = {}
+        self.maps: dict[str, mmap.mmap] = {}  # by handle
         self.ptrs: dict[str, int] = {}
         for b in buffers:
-            m = _cpu_map(b, fds)
-            self.maps[b.name] = m
-            self.ptrs[b.name] = ctypes.addressof(ctypes.c_char.from_buffer(m))
+            if b.handle not in self.maps:
+                self.maps[b.handle] = _cpu_map(b, fds)
+            m = self.maps[b.handle]
+            if b.offset < 0 or b.offset + b.nbytes > len(m):
+                raise ValueError(f"buffer {b.name!r} lies outside its memory file")
+            self.ptrs[b.name] = ctypes.addressof(ctypes.c_char.from_buffer(m)) + b.offset
 
 
 class CudaBuffers:
-    """Exchange buffers as the checker's device allocations, mapped into this process's context."""
+    """Exchange buffers as the checker's device allocations, mapped into this process's context (each
+    allocation once: the back-to-back sets share one, at offsets)."""
 
     def __init__(self, buffers: list[wire.Buffer], drv: cudadrv.Driver, fds: list[int]):
         self.ptrs: dict[str, int] = {}
+        opened: dict[str, int] = {}
         for b in buffers:
-            kind, _, rest = b.handle.partition(":")
-            if kind == "fd":
-                index, size = (int(x) for x in rest.split(":"))
-                self.ptrs[b.name] = drv.shareable_open(fds[index], size)
-            else:
-                self.ptrs[b.name] = drv.ipc_open(rest)
+            if b.handle not in opened:
+                kind, _, rest = b.handle.partition(":")
+                if kind == "fd":
+                    index, size = (int(x) for x in rest.split(":"))
+                    opened[b.handle] = drv.shareable_open(fds[index], size)
+                else:
+                    opened[b.handle] = drv.ipc_open(rest)
+            self.ptrs[b.name] = opened[b.handle] + b.offset
 
 
 # --- backends ---------------------------------------------------------------------------------------------
@@ -156,6 +172,8 @@ class NativeBackend:
         self.by_role = self.groups[0]  # the set of shapes the current call uses (call's `group`)
         self.views = {b.name: _view(self.buffers.ptrs[b.name], b.shape) for b in setup.buffers}
         self.fn: Any = None
+        self._burst_key: str | None = None
+        self._burst_args: list[list[Any]] = []
 
     def load(self) -> None:
         self.attempts = Attempts(watch_imports=True)
@@ -174,9 +192,11 @@ class NativeBackend:
             self.err_string.restype = ctypes.c_char_p
             self.err_string.argtypes = [ctypes.c_int]
 
-    def _args(self, scalars: dict[str, Any]) -> list[Any]:
+    def _args(self, scalars: dict[str, Any], roles: dict[str, list[wire.Buffer]] | None = None) -> list[Any]:
+        """hiera_forward's arguments on one set of buffers (`roles`; the current call's set by default)."""
         assert self.setup.contract is not None
-        inputs = iter(self.by_role.get("input", []))
+        roles = self.by_role if roles is None else roles
+        inputs = iter(roles.get("input", []))
         values: list[Any] = []
         for a in self.setup.contract["args"]:
             if a["role"] == "input" and a["tensor"]:
@@ -186,9 +206,39 @@ class NativeBackend:
             else:
                 v = scalars.get(a["name"], 0)
                 values.append(float(v) if a["dtype"] == "float64" else int(v))
-        values += [ctypes.byref(self.views[b.name]) for b in self.by_role.get("output", [])]
+        values += [ctypes.byref(self.views[b.name]) for b in roles.get("output", [])]
         values.append(None)  # the legacy default stream, as the contract documents
         return values
+
+    def burst(self, scalars: dict[str, Any], count: int) -> None:
+        """`count` calls back to back, the i-th on back-to-back set -(i+1): no flush, synchronize or check
+        between them, one device-wide synchronize at the end. The checker times the whole request by its own
+        clock and verifies a secret sample of the sets afterwards (back_to_back.py); nothing is reported."""
+        sets = _burst_sets(self.groups, count)
+        key = json.dumps(scalars, sort_keys=True)
+        if count and (self._burst_key != key or len(self._burst_args) < count):
+            # Built once: the checker's first burst is an untimed warm-up.
+            self._burst_args = [self._args(scalars, roles) for roles in sets]
+            self._burst_key = key
+        fn = self.fn
+        if self.gpu:
+            assert self.drv is not None
+            self.drv.synchronize()
+        for i, args in enumerate(self._burst_args[:count]):
+            rc = fn(*args)
+            if rc != 0:
+                what = wire.GENERATED_CODES.get(rc)
+                raise Refused("call", f"back-to-back call {i + 1}: hiera_forward returned {rc}" +
+                              (f" ({what})" if what else ""))
+        if self.gpu:
+            assert self.drv is not None
+            self._launch_error()
+            try:
+                self.drv.synchronize()
+            except cudadrv.CudaError as e:
+                raise Refused("call", f"CUDA error while the candidate ran back to back: {e}", fatal=True) from e
+        if count and self.attempts.seen:
+            raise Refused("space", "hiera_forward ran Python in its host process: " + "; ".join(self.attempts.seen))
 
     def call(self, scalars: dict[str, Any], timed: bool, flush: bool, stub: bool = False, group: int = 0
              ) -> float | None:
@@ -312,6 +362,11 @@ class NativeBackend:
                               fatal=err in (700, 701, 702, 710, 714, 715, 716, 719))
 
 
+def _forward_failed(e: BaseException, gpu: bool, what: str) -> Refused:
+    """A ModelNew's forward that raised; fatal where it was a CUDA error (the context is then unusable)."""
+    return Refused("call", f"{what} raised {type(e).__name__}: {str(e)[:1500]}", fatal=gpu and "CUDA" in str(e))
+
+
 class ModelNewBackend:
     """A KernelBench ModelNew file: imported, constructed per trial with the checker's weights, called."""
 
@@ -352,10 +407,12 @@ class ModelNewBackend:
             self.flush = torch.empty(max(setup.flush_bytes, 1), dtype=torch.uint8, device=self.device)
         else:
             self.tensors = {}
-            self.maps = [_cpu_map(b, fds) for b in setup.buffers]
-            for b, m in zip(setup.buffers, self.maps):
-                raw = torch.frombuffer(m, dtype=torch.uint8)
-                self.tensors[b.name] = raw[: b.nbytes].view(dtypes[b.dtype]).view(b.shape)
+            self.maps = {}  # by handle: the back-to-back sets share one memory file
+            for b in setup.buffers:
+                if b.handle not in self.maps:
+                    self.maps[b.handle] = torch.frombuffer(_cpu_map(b, fds), dtype=torch.uint8)
+                raw = self.maps[b.handle]
+                self.tensors[b.name] = raw[b.offset:b.offset + b.nbytes].view(dtypes[b.dtype]).view(b.shape)
             self.flush = torch.empty(max(setup.flush_bytes, 1), dtype=torch.uint8)
         self.groups = {k: ([self.tensors[b.name] for b in roles.get("input", [])],
                            [self.tensors[b.name] for b in roles.get("output", [])])
@@ -472,8 +529,7 @@ class ModelNewBackend:
         except Refused:
             raise
         except BaseException as e:
-            fatal = gpu and "CUDA" in str(e)
-            raise Refused("call", f"forward raised {type(e).__name__}: {str(e)[:1500]}", fatal=fatal) from e
+            raise _forward_failed(e, gpu, "forward") from e
         if audit is not None and audit.violations:
             names = ", ".join(sorted(audit.violations)[:8])
             raise Refused("space", f"the forward dispatched ATen compute operators ({names}), which the "
@@ -481,6 +537,37 @@ class ModelNewBackend:
         if not stub:
             self._check_tamper("the candidate")
         return ms
+
+    def burst(self, scalars: dict[str, Any], count: int) -> None:
+        """`count` forwards back to back, the i-th on back-to-back set -(i+1), its outputs copied into that
+        set's buffers (as a call's are, outside its timed span: here inside the checker's clock, and the
+        checker's reference copies its outputs the same way); one device-wide synchronize at the end."""
+        torch = self.torch
+        sets = _burst_sets(self.groups, count)
+        gpu = self.device.type == "cuda"
+        graphs = self.new_step is not None and "torch._inductor.cudagraph_trees" in sys.modules
+        try:
+            if gpu:
+                torch.cuda.synchronize()
+            with torch.no_grad():
+                for i, (inputs, outputs) in enumerate(sets):
+                    if graphs:
+                        self.new_step()
+                    out = self.model(*inputs)
+                    outs = list(out) if isinstance(out, (tuple, list)) else [out]
+                    if len(outs) != len(outputs):
+                        raise Refused("output", f"back-to-back call {i + 1} returned {len(outs)} outputs, not "
+                                                f"{len(outputs)}")
+                    for dst, src in zip(outputs, outs):
+                        dst.copy_(src)
+            if gpu:
+                torch.cuda.synchronize()
+        except Refused:
+            raise
+        except BaseException as e:
+            raise _forward_failed(e, gpu, "back-to-back forward") from e
+        if count:
+            self._check_tamper("the candidate")
 
     def flush_caches(self) -> None:
         if self.device.type == "cuda":
@@ -677,6 +764,14 @@ def serve(sock: Any) -> None:
                                            group=req.get("group", 0))
             elif op == "flush":
                 backend.flush_caches()
+            elif op == "burst":
+                count = req.get("count")
+                # An empty burst is the checker's calibration of the request around one; once the candidate is
+                # in this process it could make that slow, and so its own bursts look faster.
+                if (count == 0) == calibrated_once_loaded:
+                    raise Refused("protocol", "an empty burst is answered only before the candidate loads, a "
+                                              "burst of calls only after")
+                backend.burst(req.get("scalars", {}), count)
             elif op == "probe":
                 if calibrated_once_loaded or not isinstance(backend, ModelNewBackend) or backend.device.type != "cpu":
                     raise Refused("protocol", "the probe is answered by a CPU ModelNew runner before the candidate "

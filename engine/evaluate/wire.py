@@ -122,13 +122,17 @@ class Buffer:
     # buffer, and no name in any folder that a runner could rename or replace for the next one.
     handle: str
     # Which set of shapes it belongs to: 0, the task's own (every state buffer is in it); k >= 1, the k-th batch
-    # size the candidate is also verified on (its inputs and outputs; its calls read the state of set 0).
+    # size the candidate is also verified on (its inputs and outputs; its calls read the state of set 0); k <= -1,
+    # the k-th set of the back-to-back calls (back_to_back.py: the task's own shapes, one set per call).
     group: int = 0
+    # Where the tensor starts in its allocation. 0 but for the back-to-back sets, which share one allocation
+    # (hundreds of small sets would otherwise take a 2 MB allocation granule and a descriptor each).
+    offset: int = 0
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> Buffer:
         return Buffer(str(d["name"]), str(d["role"]), tuple(int(x) for x in d["shape"]), str(d["dtype"]),
-                      int(d["nbytes"]), str(d["handle"]), int(d.get("group", 0)))
+                      int(d["nbytes"]), str(d["handle"]), int(d.get("group", 0)), int(d.get("offset", 0)))
 
 
 @dataclass(frozen=True)
@@ -176,6 +180,10 @@ class Setup:
 #         [group]                         buffers; a device-wide synchronize before the reply. group k (default
 #                                         0) calls it on set k's inputs and outputs (Buffer.group)
 #   flush                                 empty the caches (on the CPU, the request before a timed call)
+#   burst  scalars, count                 `count` calls back to back, the i-th on back-to-back set -(i+1)
+#                                         (Buffer.group), no flush and no synchronize between them, one
+#                                         device-wide synchronize before the reply. count 0 (the checker's
+#                                         calibration) is answered before the candidate loads only
 #   calibrate  flush                      a timed call's procedure without the candidate (before load only)
 #   exit
 # Replies (runner -> checker): {"id": same, "ok": bool, ...}; ok=False carries "error" (a kind) and "detail".

@@ -1,0 +1,109 @@
+"""Back-to-back calls (engine/evaluate/back_to_back.py): many calls in one request timed by the checker's clock,
+a floor under both sides' figures. On a GPU they run for every candidate of a short task; here, on the CPU, a
+request asks for them, so the protocol, the checks of the sets and the floor are tested where CI runs."""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+
+from contracts.task import load_task
+from engine.evaluate import EvalSettings, Evaluator, Outcome, Status, back_to_back
+from tests.evalkit import candidate
+
+ATTACKS = Path(__file__).parent / "data" / "attacks"
+TASKS = Path(__file__).parent / "data" / "tasks"
+
+
+def evaluate(tmp: Path, task: Path, names: list[str]) -> dict[str, Outcome]:
+    spec = load_task(task)
+    settings = EvalSettings(device="cpu", back_to_back=True, request_timeout_s=300)
+    with Evaluator(spec, tmp / spec.name, settings, cache_dir=tmp / "cache") as ev:
+        return {n: ev.evaluate([candidate(ATTACKS / n)])[0] for n in names}
+
+
+def describe(o: Outcome) -> str:
+    return f"{o.status.value}: {o.reason[:600]} flags={o.flags} b2b={o.extra.get('back_to_back')}"
+
+
+@pytest.fixture(scope="module")
+def relu(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return evaluate(tmp_path_factory.mktemp("b2b"), TASKS / "relu_positive.py",
+                    ["honest_relu.py", "honest_relu.cpp", "burst_skip.py", "reply_divide_ms.py"])
+
+
+@pytest.mark.parametrize("name", ["honest_relu.py", "honest_relu.cpp"])
+def test_honest_candidates_called_back_to_back_are_valid_and_each_figure_is_at_least_its_burst(relu, name) -> None:
+    o = relu[name]
+    assert o.valid, describe(o)
+    b2b = o.extra["back_to_back"]
+    assert b2b["calls"] >= back_to_back.MIN_SETS and len(b2b["walls_ms"]) == back_to_back.ROUNDS
+    assert b2b["candidate_ms"] > 0 and b2b["request_overhead_ms"] > 0, b2b
+    # The floor: a figure never below what its calls cost back to back by the checker's clock (rounded to 1 ns).
+    assert o.candidate.median_ms >= b2b["candidate_ms"] - 1e-6, describe(o)
+
+
+def test_control_the_skipping_candidate_returns_garbage_when_called_back_to_back() -> None:
+    spec = importlib.util.spec_from_file_location("burst_skip", ATTACKS / "burst_skip.py")
+    assert spec is not None and spec.loader is not None
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    f, x, y = m.ModelNew(), torch.randn(256, 256), torch.randn(256, 256)
+    time.sleep(0.01)
+    alone = f(y).clone()
+    time.sleep(0.01)
+    f(x)
+    second = f(y)  # right after the first: the first's result again
+    assert torch.equal(alone, torch.relu(y)) and torch.equal(second, torch.relu(x))
+
+
+def test_skipping_work_when_called_back_to_back_is_suspect(relu) -> None:
+    o = relu["burst_skip.py"]
+    assert o.status is Status.SUSPECT and "back-to-back burst" in o.reason and "disagrees" in o.reason, describe(o)
+
+
+def test_a_forged_report_is_held_to_the_back_to_back_clock_and_flagged(relu) -> None:
+    o = relu["reply_divide_ms.py"]
+    b2b = o.extra.get("back_to_back")
+    if o.status is Status.SUSPECT:  # the per-call cross-check may name it first (a GPU always does, beyond 0.25 ms)
+        return
+    assert b2b is not None and o.candidate.median_ms >= b2b["candidate_ms"] - 1e-6, describe(o)
+    assert b2b["candidate_ms"] > 100 * b2b["reported_ms"] and b2b["reported_ms"] == o.extra["runner_reported_ms"], \
+        describe(o)
+    assert any(f.startswith("host_bound") for f in o.flags), describe(o)
+
+
+def test_how_many_sets_follows_the_reference_and_the_memory() -> None:
+    cpu = torch.device("cpu")
+    assert back_to_back.plan_sets(0.004, 4 << 20, cpu) == back_to_back.MAX_SETS  # a 4 us kernel: the cap
+    assert back_to_back.plan_sets(2.0, 4 << 20, cpu) == 10  # 20 ms of a 2 ms reference
+    assert back_to_back.plan_sets(8.0, 4 << 20, cpu) == 0  # 3 calls: the per-call check resolves such a call
+    assert back_to_back.plan_sets(0.004, 1 << 30, cpu) == 0  # two sets would fill the budget: none
+    assert back_to_back.plan_sets(0.004, 256 << 20, cpu) == back_to_back.MAX_BYTES // (256 << 20)
+
+
+def test_the_back_to_back_sets_share_one_allocation_each_buffer_with_its_canary(tmp_path: Path) -> None:
+    from engine.evaluate.exchange import Exchange, Spec
+
+    x, out = torch.rand(3, 5), torch.rand(3, 5)
+    specs = [Spec("input 0", "input", (3, 5), torch.float32), Spec("output 0", "output", (3, 5), torch.float32)]
+    ex = Exchange([*specs, *back_to_back.specs(6, [x], [out])], torch.device("cpu"))
+    try:
+        assert ex.back_to_back_groups() == [-1, -2, -3, -4, -5, -6]
+        arena = {d.handle for d in ex.descriptors if d.group < 0}
+        assert len(arena) == 1 and len(ex.fds) == 3  # two buffers of set 0, one allocation for all six sets
+        offsets = sorted(d.offset for d in ex.descriptors if d.group < 0)
+        assert len(set(offsets)) == 12 and all(o % 256 == 0 for o in offsets)
+        ex.of_role("output", -3)[0].reshape(-1)[:] = 1.0
+        assert ex.breached(-3) is None and ex.breached(-2) is None
+        # A write of one element past set -3's output lands in its canary, not in the next buffer.
+        raw = ex.canaries["output 0 [back-to-back 3]"]
+        raw[0] ^= 0xFF
+        assert ex.breached(-3) == "output 0 [back-to-back 3]" and ex.breached(-4) is None
+    finally:
+        ex.close()
