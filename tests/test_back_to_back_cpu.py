@@ -44,8 +44,11 @@ def test_honest_candidates_called_back_to_back_are_valid_and_each_figure_is_at_l
     b2b = o.extra["back_to_back"]
     assert b2b["calls"] >= back_to_back.MIN_SETS and len(b2b["walls_ms"]) == back_to_back.ROUNDS
     assert b2b["candidate_ms"] > 0 and b2b["request_overhead_ms"] > 0, b2b
+    # A ModelNew's copies of its outputs into the sets are timed on the checker's side and taken off; a kernel
+    # writes into them itself.
+    assert (b2b["output_copies_ms"] > 0) == name.endswith(".py"), b2b
     # The floor: a figure never below what its calls cost back to back by the checker's clock (rounded to 1 ns).
-    assert o.candidate.median_ms >= b2b["candidate_ms"] - 1e-6, describe(o)
+    assert o.candidate.median_ms >= b2b["candidate_ms"] * (1 - back_to_back.FLOOR_ALLOWANCE) - 1e-6, describe(o)
 
 
 def test_control_the_skipping_candidate_returns_garbage_when_called_back_to_back() -> None:
@@ -72,7 +75,8 @@ def test_a_forged_report_is_held_to_the_back_to_back_clock_and_flagged(relu) -> 
     b2b = o.extra.get("back_to_back")
     if o.status is Status.SUSPECT:  # the per-call cross-check may name it first (a GPU always does, beyond 0.25 ms)
         return
-    assert b2b is not None and o.candidate.median_ms >= b2b["candidate_ms"] - 1e-6, describe(o)
+    floor = b2b["candidate_ms"] * (1 - back_to_back.FLOOR_ALLOWANCE) if b2b else None
+    assert floor is not None and o.candidate.median_ms >= floor - 1e-6, describe(o)
     assert b2b["candidate_ms"] > 100 * b2b["reported_ms"] and b2b["reported_ms"] == o.extra["runner_reported_ms"], \
         describe(o)
     assert any(f.startswith("host_bound") for f in o.flags), describe(o)
