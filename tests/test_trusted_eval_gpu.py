@@ -35,10 +35,31 @@ def test_a_cache_across_timed_calls_on_the_gpu_is_not_valid_and_fast(tmp_path: P
 
 
 def test_a_rewritten_reply_on_the_gpu_is_suspect_or_not_fast(tmp_path: Path) -> None:
-    outs = cuda_api(tmp_path, TASKS / "relu_positive.py", [("reply_divide_ms.py", None), ("honest_relu.py", None)])
+    """On the H200 this attack read `valid` at 22-77x on this 4.5 us task before the back-to-back calls (the
+    per-call clock allows 0.25 ms): now the burst's clock is its figure, and the report's distance from it is
+    flagged."""
+    outs = cuda_api(tmp_path, TASKS / "relu_positive.py", [("reply_divide_ms.py", None), ("honest_relu.py", None),
+                                                            ("burst_skip.py", None)])
     o = outs["reply_divide_ms"]
     assert not cpu.claimed_fast(o), (kit.describe(o), o.flags)
-    assert outs["honest_relu"].valid, kit.describe(outs["honest_relu"])
+    if o.valid:
+        b2b = o.extra["back_to_back"]
+        assert o.candidate.median_ms >= 0.8 * b2b["candidate_ms"] - 1e-6, (kit.describe(o), b2b)
+        assert any(f.startswith("host_bound") for f in o.flags), (kit.describe(o), o.flags)
+    honest = outs["honest_relu"]
+    assert honest.valid and honest.extra["back_to_back"]["calls"] >= 4, kit.describe(honest)
+    skip = outs["burst_skip"]  # the work skipped only when called back to back: caught in the burst's sample
+    assert skip.status is Status.SUSPECT and "back-to-back burst" in skip.reason, kit.describe(skip)
+
+
+def test_an_honest_kernel_called_back_to_back_keeps_its_device_time(tmp_path: Path) -> None:
+    """A device-bound kernel (0.25 GB through a scale, bias and relu): its calls back to back cost no more than
+    its device time, so the floor does not move its figure."""
+    outs = cuda_api(tmp_path, TASKS / "big_scale_bias_relu.py", [(str(HONEST_CU), None)])
+    o = outs[HONEST_CU.stem]
+    b2b = o.extra["back_to_back"]
+    assert o.valid and not any(f.startswith("host_bound") for f in o.flags), (kit.describe(o), b2b)
+    assert abs(o.candidate.median_ms - b2b["reported_ms"]) <= 0.02 * b2b["reported_ms"], (kit.describe(o), b2b)
 
 
 def test_a_reply_that_would_crash_the_checker_on_the_gpu_is_suspect_and_the_next_is_valid(tmp_path: Path) -> None:
