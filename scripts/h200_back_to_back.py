@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests import test_attacks_cpu as kit  # noqa: E402
-from tests.conftest import DATA, TASKS  # noqa: E402
+from tests import test_attacks_cpu as kit
+from tests.conftest import DATA, TASKS
 
 CASES = [
     ("relu_positive.py", ["reply_divide_ms.py", "honest_relu.py", "burst_skip.py"]),
