@@ -232,7 +232,8 @@ class NativeBackend:
                               (f" ({what})" if what else ""))
         if self.gpu:
             assert self.drv is not None
-            self._launch_error()
+            if count:  # the library (and its error peek) is there once loaded; an empty burst comes before
+                self._launch_error()
             try:
                 self.drv.synchronize()
             except cudadrv.CudaError as e:
