@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 import torch
@@ -32,7 +32,7 @@ ATTACKS = Path(__file__).parent / "data" / "attacks"
 class FakeDriver:
     """cudadrv.Driver's calls the runner makes, over host memory; `calls` records them in order."""
 
-    calls: list[str] = []
+    calls: ClassVar[list[str]] = []
 
     def __init__(self, ordinal: int):
         self.keep: list[Any] = []
