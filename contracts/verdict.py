@@ -190,18 +190,21 @@ _FLAG_KIND = re.compile(r"^(?P<kind>[a-z_]+): (?P<detail>.*)$", re.S)
 _NOISY = re.compile(r"ran at (?P<pair>[0-9.e+-]+) ms against the run's median (?P<median>[0-9.e+-]+) ms")
 
 
-def flag_words(flag: str, sign: str = TIMES) -> str:
-    """A flag the engine set on a figure, in words: 'flagged: over 10× — check before trusting'."""
+def flag_words(flag: str, sign: str = TIMES, detail: bool = False) -> str:
+    """A flag the engine set on a figure, in words: 'flagged: over 10× — check before trusting'. Every view words a
+    flag here: the editor's (hover, results view, message) and the terminal's, which adds the engine's own detail
+    (`detail`: 'flagged: over 10x — check before trusting (17.0x; every timed call ...)')."""
     m = _FLAG_KIND.match(flag.strip())
-    kind, detail = (m.group("kind"), m.group("detail")) if m else ("", flag.strip())
+    kind, said = (m.group("kind"), m.group("detail")) if m else ("", flag.strip())
+    more = f" ({said.strip()})" if detail and said.strip() else ""
     if kind == "excessive_speedup":
-        return f"flagged: over {EXCESSIVE_SPEEDUP:g}{sign} — check before trusting"
+        return f"flagged: over {EXCESSIVE_SPEEDUP:g}{sign} — check before trusting{more}"
     if kind == "noisy_reference":
-        n = _NOISY.search(detail)
+        n = _NOISY.search(said)
         ran = f" (eager ran at {n.group('pair')} ms in this pair, the run's median is {n.group('median')} ms)" if n \
             else ""
         return f"flagged: eager was unusually slow or fast in this pair{ran} — the machine may be loaded"
-    return f"flagged: {detail}"
+    return f"flagged: {said}"
 
 
 def _positive(x: float | None) -> bool:

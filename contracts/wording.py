@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from contracts.device import Device
+from contracts.verdict import flag_words
 from contracts.vocabulary import Space
 
 GPU_SPACE_TITLES = {s.value: s.title for s in Space}  # the engine's own titles
@@ -74,18 +75,7 @@ def readable_rationale(text: str | None, device: str | None) -> str:
     return out
 
 
-# What a flag on a figure means to the person reading it. The evaluator and the loop set flags as "name: detail"
-# (engine/evaluate/checker.py, engine/loop.py); a flag without words here reads as it stands.
-_FLAG_WORDS = {
-    "excessive_speedup": "over 10x: check before trusting it",
-    "noisy_reference": "its eager timing was far from the run's usual one: time it again on a quiet machine",
-}
-
-
 def flag_phrase(flag: str) -> str:
-    """'over 10x: check before trusting it (17.0x; ...)' for 'excessive_speedup: 17.0x ...'."""
-    name, _, detail = flag.partition(":")
-    words = _FLAG_WORDS.get(name.strip())
-    if words is None:
-        return flag
-    return f"{words} ({detail.strip()})" if detail.strip() else words
+    """A flag as the terminal words it, after its own "flagged:" label: the editor's words
+    (contracts.verdict.flag_words) with the engine's detail, 'over 10x — check before trusting (17.0x; ...)'."""
+    return flag_words(flag, "x", detail=True).removeprefix("flagged: ")

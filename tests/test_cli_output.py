@@ -152,4 +152,4 @@ def test_an_evaluations_flags_are_said_in_words(capsys):
 
     flag = "excessive_speedup: 17.0x (every timed call ran on new inputs and a sample of them was checked)"
     console.print(outcome_table(Outcome("c", Status.VALID, "correct", flags=(flag,)), "k.cpp against t"))
-    assert "flagged over 10x: check before trusting it (17.0x (every timed call" in flat(capsys.readouterr().err)
+    assert "flagged over 10x — check before trusting (17.0x (every timed call" in flat(capsys.readouterr().err)

@@ -143,7 +143,7 @@ def test_report_lists_evaluations_apart_from_optimize_runs(tmp_path, capsys, mon
 
 @pytest.mark.parametrize("flag, words", [
     ("excessive_speedup: 17.0x (every timed call ran on new inputs and a sample of them was checked)",
-     "flagged: over 10x: check before trusting it (17.0x (every timed call ran on new inputs"),
+     "flagged: over 10x — check before trusting (17.0x (every timed call ran on new inputs"),
 ])
 def test_flags_reach_the_final_lines_and_the_report(tmp_path, spec_path, capsys, flag, words):  # noqa: F811
     from dataclasses import replace
@@ -158,4 +158,4 @@ def test_flags_reach_the_final_lines_and_the_report(tmp_path, spec_path, capsys,
         c.execute("UPDATE runs SET summary=? WHERE id=?", (json.dumps(flagged.to_json()), result.run_id))
     assert main(["report", result.run_id, "--workspace", str(tmp_path)]) == 0
     err = flat(capsys.readouterr().err)
-    assert err.count("flagged: over 10x: check before trusting it") == 2  # the best, and its candidate's row
+    assert err.count("flagged: over 10x — check before trusting") == 2  # the best, and its candidate's row

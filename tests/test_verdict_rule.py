@@ -216,3 +216,19 @@ def test_a_pair_the_evaluator_flagged_unstable_gets_no_speedup_verdict():
     flagged = Outcome("c", Status.VALID, "", ("unstable_timing: the reference's calls ran 0.2 to 24 ms",),
                       steady, swinging)
     assert figure(flagged, retimed=False).verdict == "unstable"
+
+
+@pytest.mark.parametrize("flag", [
+    "excessive_speedup: 17.0x (every timed call ran on new inputs and a sample of them was checked)",
+    "noisy_reference: its eager ran at 5.0 ms against the run's median 2.0 ms",
+    "unstable_timing: the candidate's calls ran 0.72 to 7.7 ms (fastest to median), spread 144%",
+    "host_bound: back to back its calls took 0.08 ms each by the checker's clock, 400.0x the 0.0002 ms its runner "
+    "reported; the figure is the clock's",
+])
+def test_the_terminal_and_the_editor_word_a_flag_alike(flag: str) -> None:
+    """The terminal's words for a flag (contracts.wording.flag_phrase: `hiera optimize`, `eval`, `report`) are the
+    editor's (contracts.verdict.flag_words: hover, results view, message), with the engine's detail after them."""
+    from contracts.wording import flag_phrase
+
+    editor = rule.flag_words(flag, "x").removeprefix("flagged: ")
+    assert flag_phrase(flag).startswith(editor) and ":" not in flag_phrase(flag).split(" ", 1)[0], flag_phrase(flag)
