@@ -70,6 +70,9 @@ def describe_range(cov: Coverage, batch: int | None) -> str:
 # --- what a candidate was found valid on --------------------------------------------------------------------
 
 SKIPPED = "skipped"  # a ShapeCheck's status for a size that was not checked (its reason says why)
+# A ShapeCheck's status for a size the candidate refused by its own return code: a kernel specialized to the
+# task's shapes (hiera's generators make them so) declines the others, which is no crash and no wrong answer.
+DECLINED = "declined"
 
 
 @dataclass(frozen=True)
@@ -148,7 +151,7 @@ class ShapeReport:
         return "; ".join(parts) or f"checked at batch {self.batch} only"
 
     def not_valid(self) -> str:
-        """The sizes it was not valid at, by status, e.g. "runtime_error at batch 1, 512; incorrect at batch 1023"
+        """The sizes it was not valid at, by status, e.g. "declined at batch 1, 512; incorrect at batch 1023"
         (the flag's and the CLI's short form; summary() gives the reasons too)."""
         groups = _by_outcome([c for c in self.checks if c.status != "valid"], reasons=False)
         return "; ".join(f"{status} at batch {sizes}" for (status, _), sizes in groups.items())

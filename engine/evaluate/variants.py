@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from contracts.shapes import SKIPPED, ShapeCheck, ShapeReport
-from engine.evaluate import timing
+from contracts.shapes import DECLINED, SKIPPED, ShapeCheck, ShapeReport
+from engine.evaluate import timing, wire
 from engine.evaluate.candidate_process import CandidateProcess, RunnerFailed
 from engine.evaluate.exchange import Exchange, Spec
 from engine.evaluate.library_audit import check_libraries
@@ -61,6 +61,12 @@ class Planned:
 
     size: int
     group: int
+
+
+def _declined(r: Rejected) -> bool:
+    """Whether the candidate refused the size by its own return code (wire.SHAPE_DECLINED, as the runner words
+    it): a kernel specialized to the task's shapes, not a crash."""
+    return r.status is Status.RUNTIME_ERROR and f"hiera_forward returned {wire.SHAPE_DECLINED} (" in r.reason
 
 
 def _free_bytes(device: torch.device) -> int:
@@ -170,7 +176,7 @@ class VariantCheck:
                         later.append(timer)
                 checks.append(check)
             except Rejected as r:
-                checks.append(ShapeCheck(p.size, r.status.value, r.reason))
+                checks.append(ShapeCheck(p.size, DECLINED if _declined(r) else r.status.value, r.reason))
             except RunnerFailed as f:
                 status = Status.TIMEOUT if f.kind == "timeout" else Status.RUNTIME_ERROR
                 checks.append(ShapeCheck(p.size, status.value, f.reason))

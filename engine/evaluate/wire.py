@@ -61,8 +61,9 @@ def probe_ms(torch: Any, calls: int = PROBE_CALLS) -> float:
 
 # What the expert backend's generated candidates return from hiera_forward (the contract itself says only:
 # non-zero fails).
+SHAPE_DECLINED = 2  # a shape other than the one the code was specialized for (variants.py: `declined`)
 GENERATED_CODES = {
-    2: "a tensor's shape differs from the one the code was specialized for",
+    SHAPE_DECLINED: "a tensor's shape differs from the one the code was specialized for",
     3: "a device memory allocation (workspace) failed",
     4: "a kernel launch failed",
     5: "a cuBLAS/cuBLASLt call failed",
