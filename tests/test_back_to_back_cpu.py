@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,8 @@ TASKS = Path(__file__).parent / "data" / "tasks"
 
 def evaluate(tmp: Path, task: Path, names: list[str]) -> dict[str, Outcome]:
     spec = load_task(task)
-    settings = EvalSettings(device="cpu", back_to_back=True, request_timeout_s=300)
+    # A fixed number of sets: planned from the reference's time, a loaded machine (an 11.8 ms relu) planned none.
+    settings = EvalSettings(device="cpu", back_to_back=True, back_to_back_sets=16, request_timeout_s=300)
     with Evaluator(spec, tmp / spec.name, settings, cache_dir=tmp / "cache") as ev:
         return {n: ev.evaluate([candidate(ATTACKS / n)])[0] for n in names}
 
@@ -89,6 +91,13 @@ def test_how_many_sets_follows_the_reference_and_the_memory() -> None:
     assert back_to_back.plan_sets(8.0, 4 << 20, cpu) == 0  # 3 calls: the per-call check resolves such a call
     assert back_to_back.plan_sets(0.004, 1 << 30, cpu) == 0  # two sets would fill the budget: none
     assert back_to_back.plan_sets(0.004, 256 << 20, cpu) == back_to_back.MAX_BYTES // (256 << 20)
+    from engine.evaluate.requests import EvalRequest
+
+    req = EvalRequest("c", "cpp", "", None)
+    assert back_to_back.sets_for(req, 0.004, 4 << 20, cpu) == 0  # the CPU's figure is the clock: only on request
+    assert back_to_back.sets_for(replace(req, back_to_back=True), 0.004, 4 << 20, cpu) == back_to_back.MAX_SETS
+    assert back_to_back.sets_for(replace(req, back_to_back=True, back_to_back_sets=16), 9.0, 4 << 20, cpu) == 16
+    assert back_to_back.sets_for(replace(req, back_to_back=False), 0.004, 4 << 20, torch.device("cuda", 0)) == 0
 
 
 def test_the_back_to_back_sets_share_one_allocation_each_buffer_with_its_canary(tmp_path: Path) -> None:

@@ -67,10 +67,14 @@ FLOOR_ALLOWANCE = 0.2
 HOST_BOUND = 2.0
 
 
-def wanted(device: torch.device, req: EvalRequest) -> bool:
-    """Whether this request's candidate gets back-to-back calls: on a GPU unless the request says no; on the
-    CPU only when it asks (the CPU's figure is the checker's clock already)."""
-    return req.back_to_back if req.back_to_back is not None else device.type == "cuda"
+def sets_for(req: EvalRequest, ref_ms: float, set_bytes: int, device: torch.device) -> int:
+    """How many back-to-back sets this request's candidate gets (0: none): on a GPU unless the request says no,
+    on the CPU only when it asks (the CPU's figure is the checker's clock already); as many as it names, or as
+    plan_sets finds."""
+    wanted = req.back_to_back if req.back_to_back is not None else device.type == "cuda"
+    if not wanted:
+        return 0
+    return max(req.back_to_back_sets, MIN_SETS) if req.back_to_back_sets else plan_sets(ref_ms, set_bytes, device)
 
 
 def plan_sets(ref_ms: float, set_bytes: int, device: torch.device) -> int:

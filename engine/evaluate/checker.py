@@ -267,8 +267,7 @@ class Checker:
             self._estimate_reference(ref0, in0)
             sizes = VariantCheck(self, req)
             planned, skipped = sizes.plan(in0, out0)
-            bursts = back_to_back.plan_sets(self._ref_ms or 1.0, back_to_back.set_bytes(in0, out0), self.device) \
-                if back_to_back.wanted(self.device, req) else 0
+            bursts = back_to_back.sets_for(req, self._ref_ms or 1.0, back_to_back.set_bytes(in0, out0), self.device)
             ex = self._exchange_for(ref0, in0, out0, [*sizes.specs(planned, in0, out0),
                                                       *back_to_back.specs(bursts, in0, out0)])
             ex.arm()  # a write past a buffer by an earlier candidate is its own verdict, not this one's

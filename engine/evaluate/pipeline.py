@@ -59,9 +59,10 @@ class EvalSettings:
     # (.cu/.cpp candidates: a size costs them well under a second), "all" (ModelNew files too: a torch.compile one
     # with dynamic=False compiles again at each new size, seconds each), "off".
     shape_variants: str = "contract"
-    # Back-to-back calls timed by the checker's clock as a floor under both figures (back_to_back.py): None, on a
-    # GPU only; True or False, on any device or none.
+    # Back-to-back calls timed by the checker's clock as a floor under the candidate's figure (back_to_back.py):
+    # None, on a GPU only; True or False, on any device or none; how many calls a burst makes (0: planned).
     back_to_back: bool | None = None
+    back_to_back_sets: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "device", Device.parse(self.device))
@@ -211,7 +212,7 @@ class Evaluator:
             correctness_trials=self.settings.correctness_trials, timing_trials=self.settings.timing_trials,
             seed=self.settings.seed, space=self.space_of(cand).value, timeout_s=self.settings.request_timeout_s,
             shared_compile_cache=cand.origin.startswith("expert:"), min_call_limit_s=self.settings.min_call_limit_s,
-            back_to_back=self.settings.back_to_back,
+            back_to_back=self.settings.back_to_back, back_to_back_sets=self.settings.back_to_back_sets,
             **self._variants_for(cand),
         )
         t0 = time.perf_counter()

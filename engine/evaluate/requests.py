@@ -41,9 +41,11 @@ class EvalRequest:
     # the candidate at (issue 29; contracts/shapes.py); none: the given shapes only.
     batch: int | None = None
     variants: tuple[int, ...] = ()
-    # Back-to-back calls timed by the checker's clock, a floor under both sides' figures (back_to_back.py):
-    # None, on a GPU only; True or False, on any device or none.
+    # Back-to-back calls timed by the checker's clock, a floor under the candidate's figure (back_to_back.py):
+    # None, on a GPU only; True or False, on any device or none. back_to_back_sets: how many calls a burst makes
+    # (0: from the reference's time, which a loaded machine inflates; the CPU tests of the protocol fix it).
     back_to_back: bool | None = None
+    back_to_back_sets: int = 0
 
 
 @dataclass
