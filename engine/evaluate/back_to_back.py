@@ -17,19 +17,24 @@ is caught as in the timed calls).
 The candidate's figure is then the larger of its device time and its time per call back to back (less a fifth:
 FLOOR_ALLOWANCE): a forged report gains at most 1.25x over the checker's clock, however small the kernel. A
 ModelNew's runner copies each call's outputs into the sets; the checker times the same copies on its own side
-and takes them off. The reference keeps its device time
-(events, one call at a time, caches flushed), so where a candidate's calls are bound by host work (launches,
-Python) rather than by the device the comparison can understate its speedup, never overstate it: a runner's
-host path (ctypes, or the ModelNew's Python with a copy into the shared buffers) is not the path a user's
-program takes, and timing the reference's host path against it would credit or charge the difference. On a GPU
-the floor is below the device time for any call long enough to fill the device (warm weights, no flush); on the
-CPU the figure is the checker's clock already, so bursts run there only when a request asks for them (the
-tests of this protocol).
+and takes them off. The reference keeps its device time (events, one call at a time, caches flushed), so where
+a candidate's calls are bound by host work (launches, Python) rather than by the device the comparison can
+understate its speedup, never overstate it: a runner's host path (ctypes, or the ModelNew's Python) is not the
+path a user's program takes, and timing the reference's host path against it would credit or charge the
+difference. On a GPU the floor is below the device time for any call long enough to fill the device (warm
+weights, no flush).
+
+On the CPU too. There a call's figure is the checker's clock around it less the least overhead of the calibration
+made before the candidate loaded (timing.Overhead.floor_ms), which a busy machine inflates: beside two busy loops
+the calibration's least overhead came out above most timed calls' whole wall time, every call's clock figure
+went to zero, and the rewritten reply read `valid` at 47.7x. A burst's request overhead is shared by its calls,
+so the same inflation moves the floor by a few percent.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import statistics
 import time
 from collections.abc import Sequence
@@ -68,11 +73,9 @@ HOST_BOUND = 2.0
 
 
 def sets_for(req: EvalRequest, ref_ms: float, set_bytes: int, device: torch.device) -> int:
-    """How many back-to-back sets this request's candidate gets (0: none): on a GPU unless the request says no,
-    on the CPU only when it asks (the CPU's figure is the checker's clock already); as many as it names, or as
-    plan_sets finds."""
-    wanted = req.back_to_back if req.back_to_back is not None else device.type == "cuda"
-    if not wanted:
+    """How many back-to-back sets this request's candidate gets (0: none): unless the request says no, as many
+    as it names, or as plan_sets finds."""
+    if req.back_to_back is False:
         return 0
     return max(req.back_to_back_sets, MIN_SETS) if req.back_to_back_sets else plan_sets(ref_ms, set_bytes, device)
 
@@ -81,10 +84,11 @@ def plan_sets(ref_ms: float, set_bytes: int, device: torch.device) -> int:
     """How many back-to-back sets: enough for TARGET_MS of the reference's calls, within MAX_SETS and the memory
     budget; 0 where fewer than MIN_SETS would do (a call that long is resolved by the per-call check)."""
     n = math.ceil(TARGET_MS / max(ref_ms, 1e-3))
-    budget = MAX_BYTES
     if device.type == "cuda":
         free, _ = torch.cuda.mem_get_info(device)
-        budget = min(budget, int(free * 0.1))
+    else:
+        free = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    budget = min(MAX_BYTES, int(free * 0.1))
     n = min(n, MAX_SETS, budget // max(set_bytes, 1))
     return n if n >= MIN_SETS else 0
 

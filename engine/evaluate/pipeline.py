@@ -60,7 +60,7 @@ class EvalSettings:
     # with dynamic=False compiles again at each new size, seconds each), "off".
     shape_variants: str = "contract"
     # Back-to-back calls timed by the checker's clock as a floor under the candidate's figure (back_to_back.py):
-    # None, on a GPU only; True or False, on any device or none; how many calls a burst makes (0: planned).
+    # False, none; how many calls a burst makes (0: planned from the reference's time).
     back_to_back: bool | None = None
     back_to_back_sets: int = 0
 

@@ -42,8 +42,8 @@ class EvalRequest:
     batch: int | None = None
     variants: tuple[int, ...] = ()
     # Back-to-back calls timed by the checker's clock, a floor under the candidate's figure (back_to_back.py):
-    # None, on a GPU only; True or False, on any device or none. back_to_back_sets: how many calls a burst makes
-    # (0: from the reference's time, which a loaded machine inflates; the CPU tests of the protocol fix it).
+    # False, none; back_to_back_sets: how many calls a burst makes (0: from the reference's time, which a loaded
+    # machine inflates; the CPU tests of the protocol fix it).
     back_to_back: bool | None = None
     back_to_back_sets: int = 0
 
