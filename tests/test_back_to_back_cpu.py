@@ -43,7 +43,10 @@ def relu(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 def test_honest_candidates_called_back_to_back_are_valid_and_each_figure_is_at_least_its_burst(relu, name) -> None:
     o = relu[name]
     assert o.valid, describe(o)
-    b2b = o.extra["back_to_back"]
+    b2b = o.extra.get("back_to_back")
+    if b2b is None:  # a machine so busy that its calls took 5 ms (20 ms fit fewer than 4): the per-call clock's case
+        assert o.extra["runner_reported_ms"] * back_to_back.MIN_SETS > back_to_back.TARGET_MS, describe(o)
+        return
     assert b2b["calls"] >= back_to_back.MIN_SETS and len(b2b["walls_ms"]) == back_to_back.ROUNDS
     assert b2b["candidate_ms"] > 0 and b2b["request_overhead_ms"] > 0, b2b
     # A ModelNew's copies of its outputs into the sets are timed on the checker's side and taken off; a kernel
@@ -90,8 +93,8 @@ def test_how_many_sets_follows_the_reference_and_the_memory() -> None:
     cpu = torch.device("cpu")
     budget = min(back_to_back.MAX_BYTES, os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 10)
     assert back_to_back.plan_sets(0.004, 1 << 20, cpu) == back_to_back.MAX_SETS  # a 4 us call: the cap
-    assert back_to_back.plan_sets(2.0, 1 << 20, cpu) == 10  # 20 ms of a 2 ms reference
-    assert back_to_back.plan_sets(8.0, 1 << 20, cpu) == 0  # 3 calls: the per-call check resolves such a call
+    assert back_to_back.plan_sets(2.0, 1 << 20, cpu) == 100  # 20 ms of a candidate 10x faster than 2 ms
+    assert back_to_back.plan_sets(100.0, 1 << 20, cpu) == 0  # 2 calls of a 10 ms candidate: the per-call check
     assert back_to_back.plan_sets(0.004, budget // 2, cpu) == 0  # two sets would fill the budget: none
     assert back_to_back.plan_sets(0.004, budget // 6, cpu) == 6  # as many as the budget holds
     from engine.evaluate.requests import EvalRequest
@@ -100,6 +103,17 @@ def test_how_many_sets_follows_the_reference_and_the_memory() -> None:
     assert back_to_back.sets_for(req, 0.004, 1 << 20, cpu) == back_to_back.MAX_SETS
     assert back_to_back.sets_for(replace(req, back_to_back_sets=16), 9.0, 1 << 20, cpu) == 16
     assert back_to_back.sets_for(replace(req, back_to_back=False), 0.004, 1 << 20, cpu) == 0
+
+
+def test_how_many_calls_a_burst_makes_follows_the_candidates_own_time() -> None:
+    calls = back_to_back.calls_for
+    assert calls(256, 0.004, 0.5) == 256  # a 4 us kernel under a 0.5 ms clock: as many as there are sets
+    assert calls(256, 2.0, 2.5) == 10  # 20 ms of 2 ms calls
+    assert calls(256, 0.0001, 1.0) == 256  # a forged report is the smaller: the most calls, never the fewest
+    assert calls(8, 0.05, 0.3) == 8
+    # A call long enough for the per-call check, or the tests' CPU emulation of a CUDA kernel (half a second a
+    # call, which 256 calls a burst held for minutes): no burst.
+    assert calls(256, 6.0, 7.0) == 0 and calls(256, 500.0, 600.0) == 0
 
 
 def test_the_back_to_back_sets_share_one_allocation_each_buffer_with_its_canary(tmp_path: Path) -> None:

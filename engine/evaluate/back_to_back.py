@@ -55,9 +55,10 @@ if TYPE_CHECKING:
 
 _perf_counter = time.perf_counter
 
-TARGET_MS = 20.0  # the reference's time in one burst: a candidate 10x faster still runs 2 ms of calls
+TARGET_MS = 20.0  # a candidate's time in one burst
+FASTER = 10  # sets are made for a candidate up to this much faster than the reference (MAX_SETS at most)
 MAX_SETS = 256
-MIN_SETS = 4  # fewer sets than this: the calls are long enough for the per-call cross-check
+MIN_SETS = 4  # fewer calls than this in a burst: each is long enough for the per-call cross-check
 MAX_BYTES = 2 << 30  # the back-to-back sets' memory, at most; and at most a tenth of the device's free memory
 ROUNDS = 3  # timed bursts per side (after one untimed), median
 SAMPLED = 3  # sets of each burst compared with the reference (a secret choice, made after the reply), and the last
@@ -81,9 +82,9 @@ def sets_for(req: EvalRequest, ref_ms: float, set_bytes: int, device: torch.devi
 
 
 def plan_sets(ref_ms: float, set_bytes: int, device: torch.device) -> int:
-    """How many back-to-back sets: enough for TARGET_MS of the reference's calls, within MAX_SETS and the memory
-    budget; 0 where fewer than MIN_SETS would do (a call that long is resolved by the per-call check)."""
-    n = math.ceil(TARGET_MS / max(ref_ms, 1e-3))
+    """How many back-to-back sets the exchange holds: enough for TARGET_MS of calls of a candidate FASTER times
+    faster than the reference, within MAX_SETS and the memory budget; 0 where fewer than MIN_SETS fit."""
+    n = math.ceil(TARGET_MS * FASTER / max(ref_ms, 1e-3))
     if device.type == "cuda":
         free, _ = torch.cuda.mem_get_info(device)
     else:
@@ -120,6 +121,17 @@ def calibrate(proc: CandidateProcess) -> float:
     return statistics.median(walls)
 
 
+def calls_for(sets: int, reported_ms: float, clock_ms: float) -> int:
+    """How many calls this candidate's bursts make: TARGET_MS of its calls, within the sets there are; 0 (no
+    burst) where fewer than MIN_SETS would do, a call long enough for the per-call check (or, under the CPU
+    emulation of CUDA kernels in the tests, a call of half a second). Its time per call is the smaller of what its
+    runner reported and what the checker's clock saw (each a median of the timed calls): a candidate can make
+    either larger only by making its own figure so (the figure is at least each), and neither smaller than the
+    truth but the report, which the clock then bounds."""
+    n = min(sets, math.floor(TARGET_MS / max(min(reported_ms, clock_ms), 1e-4)))  # calls that fit, so: under 5 ms
+    return n if n >= MIN_SETS else 0
+
+
 @dataclass(frozen=True)
 class Burst:
     """A candidate's back-to-back time: ms per call, and what it came from."""
@@ -134,11 +146,11 @@ class Burst:
 class BackToBack:
     """The back-to-back bursts of one candidate, on the exchange's back-to-back sets."""
 
-    def __init__(self, checker: Checker, req: EvalRequest, ex: Exchange):
+    def __init__(self, checker: Checker, req: EvalRequest, ex: Exchange, calls: int):
         self.c = checker
         self.req = req
         self.ex = ex
-        self.groups = ex.back_to_back_groups()
+        self.groups = ex.back_to_back_groups()[:calls]
         self.ref = checker.make_reference(checker._seed(req, "timing"))
         self.pool = checker._timing_pool(req)
         self.perturb: Perturber = checker._perturbation

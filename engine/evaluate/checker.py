@@ -294,7 +294,9 @@ class Checker:
             cand_ms, walls, notes, ref_ms = self._time_candidate(proc, ex, req, deadline, time_reference)
             reported = cand_ms
             cand_ms = timing.candidate_times(reported, walls, self._overhead, gpu=self.device.type == "cuda")
-            b2b = BackToBack(self, req, ex) if ex.back_to_back_groups() else None
+            calls = back_to_back.calls_for(len(ex.back_to_back_groups()), statistics.median(reported),
+                                           statistics.median(self._overhead.trusted(walls)))
+            b2b = BackToBack(self, req, ex, calls) if calls else None
             cand_burst = b2b.candidate(proc, deadline, self._scalars(b2b.ref, req.contract, b2b.pool[0]),
                                        self._burst_overhead) if b2b else None
             check_libraries(proc, req)
