@@ -57,10 +57,10 @@ _perf_counter = time.perf_counter
 
 TARGET_MS = 20.0  # a candidate's time in one burst
 FASTER = 10  # sets are made for a candidate up to this much faster than the reference (MAX_SETS at most)
-MAX_SETS = 256
+MAX_SETS = 128  # 128 calls of a 4 us kernel: 0.5 ms of work in one request (an empty one: 0.03-0.05 ms on the CPU)
 MIN_SETS = 4  # fewer calls than this in a burst: each is long enough for the per-call cross-check
 MAX_BYTES = 2 << 30  # the back-to-back sets' memory, at most; and at most a tenth of the device's free memory
-ROUNDS = 3  # timed bursts per side (after one untimed), median
+ROUNDS = 3  # timed bursts, median (the first one's one-time work, argument lists and first touches, is its largest)
 SAMPLED = 3  # sets of each burst compared with the reference (a secret choice, made after the reply), and the last
 CALIBRATIONS = 7  # empty bursts before the candidate loads
 # The share of its back-to-back time a call's figure may go below: back to back, kernels queue with a launch
@@ -180,7 +180,7 @@ class BackToBack:
         c, ex, n = self.c, self.ex, len(self.groups)
         walls: list[float] = []
         copies: list[float] = []  # a ModelNew's copies of its outputs into the sets, timed here (_copies_ms)
-        for r in range(ROUNDS + 1):  # round 0 untimed: arguments built, lazy work of new buffers done
+        for r in range(ROUNDS):
             what = f"back-to-back burst {r + 1} ({n} calls)"
             made = self._fill(r)
             end_state = self.perturb.state()
@@ -189,8 +189,7 @@ class BackToBack:
             c._ask(proc, "burst", self._limit_s(), deadline, what, scalars=scalars, count=n)
             snaps = [ex.snapshot_outputs(c._rng, self.groups[j]) for j in picks]
             wall = (_perf_counter() - t0) * 1e3
-            if r:
-                walls.append(wall)
+            walls.append(wall)
             for j, snap in zip(picks, snaps):
                 g, (base, state) = self.groups[j], made[j]
                 call = f"{what}, call {j + 1}"
@@ -203,7 +202,7 @@ class BackToBack:
             # The generator where the writes left it: remaking a set's inputs rewound it, and the next round
             # would otherwise draw inputs a set of this one already had.
             self.perturb.restore(end_state)
-            if r and self.req.kind == "modelnew":
+            if self.req.kind == "modelnew":
                 copies.append(self._copies_ms())
         net = [w - k for w, k in zip(walls, copies)] if copies else walls
         return Burst(n, max(statistics.median(net) - overhead_ms, 0.0) / n, tuple(round(w, 4) for w in walls),
