@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from contracts.device import Device
 from contracts.task import load_task
 from engine.evaluate import EvalSettings, Evaluator
 from tests.conftest import DATA, TASKS
@@ -42,7 +43,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("b2b.json"))
     args = ap.parse_args()
     rows = []
-    for task, cands in cases(args.device.startswith("cuda")):
+    for task, cands in cases(Device.parse(args.device).is_cuda):
         spec = load_task(TASKS / task)
         for bursts in (False, None):
             tmp = Path(tempfile.mkdtemp(prefix="b2b-"))

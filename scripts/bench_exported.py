@@ -46,7 +46,7 @@ def measure(result: Path, variant: str, device: str, rounds: int, calls: int, be
     torch.backends.cudnn.benchmark = variant == "eager_cudnn_benchmark"
     if benchmark_limit is not None:
         torch.backends.cudnn.benchmark_limit = benchmark_limit
-    cuda = device.startswith("cuda")
+    cuda = torch.device(device).type == "cuda"  # standalone: the exported file is measured without hiera
     mod = _import(result)
     torch.manual_seed(0)
     init = mod.get_init_inputs()
