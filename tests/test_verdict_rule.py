@@ -222,8 +222,8 @@ def test_a_pair_the_evaluator_flagged_unstable_gets_no_speedup_verdict():
     "excessive_speedup: 17.0x (every timed call ran on new inputs and a sample of them was checked)",
     "noisy_reference: its eager ran at 5.0 ms against the run's median 2.0 ms",
     "unstable_timing: the candidate's calls ran 0.72 to 7.7 ms (fastest to median), spread 144%",
-    "host_bound: back to back its calls took 0.08 ms each by the checker's clock, 400.0x the 0.0002 ms its runner "
-    "reported; the figure is the clock's",
+    "back_to_back_slower: called back to back its calls took 0.08 ms each by the checker's clock: 400.0x the "
+    "0.0002 ms its runner reported; the figure is held to the back-to-back time",
 ])
 def test_the_terminal_and_the_editor_word_a_flag_alike(flag: str) -> None:
     """The terminal's words for a flag (contracts.wording.flag_phrase: `hiera optimize`, `eval`, `report`) are the

@@ -14,15 +14,16 @@ the runner) and divides by `n`. A secret sample of the sets is compared with the
 after the reply, and snapshotted the moment it arrives (a call skipped, a result cached, or work left running
 is caught as in the timed calls).
 
-The candidate's figure is then the larger of its device time and its time per call back to back (less a fifth:
-FLOOR_ALLOWANCE): a forged report gains at most 1.25x over the checker's clock, however small the kernel. A
-ModelNew's runner copies each call's outputs into the sets; the checker times the same copies on its own side
-and takes them off. The reference keeps its device time (events, one call at a time, caches flushed), so where
-a candidate's calls are bound by host work (launches, Python) rather than by the device the comparison can
-understate its speedup, never overstate it: a runner's host path (ctypes, or the ModelNew's Python) is not the
-path a user's program takes, and timing the reference's host path against it would credit or charge the
-difference. On a GPU the floor is below the device time for any call long enough to fill the device (warm
-weights, no flush).
+The candidate's figure is then no lower than its back-to-back equivalent less a fifth (FLOOR_ALLOWANCE), so a
+forged report gains at most 1.25x over what the checker's clock saw, however small the kernel. On the CPU the
+equivalent is the time per call itself: a call's figure is the same clock. On a GPU a call's figure is device
+time (events, caches flushed: the launches hide behind the flush), for the reference too, while a burst's time
+includes the launches; the checker therefore also calls the reference back to back, on sets of its own with the
+runner stopped, and the equivalent is the reference's timed figure over the back-to-back speedup. Measured on
+the H200 before that (docs/bench/back-to-back-2026-12-04/h200-call1.json): an honest fused kernel reported at
+4.5 us took 20-24 us a call back to back through ctypes and read 0.51x instead of 2.2x; its 71 us version on
+128 MiB read 0.81-1.0x instead of 3.3x. A ModelNew's runner copies each call's outputs into the sets; the
+checker times the same copies on its own side and takes them off.
 
 On the CPU too. There a call's figure is the checker's clock around it less the least overhead of the calibration
 made before the candidate loaded (timing.Overhead.floor_ms), which a busy machine inflates: beside two busy loops
@@ -68,8 +69,8 @@ CALIBRATIONS = 7  # empty bursts before the candidate loads
 # would otherwise carry that into their figure); a forged report gains at most this much (1.25x), as the
 # per-call cross-check allows a quarter of the call.
 FLOOR_ALLOWANCE = 0.2
-# A candidate's device time below its back-to-back time by this factor adds a flag: a forged report, or a
-# module whose calls are bound by host work (launches, Python) rather than by the device.
+# A back-to-back equivalent this many times the runner's report adds a flag: a forged report, or a module
+# whose calls are bound by host work (launches, Python) where the reference's are not.
 HOST_BOUND = 2.0
 
 
@@ -134,15 +135,28 @@ def calls_for(sets: int, reported_ms: float, clock_ms: float) -> int:
 
 @dataclass(frozen=True)
 class Burst:
-    """A candidate's back-to-back time: ms per call, and what it came from."""
+    """A candidate's back-to-back time (and on a GPU the reference's), ms per call, and what they came from."""
 
     calls: int
     per_call_ms: float
     walls_ms: tuple[float, ...]  # each timed burst, request to reply
     overhead_ms: float  # an empty burst's cost (calibrated before the candidate loaded), taken off the median wall
+    reference_calls: int = 0  # on a GPU: the reference back to back on sets of its own, in the checker, runner frozen
+    reference_per_call_ms: float = 0.0
+    reference_walls_ms: tuple[float, ...] = ()
     copies_ms: float = 0.0  # a ModelNew runner's copies of its outputs into the sets, timed by the checker, taken off
+    runner_walls_ms: tuple[float, ...] = ()  # the runner's own account of each burst: recorded, never used
 
-
+    def equivalent_ms(self, reference_ms: float) -> float:
+        """The candidate's back-to-back time in the units of its per-call figure. On the CPU both are the
+        checker's clock: the time itself. On a GPU a call's figure is device time (events, caches flushed, the
+        launches hidden behind the flush) and a burst's is the clock, launches included: there the burst says
+        how much faster than the reference the candidate is, back to back by the same clock, and the
+        equivalent is the reference's timed figure over that speedup. A module whose calls are bound by launches
+        or Python is then compared with a reference bound the same way, not with the reference's device time."""
+        if not self.reference_calls:
+            return self.per_call_ms
+        return reference_ms * self.per_call_ms / max(self.reference_per_call_ms, 1e-9)
 class BackToBack:
     """The back-to-back bursts of one candidate, on the exchange's back-to-back sets."""
 
@@ -154,6 +168,7 @@ class BackToBack:
         self.ref = checker.make_reference(checker._seed(req, "timing"))
         self.pool = checker._timing_pool(req)
         self.perturb: Perturber = checker._perturbation
+        self._ref_sets: list[list[Any]] | None = None  # the reference's burst inputs (_reference_burst)
 
     def _fill(self, round_: int) -> list[tuple[Sequence[Any], torch.Tensor]]:
         """New inputs in every set (each its own perturbation of a pool set), outputs poisoned, set 0's state
@@ -177,8 +192,13 @@ class BackToBack:
 
     def candidate(self, proc: CandidateProcess, deadline: float, scalars: dict[str, Any], overhead_ms: float
                   ) -> Burst:
+        """ROUNDS bursts of the candidate, each checked on a secret sample of its sets and followed by one of the
+        reference on the same sets (the runner frozen)."""
         c, ex, n = self.c, self.ex, len(self.groups)
+        m = self.reference_calls() if c.device.type == "cuda" else 0
         walls: list[float] = []
+        runner: list[float] = []
+        ref_walls: list[float] = []
         copies: list[float] = []  # a ModelNew's copies of its outputs into the sets, timed here (_copies_ms)
         for r in range(ROUNDS):
             what = f"back-to-back burst {r + 1} ({n} calls)"
@@ -186,10 +206,14 @@ class BackToBack:
             end_state = self.perturb.state()
             picks = sorted(set(c._rng.sample(range(n), min(SAMPLED, n))) | {n - 1})
             t0 = _perf_counter()
-            c._ask(proc, "burst", self._limit_s(), deadline, what, scalars=scalars, count=n)
-            snaps = [ex.snapshot_outputs(c._rng, self.groups[j]) for j in picks]
+            rep = c._ask(proc, "burst", self._limit_s(), deadline, what, scalars=scalars, count=n)
             wall = (_perf_counter() - t0) * 1e3
+            # Snapshotted the moment the reply is in (work left running shows as a change later), outside the
+            # clock: 4 sets of 16 chunks are 64 small copies, 0.3 ms of this process's launches.
+            snaps = [ex.snapshot_outputs(c._rng, self.groups[j]) for j in picks]
             walls.append(wall)
+            if rep.ms is not None:
+                runner.append(round(rep.ms, 4))
             for j, snap in zip(picks, snaps):
                 g, (base, state) = self.groups[j], made[j]
                 call = f"{what}, call {j + 1}"
@@ -202,11 +226,40 @@ class BackToBack:
             # The generator where the writes left it: remaking a set's inputs rewound it, and the next round
             # would otherwise draw inputs a set of this one already had.
             self.perturb.restore(end_state)
+            # Both timed here with the runner stopped and this process's full threads (the runner has its own).
             if self.req.kind == "modelnew":
-                copies.append(self._copies_ms())
+                copies.append(c._frozen(proc, lambda _: [self._copies_ms()], 1)[0])
+            if m:
+                ref_walls.append(c._frozen(proc, lambda _, r=r: [self._reference_burst(m, r)], 1)[0])
         net = [w - k for w, k in zip(walls, copies)] if copies else walls
         return Burst(n, max(statistics.median(net) - overhead_ms, 0.0) / n, tuple(round(w, 4) for w in walls),
-                     overhead_ms, round(statistics.median(copies), 4) if copies else 0.0)
+                     overhead_ms, m, statistics.median(ref_walls) / m if m else 0.0,
+                     tuple(round(w, 4) for w in ref_walls), round(statistics.median(copies), 4) if copies else 0.0,
+                     tuple(runner))
+
+    def reference_calls(self) -> int:
+        """The reference's calls in a burst of its own: TARGET_MS of them by its estimate (at least 2, at most
+        the sets there are)."""
+        ref_ms = self.c._ref_ms if self.c._ref_ms is not None else 1000.0
+        return max(2, min(len(self.groups), math.ceil(TARGET_MS / max(ref_ms, 1e-4))))
+
+    def _reference_burst(self, m: int, round_: int) -> float:
+        """The reference called back to back on `m` sets of inputs of the checker's own (the shared sets are
+        within the candidate's reach), drawn afresh like the candidate's, by the same clock, in ms. Its outputs
+        are its own tensors, as a user's eager calls make them."""
+        if self._ref_sets is None:
+            self._ref_sets = [[x.clone() if isinstance(x, torch.Tensor) else x for x in self.pool[j % len(self.pool)]]
+                              for j in range(m)]
+        for j, args in enumerate(self._ref_sets):
+            base = self.pool[(j + round_) % len(self.pool)]
+            self.perturb.write([x for x in args if isinstance(x, torch.Tensor)], base)
+        timing.sync(self.c.device)
+        t0 = _perf_counter()
+        with torch.no_grad():
+            for args in self._ref_sets:
+                self.ref(*args)
+        timing.sync(self.c.device)
+        return (_perf_counter() - t0) * 1e3
 
     def _copies_ms(self) -> float:
         """What a ModelNew runner's burst spends copying its outputs into the sets (a call's returned tensors are
@@ -224,18 +277,32 @@ class BackToBack:
         return (_perf_counter() - t0) * 1e3
 
 
-def floor(samples: list[float], burst: Burst | None) -> list[float]:
-    """Each timed call's figure no less than the candidate's back-to-back time per call, less FLOOR_ALLOWANCE."""
-    return samples if burst is None else [max(x, burst.per_call_ms * (1 - FLOOR_ALLOWANCE)) for x in samples]
+def floor(samples: list[float], burst: Burst | None, reference_ms: float) -> list[float]:
+    """Each timed call's figure no lower than the back-to-back equivalent (Burst.equivalent_ms against the
+    reference's timed median), less FLOOR_ALLOWANCE."""
+    if burst is None:
+        return samples
+    least = burst.equivalent_ms(reference_ms) * (1 - FLOOR_ALLOWANCE)
+    return [max(x, least) for x in samples]
 
 
-def record(extra: dict[str, Any], flags: list[str], burst: Burst, reported_ms: float) -> None:
-    """The burst in the reply's extra, and a flag where the runner's reported time was far below its calls'."""
+def record(extra: dict[str, Any], flags: list[str], burst: Burst, reported_ms: float, reference_ms: float) -> None:
+    """The bursts in the reply's extra, and a flag where the runner's report claimed far less time than its calls
+    took back to back."""
+    equivalent = burst.equivalent_ms(reference_ms)
     extra["back_to_back"] = {"calls": burst.calls, "candidate_ms": round(burst.per_call_ms, 6),
-                             "reported_ms": round(reported_ms, 6), "request_overhead_ms": round(burst.overhead_ms, 4),
-                             "output_copies_ms": burst.copies_ms, "walls_ms": burst.walls_ms}
-    if burst.per_call_ms > HOST_BOUND * reported_ms:
-        flags.append(f"host_bound: back to back its calls took {burst.per_call_ms:.4g} ms each by the checker's "
-                     f"clock, {burst.per_call_ms / max(reported_ms, 1e-9):.1f}x the {reported_ms:.4g} ms its runner "
-                     "reported; the figure is the clock's (launches or host work, or a report that was not the call's "
-                     "time)")
+                             "equivalent_ms": round(equivalent, 6), "reported_ms": round(reported_ms, 6),
+                             "request_overhead_ms": round(burst.overhead_ms, 4),
+                             "output_copies_ms": burst.copies_ms, "walls_ms": burst.walls_ms,
+                             "runner_walls_ms": burst.runner_walls_ms}
+    if burst.reference_calls:
+        extra["back_to_back"].update({"reference_calls": burst.reference_calls,
+                                      "reference_ms": round(burst.reference_per_call_ms, 6),
+                                      "reference_walls_ms": burst.reference_walls_ms})
+    if equivalent > HOST_BOUND * reported_ms:
+        against = (f", against the reference's {burst.reference_per_call_ms:.4g} ms by the same clock" if
+                   burst.reference_calls else "")
+        flags.append(f"back_to_back_slower: called back to back its calls took {burst.per_call_ms:.4g} ms each by "
+                     f"the checker's clock{against}: {equivalent / max(reported_ms, 1e-9):.1f}x the "
+                     f"{reported_ms:.4g} ms its runner reported; the figure is held to the back-to-back time "
+                     "(launches or host work, or a report that was not the call's time)")

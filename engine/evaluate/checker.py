@@ -313,8 +313,9 @@ class Checker:
                 ref_ms = settled(time_reference, trials_for(ref_est, req.timing_trials, self.device),
                                  floor_for(ref_est))
             if cand_burst is not None:
-                back_to_back.record(reply.extra, reply.flags, cand_burst, statistics.median(reported))
-                cand_ms = back_to_back.floor(cand_ms, cand_burst)
+                back_to_back.record(reply.extra, reply.flags, cand_burst, statistics.median(reported),
+                                    statistics.median(ref_ms))
+                cand_ms = back_to_back.floor(cand_ms, cand_burst, statistics.median(ref_ms))
             if planned or skipped:
                 t4 = _perf_counter()
                 self._say_shapes(reply, finish(req.batch or 0, checks, later))

@@ -210,10 +210,12 @@ class NativeBackend:
         values.append(None)  # the legacy default stream, as the contract documents
         return values
 
-    def burst(self, scalars: dict[str, Any], count: int) -> None:
+    def burst(self, scalars: dict[str, Any], count: int) -> float:
         """`count` calls back to back, the i-th on back-to-back set -(i+1): no flush, synchronize or check
         between them, one device-wide synchronize at the end. The checker times the whole request by its own
-        clock and verifies a secret sample of the sets afterwards (back_to_back.py); nothing is reported."""
+        clock and verifies a secret sample of the sets afterwards (back_to_back.py). Returns this process's own
+        account of the calls and the final synchronize, in ms: recorded beside the checker's clock to tell where
+        a burst's time went, never used for a figure."""
         sets = _burst_sets(self.groups, count)
         key = json.dumps(scalars, sort_keys=True)
         if count and (self._burst_key != key or len(self._burst_args) < count):
@@ -224,6 +226,7 @@ class NativeBackend:
         if self.gpu:
             assert self.drv is not None
             self.drv.synchronize()
+        t0 = time.perf_counter()
         for i, args in enumerate(self._burst_args[:count]):
             rc = fn(*args)
             if rc != 0:
@@ -238,8 +241,10 @@ class NativeBackend:
                 self.drv.synchronize()
             except cudadrv.CudaError as e:
                 raise Refused("call", f"CUDA error while the candidate ran back to back: {e}", fatal=True) from e
+        ms = (time.perf_counter() - t0) * 1e3
         if count and self.attempts.seen:
             raise Refused("space", "hiera_forward ran Python in its host process: " + "; ".join(self.attempts.seen))
+        return ms
 
     def call(self, scalars: dict[str, Any], timed: bool, flush: bool, stub: bool = False, group: int = 0
              ) -> float | None:
@@ -539,10 +544,11 @@ class ModelNewBackend:
             self._check_tamper("the candidate")
         return ms
 
-    def burst(self, scalars: dict[str, Any], count: int) -> None:
+    def burst(self, scalars: dict[str, Any], count: int) -> float:
         """`count` forwards back to back, the i-th on back-to-back set -(i+1), its outputs copied into that
         set's buffers (as a call's are, outside its timed span: here inside the checker's clock, and the
-        checker's reference copies its outputs the same way); one device-wide synchronize at the end."""
+        checker takes the same copies off); one device-wide synchronize at the end. Returns this process's own
+        account in ms, as NativeBackend.burst."""
         torch = self.torch
         sets = _burst_sets(self.groups, count)
         gpu = self.device.type == "cuda"
@@ -550,6 +556,7 @@ class ModelNewBackend:
         try:
             if gpu:
                 torch.cuda.synchronize()
+            t0 = time.perf_counter()
             with torch.no_grad():
                 for i, (inputs, outputs) in enumerate(sets):
                     if graphs:
@@ -563,12 +570,14 @@ class ModelNewBackend:
                         dst.copy_(src)
             if gpu:
                 torch.cuda.synchronize()
+            ms = (time.perf_counter() - t0) * 1e3
         except Refused:
             raise
         except BaseException as e:
             raise _forward_failed(e, gpu, "back-to-back forward") from e
         if count:
             self._check_tamper("the candidate")
+        return ms
 
     def flush_caches(self) -> None:
         if self.device.type == "cuda":
@@ -772,7 +781,7 @@ def serve(sock: Any) -> None:
                 if (count == 0) == calibrated_once_loaded:
                     raise Refused("protocol", "an empty burst is answered only before the candidate loads, a "
                                               "burst of calls only after")
-                backend.burst(req.get("scalars", {}), count)
+                reply["ms"] = backend.burst(req.get("scalars", {}), count)
             elif op == "probe":
                 if calibrated_once_loaded or not isinstance(backend, ModelNewBackend) or backend.device.type != "cpu":
                     raise Refused("protocol", "the probe is answered by a CPU ModelNew runner before the candidate "
