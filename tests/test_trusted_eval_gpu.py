@@ -36,18 +36,21 @@ def test_a_cache_across_timed_calls_on_the_gpu_is_not_valid_and_fast(tmp_path: P
 
 def test_a_rewritten_reply_on_the_gpu_is_suspect_or_not_fast(tmp_path: Path) -> None:
     """On the H200 this attack read `valid` at 22-77x on this 4.5 us task before the back-to-back calls (the
-    per-call clock allows 0.25 ms): now the burst's clock is its figure, and the report's distance from it is
-    flagged."""
+    per-call clock allows 0.25 ms): now the back-to-back speedup bounds its figure, and the report's distance from
+    it is flagged."""
     outs = cuda_api(tmp_path, TASKS / "relu_positive.py", [("reply_divide_ms.py", None), ("honest_relu.py", None),
                                                             ("burst_skip.py", None)])
     o = outs["reply_divide_ms"]
     assert not cpu.claimed_fast(o), (kit.describe(o), o.flags)
     if o.valid:
         b2b = o.extra["back_to_back"]
-        assert o.candidate.median_ms >= 0.8 * b2b["candidate_ms"] - 1e-6, (kit.describe(o), b2b)
+        assert o.candidate.median_ms >= 0.8 * b2b["equivalent_ms"] - 1e-6, (kit.describe(o), b2b)
         assert any(f.startswith("back_to_back_slower") for f in o.flags), (kit.describe(o), o.flags)
     honest = outs["honest_relu"]
     assert honest.valid and honest.extra["back_to_back"]["calls"] >= 4, kit.describe(honest)
+    # The reference's own code, sandboxed: level, not slowed by the runner's host path (it read 0.07-0.18x when
+    # the per-call clock and the burst were set against the reference's device time).
+    assert honest.speedup > 0.6, (kit.describe(honest), honest.extra["back_to_back"])
     # The work skipped when called within 1 ms of the last return: caught in a burst's sample (or in a timed call's,
     # where a fast host brings those within 1 ms of each other too).
     skip = outs["burst_skip"]

@@ -108,11 +108,17 @@ def set_bytes(inputs: Sequence[Any], outputs: Sequence[torch.Tensor]) -> int:
     return sum(x.numel() * x.element_size() for x in [*inputs, *outputs] if isinstance(x, torch.Tensor))
 
 
-def calibrate(proc: CandidateProcess) -> float:
+def calibrate(proc: CandidateProcess, device: torch.device) -> float:
     """The cost of a burst request itself (request, synchronize, reply), from empty bursts made before the
-    candidate loads: their median, in ms."""
+    candidate loads: their median, in ms. On a GPU each follows work of this process's own, as a burst follows
+    the writing of its sets, and makes one launch of the runner's: the device's switch between the two
+    processes' contexts is part of every burst."""
     walls = []
+    scratch = torch.empty(1 << 16, device=device) if device.type == "cuda" else None
     for _ in range(CALIBRATIONS):
+        if scratch is not None:
+            scratch.fill_(0)
+            timing.sync(device)
         t0 = _perf_counter()
         rep = proc.request("burst", 60.0, count=0, scalars={})
         walls.append((_perf_counter() - t0) * 1e3)
