@@ -59,13 +59,16 @@ def test_a_rewritten_reply_on_the_gpu_is_suspect_or_not_fast(tmp_path: Path) -> 
 
 
 def test_an_honest_kernel_called_back_to_back_keeps_its_device_time(tmp_path: Path) -> None:
-    """A device-bound kernel (0.25 GB through a scale, bias and relu): its calls back to back cost no more than
-    its device time, so the floor does not move its figure."""
+    """A device-bound kernel (0.25 GB through a scale, bias and relu): its calls back to back cost little more than
+    its device time, so the floor moves its figure little."""
     outs = cuda_api(tmp_path, TASKS / "big_scale_bias_relu.py", [(str(HONEST_CU), None)])
     o = outs[HONEST_CU.stem]
     b2b = o.extra["back_to_back"]
     assert o.valid and not any(f.startswith("back_to_back_slower") for f in o.flags), (kit.describe(o), b2b)
-    assert abs(o.candidate.median_ms - b2b["reported_ms"]) <= 0.02 * b2b["reported_ms"], (kit.describe(o), b2b)
+    # Back to back on 8 sets of 256 MiB its calls took 25-30% over its events by the checker's clock, and 27% by
+    # its runner's own (the reference's 2.5%, on sets its own process had just written): the floor may cost it
+    # that much less the allowance, no more (it read 0.81-1.0x against its 3.2x before the reference's burst).
+    assert o.candidate.median_ms <= 1.12 * b2b["reported_ms"], (kit.describe(o), b2b)
 
 
 def test_a_reply_that_would_crash_the_checker_on_the_gpu_is_suspect_and_the_next_is_valid(tmp_path: Path) -> None:
