@@ -313,23 +313,34 @@ def torch_compile(device: Device) -> Check:
                  "needs a C++ compiler, on a GPU Triton")
 
 
-def run_checks(device: Device, sandbox: bool = True, quick: bool = False) -> list[Check]:
-    """Every check, in the order a run meets them. quick: only look (no builds, no profile, no compile)."""
-    checks = [_timed(python_and_torch)]
-    if checks[0].status != OK:
+def run_checks(device: Device, sandbox: bool = True, quick: bool = False,
+               progress: Callable[[Check], None] | None = None) -> list[Check]:
+    """Every check, in the order a run meets them. quick: only look (no builds, no profile, no compile).
+    progress: called with each check as it ends (a full doctor takes a minute or more on a cold GPU)."""
+    checks: list[Check] = []
+
+    def add(c: Check) -> Check:
+        checks.append(c)
+        if progress is not None:
+            progress(c)
+        return c
+
+    if add(_timed(python_and_torch)).status != OK:
         return checks
-    checks.append(_timed(gpu_and_driver))
+    add(_timed(gpu_and_driver))
     gpu = device.is_cuda
-    checks += [_timed(nvcc), _timed(lambda: bubblewrap(gpu)) if sandbox else
-               Check("bubblewrap (the sandbox)", SKIPPED, "--no-sandbox: candidates run with your own rights"),
-               _timed(lambda: libraries(gpu)), _timed(pycache)]
+    add(_timed(nvcc))
+    add(_timed(lambda: bubblewrap(gpu)) if sandbox else
+        Check("bubblewrap (the sandbox)", SKIPPED, "--no-sandbox: candidates run with your own rights"))
+    add(_timed(lambda: libraries(gpu)))
+    add(_timed(pycache))
     if quick:
         return checks
     work = _workspace()
     try:
-        checks.append(_timed(lambda: evaluate_kernel(work, device, sandbox)))
-        checks.append(_timed(lambda: ncu_profile(work, device, sandbox)))
-        checks.append(_timed(lambda: torch_compile(device)))
+        add(_timed(lambda: evaluate_kernel(work, device, sandbox)))
+        add(_timed(lambda: ncu_profile(work, device, sandbox)))
+        add(_timed(lambda: torch_compile(device)))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return checks

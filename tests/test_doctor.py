@@ -34,6 +34,17 @@ def test_a_quick_doctor_on_this_machine_names_every_piece_a_run_uses():
     assert rc == (0 if out["ready"] else 1)
 
 
+def test_each_check_is_said_on_stderr_as_it_ends_and_stdout_stays_json():
+    """On a cold H200 the full doctor printed nothing for over a minute; the checks' progress goes to stderr."""
+    p = subprocess.run([sys.executable, "-m", "engine.cli", "doctor", "--json", "--quick", "--device", "cpu"],
+                       capture_output=True, text=True, timeout=300, cwd=REPO)
+    out = json.loads(p.stdout)
+    lines = p.stderr.splitlines()
+    assert lines[0] == "hiera doctor: checking device cpu", p.stderr
+    for c in out["checks"]:
+        assert any(c["name"] in line and c["status"] in line for line in lines[1:]), (c, p.stderr)
+
+
 def test_a_broken_sandbox_is_an_essential_failure_with_what_to_do(tmp_path):
     rc, out = _doctor("--quick", "--device", "cpu", env={"HIERA_BWRAP": str(tmp_path / "no-bwrap")})
     sandbox = next(c for c in out["checks"] if c["name"].startswith("bubblewrap"))

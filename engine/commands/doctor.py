@@ -7,6 +7,7 @@ one does not, 2 on a usage error.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from rich.table import Table
@@ -21,7 +22,15 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from engine.doctor import OK, SKIPPED, as_json, run_checks
 
     device = device_or_exit(args.device)
-    checks = run_checks(device, sandbox=not args.no_sandbox, quick=args.quick)
+    # Each check as it ends, on stderr (stdout keeps the table or the JSON): the full doctor builds, evaluates,
+    # profiles and compiles a kernel, a minute or more on a cold GPU, and printed nothing until the end.
+    print(f"hiera doctor: checking device {device}" + ("" if args.quick else
+          " (it builds, evaluates, profiles and compiles one small kernel)"), file=sys.stderr, flush=True)
+
+    def progress(c: Any) -> None:
+        print(f"  {c.status:8} {c.name} ({c.seconds:.1f} s)", file=sys.stderr, flush=True)
+
+    checks = run_checks(device, sandbox=not args.no_sandbox, quick=args.quick, progress=progress)
     if args.json:
         print(as_json(checks, device), flush=True)
     else:
