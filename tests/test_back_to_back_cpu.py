@@ -153,7 +153,7 @@ def test_on_a_gpu_the_floor_is_the_back_to_back_speedup_not_the_clock_against_de
     flags: list[str] = []
     back_to_back.record(extra, flags, honest, 0.0045, ref_ms)
     assert not flags and extra["back_to_back"]["reference_ms"] == 0.036, extra
-    forged = burst(0.021, 0.024)  # the same calls, reported at a thousandth
+    forged = burst(0.021, 0.024)  # calls about level with eager's back to back, reported at a thousandth
     [figure] = back_to_back.floor([0.0000045], forged, ref_ms)
     assert figure == pytest.approx(ref_ms * 0.021 / 0.024 * (1 - back_to_back.FLOOR_ALLOWANCE))
     back_to_back.record(extra, flags, forged, 0.0000045, ref_ms)

@@ -166,6 +166,8 @@ class Burst:
         if not self.reference_calls:
             return self.per_call_ms
         return reference_ms * self.per_call_ms / max(self.reference_per_call_ms, 1e-9)
+
+
 class BackToBack:
     """The back-to-back bursts of one candidate, on the exchange's back-to-back sets."""
 
@@ -184,7 +186,7 @@ class BackToBack:
         rewritten; the (pool set, generator state) each set's inputs are made again from."""
         made = []
         for j, g in enumerate(self.groups):
-            base = self.pool[(j + round_) % len(self.pool)]
+            base = self._base(j, round_)
             made.append((base, self.perturb.state()))
             self.perturb.write(self.ex.of_role("input", g), base)
             self.ex.poison_outputs(g)
@@ -193,11 +195,18 @@ class BackToBack:
         timing.sync(self.c.device)
         return made
 
+    def _base(self, j: int, round_: int) -> Sequence[Any]:
+        """The pool set that set j's inputs are a perturbation of in this round (the reference's sets too)."""
+        return self.pool[(j + round_) % len(self.pool)]
+
+    def _ref_estimate_ms(self) -> float:
+        """The reference's estimated time per call (a second where there is none)."""
+        return self.c._ref_ms if self.c._ref_ms is not None else 1000.0
+
     def _limit_s(self) -> float:
         """A burst's time limit: n calls at the per-call limit's rate (a hang ends as `timeout`)."""
-        ref_ms = self.c._ref_ms if self.c._ref_ms is not None else 1000.0
         n = len(self.groups)
-        return max(0.75 + n * 50.0 * ref_ms / 1e3, n * self.c._min_call_s, 2.0)
+        return max(0.75 + n * 50.0 * self._ref_estimate_ms() / 1e3, n * self.c._min_call_s, 2.0)
 
     def candidate(self, proc: CandidateProcess, deadline: float, scalars: dict[str, Any], overhead_ms: float
                   ) -> Burst:
@@ -249,19 +258,17 @@ class BackToBack:
     def reference_calls(self) -> int:
         """The reference's calls in a burst of its own: TARGET_MS of them by its estimate (at least 2, at most
         the sets there are)."""
-        ref_ms = self.c._ref_ms if self.c._ref_ms is not None else 1000.0
-        return max(2, min(len(self.groups), math.ceil(TARGET_MS / max(ref_ms, 1e-4))))
+        return max(2, min(len(self.groups), math.ceil(TARGET_MS / max(self._ref_estimate_ms(), 1e-4))))
 
     def _reference_burst(self, m: int, round_: int) -> float:
         """The reference called back to back on `m` sets of inputs of the checker's own (the shared sets are
         within the candidate's reach), drawn afresh like the candidate's, by the same clock, in ms. Its outputs
         are its own tensors, as a user's eager calls make them."""
         if self._ref_sets is None:
-            self._ref_sets = [[x.clone() if isinstance(x, torch.Tensor) else x for x in self.pool[j % len(self.pool)]]
+            self._ref_sets = [[x.clone() if isinstance(x, torch.Tensor) else x for x in self._base(j, 0)]
                               for j in range(m)]
         for j, args in enumerate(self._ref_sets):
-            base = self.pool[(j + round_) % len(self.pool)]
-            self.perturb.write([x for x in args if isinstance(x, torch.Tensor)], base)
+            self.perturb.write([x for x in args if isinstance(x, torch.Tensor)], self._base(j, round_))
         timing.sync(self.c.device)
         t0 = _perf_counter()
         with torch.no_grad():
