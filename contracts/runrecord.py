@@ -28,6 +28,11 @@ Json = dict[str, Any]
 
 RETIMED = "-retimed"  # suffix of a re-timing's candidate id in the run store (the engine times its best again)
 SLOWER_DIR = "slower-than-eager"  # where a best that is not faster than eager goes, inside its run's folder
+BEST_SO_FAR_DIR = "best-so-far"  # a run's best as it stands, rewritten at each new best (a killed run keeps it)
+# Why a run stopped before the end of its rounds (RunResult.stop_reason): its deadline (`--deadline`, the editor's
+# `hiera.deadline`), Ctrl-C, SIGTERM (the editor's cancel), or the model endpoint going away mid-run.
+STOP_REASONS = {"deadline": "its deadline came", "interrupted": "Ctrl-C", "terminated": "cancelled (SIGTERM)",
+                "backend": "the model endpoint went away"}
 
 
 def _opt(cls: Any, v: Any) -> Any:
@@ -338,7 +343,7 @@ class RunResult:
     summary of a run that ended."""
 
     run_id: str
-    status: str  # finished | stopped
+    status: str  # finished | stopped (with stop_reason) | failed
     task: str
     device: str
     backend: str
@@ -355,9 +360,17 @@ class RunResult:
     # Wall seconds by phase (engine/phases.py), summing to the run's wall time; empty from older engines.
     phases: dict[str, float] = field(default_factory=dict)
     profiling: Profiling | None = None  # None from older engines
+    # Why a `stopped` run stopped (STOP_REASONS); None for a finished run.
+    stop_reason: str | None = None
+    # What the deadline left out, in words, in the order it was left out ("the reference's profile", "round 3:
+    # 6 candidates"); empty when nothing was.
+    left_out: list[str] = field(default_factory=list)
+    deadline_s: float | None = None  # the run's deadline (seconds from its process's start), or None
 
     def to_json(self) -> Json:
-        return {"run_id": self.run_id, "status": self.status, "task": self.task, "device": self.device,
+        return {"run_id": self.run_id, "status": self.status, "stop_reason": self.stop_reason,
+                "deadline_s": self.deadline_s, "left_out": list(self.left_out or []),
+                "task": self.task, "device": self.device,
                 "backend": self.backend, "reference_ms": self.reference_ms,
                 "best": self.best.to_json() if self.best else None, "budget": self.budget,
                 "candidates": self.candidates, "retimed": self.retimed, "rounds": [r.to_json() for r in self.rounds],
@@ -371,7 +384,8 @@ class RunResult:
                    d.get("reference_ms"), _opt(RunBest, d.get("best")), d.get("budget"), d.get("candidates"),
                    d.get("retimed"), [RoundSummary.from_json(r) for r in d.get("rounds") or []],
                    Tokens.from_json(d.get("tokens") or {}), dict(d.get("seconds") or {}), d.get("cost_usd"),
-                   list(d.get("notices") or []), dict(d.get("phases") or {}), _opt(Profiling, d.get("profiling")))
+                   list(d.get("notices") or []), dict(d.get("phases") or {}), _opt(Profiling, d.get("profiling")),
+                   d.get("stop_reason"), list(d.get("left_out") or []), d.get("deadline_s"))
 
 
 # --- progress events (docs/protocol.md §1): `{"event": NAME, ...fields}` one per line --------------------------
@@ -388,6 +402,7 @@ class RunStarted:
     backend: str
     store: str
     run_dir: str
+    deadline_s: float | None = None  # the run ends by this many seconds after its process started; None: no deadline
 
 
 @dataclass(frozen=True)

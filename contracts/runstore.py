@@ -110,10 +110,13 @@ CREATE INDEX IF NOT EXISTS runs_by_task ON runs(task_path, started);
 
 
 # Columns added after schema 1 was first written: (table, column, type). Added in place when missing.
-ADDED_COLUMNS = (("runs", "host", "TEXT"), ("runs", "proc_start", "REAL"))
+ADDED_COLUMNS = (("runs", "host", "TEXT"), ("runs", "proc_start", "REAL"),
+                 # the run's best as it stands (its figure and the kept files), rewritten at each new best, so a
+                 # run killed before its end still names its answer
+                 ("runs", "best_so_far", "TEXT"))
 
 # The columns holding JSON, by table: decoded on reading.
-JSON_COLUMNS = {"runs": ("settings", "summary"), "candidates": ("flags", "outcome"),
+JSON_COLUMNS = {"runs": ("settings", "summary", "best_so_far"), "candidates": ("flags", "outcome"),
                 "decisions": ("scores", "evidence")}
 
 

@@ -27,6 +27,8 @@ ROUNDS = (1, 50)
 CANDIDATES = (1, 64)
 BUDGET = (1, ROUNDS[1] * CANDIDATES[1])  # total candidates of a run: at most the most rounds of the most candidates
 SECONDS_MAX = 86_400  # a candidate's run or build: more than 0, at most a day
+# A run's deadline (seconds from its start, start-up included): start-up alone takes 5-10 s (engine/deadline.py).
+DEADLINE = (10, SECONDS_MAX)
 
 SPACES = tuple(s.value for s in Space)
 
@@ -152,6 +154,11 @@ SETTINGS: tuple[Setting, ...] = (
             markdown=True, description=(
                 "Seconds a candidate's build (nvcc / the C++ compiler) may take; passed as `--build-timeout`. "
                 "Empty (`null`): the engine's own limit, and no flag is passed.")),
+    Setting("deadline", "number", 60, nullable=True, minimum=DEADLINE[0], maximum=SECONDS_MAX, markdown=True,
+            expected=f"seconds from {DEADLINE[0]} to {SECONDS_MAX}, or null for no deadline", description=(
+                "Seconds an optimize run may take, start-up included (`--deadline`): it plans its rounds, profiles "
+                "and re-timings to fit and ends by then with its best so far, saying what it left out. `null`: no "
+                "deadline (the run takes its whole budget).")),
     Setting("sandbox", "boolean", True, markdown=True, expected="true (default) or false", description=(
         "Run candidate kernels in the engine's sandbox (default). Turning this off is an explicit opt-out: "
         "candidates — generated code — then run with your user's rights (`--no-sandbox`). Only for machines where "

@@ -1,6 +1,6 @@
-"""Work beside the main thread, and signals held off while a stop is recorded: what the loop and the commands
-that drive it share (a run waits on subprocesses on several threads; a second Ctrl-C must not leave half a
-record)."""
+"""Work beside the main thread, how a run is stopped, and signals held off while a stop is recorded: what the loop
+and the commands that drive it share (a run waits on subprocesses on several threads; a second Ctrl-C must not leave
+half a record)."""
 
 from __future__ import annotations
 
@@ -39,3 +39,19 @@ def uninterrupted() -> Iterator[None]:
     finally:
         for s, handler in old.items():
             signal.signal(s, handler)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (the editor's cancel, a scheduler's stop), raised where the run is, as Ctrl-C raises
+    KeyboardInterrupt: every place that stops cleanly on Ctrl-C stops cleanly on it."""
+
+
+def stop_reason(stop: BaseException) -> str:
+    """Why a run stopped, for RunResult.stop_reason (contracts/runrecord.py STOP_REASONS)."""
+    from engine.deadline import DeadlineReached
+
+    if isinstance(stop, DeadlineReached):
+        return "deadline"
+    if isinstance(stop, Terminated):
+        return "terminated"
+    return "interrupted"

@@ -207,16 +207,16 @@ def phase_table(results: list[TaskResult]) -> list[str]:
     if not timed:
         return []
     out = ["Where each optimize run's wall time went (seconds by phase, summing to the run's wall; engine/phases.py):",
-           "", *table_head("task", "wall", *ORDER, "profiled")]
+           "", *table_head("task", "wall", *ORDER, "profiled", "left out for the deadline")]
     for r in sorted(timed, key=lambda r: (r.level, r.task)):
         wall = sum(r.phases.values())
         out.append(f"| {r.level}/{r.task} | {wall:.0f} | " + " | ".join(f"{r.phases.get(k, 0):.1f}" for k in ORDER)
-                   + f" | {profiled_text(r)} |")
+                   + f" | {profiled_text(r)} | {'; '.join(r.left_out) or '-'} |")
     walls = [sum(r.phases.values()) for r in timed]
     for label, q in (("median", 0.5), ("p90", 0.9)):
         out.append(f"| **{label}** ({len(timed)} tasks) | {nearest_rank(walls, q):.0f} | "
                    + " | ".join(f"{nearest_rank([r.phases.get(k, 0.0) for r in timed], q):.1f}" for k in ORDER)
-                   + " | |")
+                   + " | | |")
     return out
 
 

@@ -28,6 +28,7 @@ from contracts.runrecord import (
     Event,
     Notice,
     ReferenceTimed,
+    Result,
     ResultPaths,
     RoundFinished,
     RoundStarted,
@@ -41,9 +42,11 @@ from contracts.runrecord import (
 from contracts.task import TaskSpec
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import Backend, Context, DirectionScores, Invalid, RoundRecord, SpaceChoice
-from engine.background import in_background, uninterrupted
+from engine.background import in_background, stop_reason, uninterrupted
+from engine.deadline import Deadline
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status
 from engine.evaluate.pipeline import Evaluator
+from engine.loop_plan import Plan, candidate_class
 from engine.loop_profiling import LoopProfiles
 from engine.loop_resume import resume_state
 from engine.loop_state import (
@@ -85,8 +88,12 @@ class Loop:
         self.sizes = settings.round_sizes()
         self.t0 = time.perf_counter() - started_s
         self.clock = PhaseClock("start", started_s)
+        # The deadline counts from the process's start, as the user's clock does (start-up included).
+        self.deadline = Deadline(settings.deadline_s, started=self.t0)
+        self.plan = Plan(self.deadline, settings.eval.device.is_cuda)
         self.profiles = LoopProfiles(self)
         self.files = ResultFiles(self)
+        self._kept_best: tuple[str, float, bool] | None = None  # the best-so-far copy last written
 
     # --- events -------------------------------------------------------------------------------------
 
@@ -109,7 +116,8 @@ class Loop:
              "profile": s.profile, "precision": s.eval.precision.value, "device": str(s.eval.device),
              "trials": s.eval.timing_trials, "timeout_s": s.eval.request_timeout_s,
              "build_timeout_s": s.eval.build_timeout_s, "sandbox": s.eval.sandbox, "keep_slower": s.keep_slower,
-             "shapes": s.eval.shape_variants, "results_dir": str(s.results_dir) if s.results_dir else None},
+             "shapes": s.eval.shape_variants, "results_dir": str(s.results_dir) if s.results_dir else None,
+             "deadline_s": s.deadline_s, "opener": s.opener},
             backend=backend_name, device=str(s.eval.device))
         return LoopState(run_id)
 
@@ -127,39 +135,59 @@ class Loop:
         confirm_best(self, state)
 
     def run(self, state: LoopState, first_round: int = 1) -> RunResult:
-        s = self.settings
-        self.clock.enter("worker")
+        """The rounds, then the best's re-timing; a stop (Ctrl-C, SIGTERM, the deadline) anywhere in them ends the
+        run with its best so far. The result is written and said before the evaluation's worker is ended: a
+        checker holding gigabytes of weights takes seconds to go, and the editor's cancel waits for none."""
+        status = "finished"
+        ev: Evaluator | None = None
+        try:
+            with self.deadline.armed():
+                self.clock.enter("worker")
+                ev = self.evaluator = Evaluator(self.spec, self.workdir, self.settings.eval, cache_dir=self.cache_dir)
+                self._rounds(state, first_round)
+        except KeyboardInterrupt as stop:
+            status, state.stop_reason = "stopped", stop_reason(stop)
+        except BaseException:
+            if ev is not None:
+                ev.close(now=True)
+            raise
+        with uninterrupted():
+            result = self.finish(state, status)
+            if ev is not None:
+                ev.close(now=status == "stopped")
+        return result
+
+    def _rounds(self, state: LoopState, first_round: int) -> None:
+        s, ev = self.settings, self.evaluator
         on_gpu = s.eval.device.is_cuda
-        with Evaluator(self.spec, self.workdir, s.eval, cache_dir=self.cache_dir) as ev:
-            self.evaluator = ev
-            reference: Future[Profile | Exception] | None = None
-            try:
-                # The reference's profile needs nothing of the worker: both start now and run side by side
-                # (neither times anything; the first candidate is timed after both have ended).
-                if s.profile and on_gpu and state.parent_profile is None and state.best is None:
-                    reference = in_background(lambda: self.profiles.collect(state, None))
-                info = ev.ensure_worker()
-                self.emit(RunStarted(state.run_id, str(self.spec.path), ev.device_label(), len(self.sizes),
-                                     s.candidates, s.total, self.backend.name, str(self.store.db_path),
-                                     str(self.store.run_dir(state.run_id))))
-                if s.profile and not on_gpu:
-                    state.profiling_off = ("profiling off: Nsight Compute profiles CUDA devices and this run is on "
-                                           "the CPU")
-                    self.notice(state, state.profiling_off + " — continuing on timings alone")
-                if reference is not None:
-                    self.profiles.build_ahead(state, info, first_round)
-                    self.clock.enter("reference_profile")
-                    state.parent_profile = self.profiles.record(state, "reference", reference.result())
-                    state.profiling["reference"] = state.parent_profile is not None
-                for r in range(first_round, len(self.sizes) + 1):
-                    self._round(state, r, info)
-                self.clock.enter("retime")
-                self._confirm_best(state)
-            except KeyboardInterrupt:
-                with uninterrupted():
-                    ev.close()  # its processes end now, not when the with block is left
-                    return self.finish(state, "stopped")
-        return self.finish(state, "finished")
+        reference: Future[Profile | Exception] | None = None
+        # The reference's profile needs nothing of the worker: both start now and run side by side (neither
+        # times anything; the first candidate is timed after both have ended).
+        if s.profile and on_gpu and state.parent_profile is None and state.best is None:
+            if self.plan.profile_fits():
+                reference = in_background(lambda: self.profiles.collect(state, None))
+            else:
+                self.plan.leave_out("the reference's profile")
+        info = ev.ensure_worker()
+        self.emit(RunStarted(state.run_id, str(self.spec.path), ev.device_label(), len(self.sizes),
+                             s.candidates, s.total, self.backend.name, str(self.store.db_path),
+                             str(self.store.run_dir(state.run_id)), s.deadline_s))
+        if s.profile and not on_gpu:
+            state.profiling_off = ("profiling off: Nsight Compute profiles CUDA devices and this run is on "
+                                   "the CPU")
+            self.notice(state, state.profiling_off + " — continuing on timings alone")
+        if reference is not None:
+            self.profiles.build_ahead(state, info, first_round)
+            self.clock.enter("reference_profile")
+            state.parent_profile = self.profiles.record(state, "reference", reference.result())
+            state.profiling["reference"] = state.parent_profile is not None
+        for r in range(first_round, len(self.sizes) + 1):
+            if not self._round(state, r, info):
+                self.plan.rounds_left_out(r, self.sizes)
+                break
+        self.clock.enter("retime")
+        self._confirm_best(state)
+        self._keep_best(state)
 
     @staticmethod
     def _best_event(state: LoopState) -> BestFigure | None:
@@ -186,9 +214,20 @@ class Loop:
         strategy = self.backend.spa.plan(ctx, choice.space, scores)
         return choice, scores, strategy
 
-    def _round(self, state: LoopState, r: int, info: dict[str, Any]) -> None:
+    def _retime_reserve(self, state: LoopState) -> float:
+        best = state.best
+        return self.plan.retime_reserve(best.candidate.id if best else None, bool(best and best.retimed))
+
+    def _round(self, state: LoopState, r: int, info: dict[str, Any]) -> bool:
+        """One round; False when the deadline leaves no time to play it (nothing of it is generated)."""
         size = self.sizes[r - 1]
         taken = state.partial.pop(r, {})  # finished before a stop: recorded, not evaluated again
+        # Under a deadline, as many candidates as this run's evaluations so far say fit (a round stopped part way
+        # asks for all of them again: its finished ones are matched by position).
+        asked = size if taken else self.plan.round_size(r, size, self._retime_reserve(state))
+        if asked == 0:
+            return False
+        self.plan.shrunk(r, asked, size)
         ctx = self.context(state, r, info)
         self.clock.enter("decide")
         choice, scores, strategy = self._decide(ctx)
@@ -199,13 +238,14 @@ class Loop:
                                    state.best.candidate.id if state.best else None, bottleneck)
         self.emit(RoundStarted(r, choice.space.value, scores.as_json(), direction.value, strategy.name,
                                f"{choice.rationale} | {scores.rationale}", size))
-        generated = self.backend.oa.generate(ctx, choice.space, strategy, size)
+        first = self._opener(ctx, r, asked)
+        generated = [*first, *self.backend.oa.generate(ctx, choice.space, strategy, asked - len(first))]
         self._record_usage(state, r)
-        of = min(len(generated), size)  # the round's candidates: the OA may write fewer than it was asked for
+        of = min(len(generated), asked)  # the round's candidates: the OA may write fewer than it was asked for
         cands: list[Candidate] = []
         invalid: list[tuple[int, Invalid]] = []
         index_of: dict[str, int] = {}  # candidate id -> its 1-based position among the K generated
-        for i, g in enumerate(generated[:size], start=1):
+        for i, g in enumerate(generated[:asked], start=1):
             if i in taken:
                 continue
             if isinstance(g, Invalid):
@@ -219,6 +259,7 @@ class Loop:
 
         def finished(c: Candidate, o: Outcome, recorded: bool = False) -> None:
             i = index_of.get(c.id, 0)
+            self.plan.finished(c)
             if recorded:
                 state.evaluated += 1
             else:
@@ -253,19 +294,36 @@ class Loop:
             finished(c, Outcome(c.id, Status.BUILD_FAILED, f"no usable source: {inv.reason}"))
         def started(c: Candidate) -> None:
             self.clock.enter("evaluate_other")  # the builds are done; split by the worker's own figures
+            self.plan.started(c)
             self.emit(CandidateStarted(r, index_of.get(c.id, 0), of))
 
+        def admit(c: Candidate, step: str) -> bool:
+            return self.plan.admit(c, step, self._retime_reserve(state))
+
         self.clock.enter("build")
-        self.evaluator.evaluate(cands, on_outcome=finished, on_start=started)
+        self.evaluator.warm_s = 0.0
+        # Under a deadline, before this run has timed anything, the first candidate goes alone (the opener where
+        # there is one): its answer and its cost come before the rest of the round is built.
+        first_alone = self.plan.active and self.deadline.costs.estimate("evaluate") is None and len(cands) > 1
+        for batch in ([cands[:1], cands[1:]] if first_alone else [cands]):
+            self.evaluator.evaluate(batch, on_outcome=finished, on_start=started, admit=admit,
+                                    cap=self.deadline.cap)
+        self._round_costs(cands, outcomes)
+        self.plan.end_round(r, of)
         round_best = max((o for o in outcomes if o.valid), key=lambda o: o.speedup or 0.0, default=None)
         if self.settings.profile and state.best is not None and round_best is not None \
                 and round_best.candidate_id == state.best.candidate.id:
             skip = self.profiles.not_needed(state, ctx, r)
+            if skip is None and state.profiling_off is None and not self.plan.profile_fits():
+                skip = "deadline"
+                self.plan.leave_out(f"round {r}'s profile")
             if skip:
                 state.profiling["skipped"][skip] = state.profiling["skipped"].get(skip, 0) + 1
             else:
                 self.clock.enter("profile")
+                t0 = time.perf_counter()
                 prof = self.profiles.profile(state, state.best.candidate, state.best.candidate.id)
+                self.plan.spent("profile", time.perf_counter() - t0)
                 if prof is not None:
                     state.parent_profile = prof
                     state.profiling["rounds_profiled"] += 1
@@ -274,6 +332,25 @@ class Loop:
         state.rounds.append(RoundSummary(r, choice.space.value, scores.as_json(), direction.value, strategy.name,
                                          f"{choice.rationale} | {scores.rationale}", rows))
         self.emit(RoundFinished(r, state.best.speedup if state.best else None, self._best_event(state)))
+        return True
+
+    def _opener(self, ctx: Context, r: int, asked: int) -> list[Candidate]:
+        """The run's opener, first in round 1 (engine/agents/expert/opener.py), where the backend has one and the
+        round has room for it beside the backend's own. Deterministic: a stopped round 1 that is resumed gets it
+        again at the same position."""
+        make = getattr(self.backend, "opener", None)
+        if r != 1 or asked < 2 or not self.settings.opener or make is None:
+            return []
+        c = make(ctx)
+        return [c] if c is not None else []
+
+    def _round_costs(self, cands: list[Candidate], outcomes: list[Outcome]) -> None:
+        """What this round's builds and compiles ahead cost, for the plan of the next ones."""
+        built = [o.build_s for o in outcomes if o.build_s and not (o.extra or {}).get("build_cached")]
+        if built:
+            self.plan.spent("build", max(built))  # in parallel: the batch took about its slowest
+        if self.evaluator.warm_s and any(candidate_class(c) == "compile" for c in cands):
+            self.plan.spent("compile", self.evaluator.warm_s)
 
     def account(self, state: LoopState, c: Candidate, o: Outcome, r: int, i: int, retime: bool = False) -> None:
         """Record an evaluated candidate and add its build, verify and time seconds to the run's."""
@@ -291,6 +368,21 @@ class Loop:
         state.valid[c.id] = Best(c, o, r, space, d)
         if state.best is None or (o.speedup or 0) > state.best.speedup:
             state.best = state.valid[c.id]
+            self._keep_best(state)
+
+    def _keep_best(self, state: LoopState) -> None:
+        """The best as it stands, in the store and in the run's best-so-far folder, from the first valid candidate
+        on: a run killed before its end (kill -9, a lost machine) still has its answer on disk."""
+        best = state.best
+        if best is None or not self.settings.write_results:
+            return
+        mark = (best.candidate.id, best.speedup, best.retimed)
+        if mark == self._kept_best:
+            return
+        self._kept_best = mark
+        paths = self.files.keep_so_far(best, state.run_id)
+        self.store.set_best_so_far(state.run_id, {**best.figure().to_json(), "round": best.round,
+                                                  "paths": paths.to_json() if paths else None})
 
     def _record_usage(self, state: LoopState, r: int) -> None:
         for u in self.backend.drain_usage():
@@ -324,9 +416,9 @@ class Loop:
         self.clock.enter("finish")
         best = state.best
         paths: ResultPaths | None = None
-        # Only a finished run writes its result: a stopped one's best is a first pair not yet timed again, and
-        # its candidates are in the run's folder already; `--resume` finishes it and writes the one result.
-        if best is not None and self.settings.write_results and status == "finished":
+        # A stopped run writes its best so far too (a deadline, a cancel: the user asked for what there is); its
+        # figure says when it is a first pair, not timed again. `--resume` continues the run and replaces it.
+        if best is not None and self.settings.write_results:
             paths = self.write_results(best, state.run_id)
         ref = median(state.reference_ms)
         costs = [u.cost_usd for u in state.usage if u.cost_usd is not None]
@@ -350,8 +442,11 @@ class Loop:
             tokens=Tokens(sum(u.prompt_tokens for u in state.usage), sum(u.completion_tokens for u in state.usage)),
             seconds={k: round(v, 3) for k, v in state.seconds.items()},
             cost_usd=round(sum(costs), 6) if costs else None, notices=self.store.notices(state.run_id),
-            phases=self.clock.snapshot(), profiling=self.profiles.summary(state))
+            phases=self.clock.snapshot(), profiling=self.profiles.summary(state),
+            stop_reason=state.stop_reason if status == "stopped" else None, left_out=list(self.deadline.left_out),
+            deadline_s=self.settings.deadline_s)
         if ref is not None:
             self.store.set_reference(state.run_id, ref)
         self.store.finish_run(state.run_id, status, result.to_json())
+        self.emit(Result(result))
         return result

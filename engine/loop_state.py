@@ -44,6 +44,11 @@ class LoopSettings:
     # user asked for: it goes to the run's folder, not beside their module, unless they ask for it.
     keep_slower: bool = False
     eval: EvalSettings = field(default_factory=EvalSettings)
+    # The run ends by this many seconds after its process started, with its best so far (engine/deadline.py);
+    # None: no deadline.
+    deadline_s: float | None = None
+    # Round 1 opens with a cheap, safe candidate where one pays (engine/agents/expert/opener.py).
+    opener: bool = True
 
     def round_sizes(self) -> list[int]:
         """How many candidates each round generates."""
@@ -111,6 +116,7 @@ class LoopState:
     # A round stopped part way (resume): its finished candidates by 1-based index, taken as they stand.
     partial: dict[int, dict[int, tuple[Candidate, Outcome]]] = field(default_factory=dict)
     earlier_s: float = 0.0  # wall seconds of the sessions before a resume
+    stop_reason: str | None = None  # why the run stopped early (contracts/runrecord.py STOP_REASONS)
 
 
 def bottleneck_text(profile: Profile | None) -> str | None:

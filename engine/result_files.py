@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from contracts.export import modelnew_source, result_paths, run_mark
-from contracts.runrecord import SLOWER_DIR, BestFigure, Notice, ResultPaths, Verdict, verdict_phrase
+from contracts.runrecord import BEST_SO_FAR_DIR, SLOWER_DIR, BestFigure, Notice, ResultPaths, Verdict, verdict_phrase
 from engine.evaluate.outcome import CandidateKind
 from engine.loop_state import Best
 
@@ -42,6 +42,17 @@ class ResultFiles:
                                                   f"kept in {kept}")
             self.loop.emit(Notice(self.loop.store.notices(run_id)[-1]))
             return self._write_pair(best, fig, run_id, kept)
+
+    def keep_so_far(self, best: Best, run_id: str) -> ResultPaths | None:
+        """The best as it stands, in the run's best-so-far folder (replaced at each new best): what a run killed
+        before its end leaves. None when it cannot be written (the run goes on; its result is written at its end)."""
+        directory = self.loop.store.run_dir(run_id) / BEST_SO_FAR_DIR
+        try:
+            for old in directory.glob("*"):
+                old.unlink()
+            return self._write_pair(best, best.figure(), run_id, directory)
+        except OSError:
+            return None
 
     def _write_pair(self, best: Best, fig: BestFigure, run_id: str, directory: Path | None) -> ResultPaths:
         c = best.candidate

@@ -61,10 +61,14 @@ def confirm_best(loop: Loop, state: LoopState) -> None:
     tried: set[str] = set()
     while state.best is not None and state.best.candidate.id not in tried and len(tried) < MAX_RETIMES:
         best = state.best
+        if not loop.plan.retime_fits(best.candidate.id):
+            # Under a deadline: the figure stays its first pair (and says so), rather than the run ending late.
+            loop.plan.leave_out(f"the re-timing of {best.candidate.id} (its figure is its first pair)")
+            break
         tried.add(best.candidate.id)
         c = replace(best.candidate, id=f"{best.candidate.id}{RETIMED}", note=f"{best.candidate.note} (re-timed)")
         loop.emit(RetimeStarted(best.candidate.id, best.figure()))
-        (o,) = loop.evaluator.evaluate([c])
+        (o,) = loop.evaluator.evaluate([c], cap=loop.deadline.cap)
         loop.account(state, c, o, best.round, 0, retime=True)
         head = f"the best so far ({best.candidate.id}, {best.speedup:.2f}x) was timed again on its own: "
         if o.valid and o.speedup:

@@ -241,6 +241,11 @@ class RunStore(RunReader):
             c.execute("INSERT OR REPLACE INTO profiles VALUES (?,?,?,?)",
                       (run_id, candidate_id, json.dumps(data), time.time()))
 
+    def set_best_so_far(self, run_id: str, best: dict[str, Any]) -> None:
+        """The run's best as it stands now (a figure, with the kept files' paths)."""
+        with self.tx() as c:
+            c.execute("UPDATE runs SET best_so_far=? WHERE id=?", (json.dumps(best), run_id))
+
     def record_notice(self, run_id: str, message: str) -> None:
         with self.tx() as c:
             c.execute("INSERT INTO notices VALUES (?,?,?)", (run_id, message, time.time()))

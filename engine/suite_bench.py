@@ -73,6 +73,10 @@ class TaskResult:
     # re-timings of the best are left out. Budget curves (fast_1 / geomean at B candidates) are cut from it.
     trajectory: list[float | None] = field(default_factory=list)
     best_space: str | None = None  # the space of the best candidate (first round's space: spaces[0])
+    # The optimize run's status ("finished", or "stopped" by its --deadline), and what its deadline left out.
+    status: str = ""
+    stop_reason: str | None = None
+    left_out: list[str] = field(default_factory=list)
 
     @property
     def best_compile(self) -> float | None:
@@ -178,13 +182,14 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
         cmd.append("--no-profile")
     cmd += args.get("optimize_flags", [])
     res, log = _run_json(cmd, args["task_timeout_s"])
-    if res is not None and res.get("status") == "stopped":
-        return None
+    if res is not None and res.get("status") == "stopped" and res.get("stop_reason") != "deadline":
+        return None  # Ctrl-C or SIGTERM: the bench is stopping too (a deadline's stop is the task's own plan)
     r.optimize_wall_s = time.perf_counter() - t0
     if res is None or "rounds" not in res:
         r.error = (res or {}).get("reason") or log[-600:]
     else:
         r.run_id = res["run_id"]
+        r.status, r.stop_reason, r.left_out = res.get("status") or "", res.get("stop_reason"), res.get("left_out") or []
         r.device_name = res.get("device") or ""
         r.reference_ms = res.get("reference_ms")
         r.seconds = res.get("seconds", {})

@@ -59,7 +59,9 @@ class Host(Protocol):
 
 
 async def on_job_done(ls: Host, job: Job) -> None:
-    if job.state == "cancelled":
+    if job.state == "cancelled" and job.kind == "optimize" and job.best:
+        await _deliver_optimize(ls, job)  # the best so far, which the engine said before it stopped
+    elif job.state == "cancelled":
         ls.log(f"HIERA: {job.title} cancelled; finished candidates stay in the run store")
     elif job.state == "failed":
         ls.tell_job_end(job, types.MessageType.Error, failure_message(ls, job))

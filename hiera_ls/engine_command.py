@@ -82,6 +82,8 @@ def _run_limit_flags(s: Settings) -> list[str]:
         argv += ["--build-timeout", f"{s.build_timeout_s:g}"]
     if not s.sandbox:
         argv.append("--no-sandbox")
+    if s.deadline_s is not None:
+        argv += ["--deadline", f"{s.deadline_s:g}"]
     return argv
 
 

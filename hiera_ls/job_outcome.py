@@ -22,6 +22,13 @@ def settle(job: Job, last_line: str) -> None:
     rc = job.returncode
     if job.cancel_requested:
         job.state, job.message = "cancelled", "cancelled"
+        if job.kind == "optimize" and job.result is not None and job.result.best is not None:
+            # The engine stops on SIGTERM with its best so far (its `result` event came before it exited):
+            # cancelling keeps what the run found.
+            job.best = _canonical_best(job)
+            if job.best and isinstance(job.best.get("speedup"), (int, float)):
+                job.best_speedup = job.best["speedup"]
+                job.message = f"cancelled: best so far {speed_phrase(job.best)}"
         if job.run_id:
             StoreReader(job.root).mark_ended(job.run_id, "stopped")
         return

@@ -46,6 +46,8 @@ class Settings:
     timeout_s: float | None = None
     build_timeout_s: float | None = None
     sandbox: bool = True  # False is an explicit opt-out: candidates then run without the engine's sandbox
+    # An optimize run ends by this many seconds with its best so far (--deadline); None: no deadline.
+    deadline_s: float | None = 60.0
     llm: LlmSettings = field(default_factory=LlmSettings)
 
 
@@ -54,7 +56,7 @@ class Settings:
 FIELDS: dict[str, str] = {
     "backend": "backend", "rounds": "rounds", "candidates": "candidates", "budget": "budget", "space": "space",
     "precision": "precision", "device": "device", "ncuPath": "ncu_path", "timeout": "timeout_s",
-    "buildTimeout": "build_timeout_s", "sandbox": "sandbox",
+    "buildTimeout": "build_timeout_s", "sandbox": "sandbox", "deadline": "deadline_s",
     "llm.baseUrl": "base_url", "llm.model": "model", "llm.apiKeyEnv": "api_key_env",
 }
 _CAMEL = {name: key for key, name in FIELDS.items() if not key.startswith("llm.")}
@@ -91,11 +93,13 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
         setting = _SERVER.get(key)
         if setting is None:
             continue  # client-side keys (interpreter, trace.server) and future ones are not ours to judge
-        if setting.is_unset(value):
-            continue  # an unset key in VS Code's view of the section (0 seconds: no limit of the editor's own)
         name = FIELDS[key]
         in_llm = key.startswith("llm.")
         target, default = (llm, getattr(llm_defaults, name)) if in_llm else (top, getattr(defaults, name))
+        if setting.is_unset(value):
+            if value is None and setting.nullable and default is not None:
+                target[name] = None  # null is a value of its own where the default is not (no deadline)
+            continue  # an unset key in VS Code's view of the section (0 seconds: no limit of the editor's own)
         if setting.accepts(value):
             target[name] = value
         else:

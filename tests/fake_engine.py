@@ -388,6 +388,7 @@ def main() -> int:
     o.add_argument("--timeout", type=float, default=None)
     o.add_argument("--build-timeout", type=float, default=None)
     o.add_argument("--no-sandbox", action="store_true")
+    o.add_argument("--deadline", type=float, default=None)
     o.set_defaults(func=optimize)
     f = sub.add_parser("profile")
     f.add_argument("task")

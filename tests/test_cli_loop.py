@@ -66,7 +66,7 @@ class FakeEvaluator:
     def __exit__(self, *exc):
         self.close()
 
-    def close(self):
+    def close(self, now=False):
         self.closed = True
 
     def ensure_worker(self):
@@ -75,9 +75,13 @@ class FakeEvaluator:
     def device_label(self):
         return "cpu (stand-in)"
 
-    def evaluate(self, cands, on_outcome=None, on_start=None):
+    warm_s = 0.0
+
+    def evaluate(self, cands, on_outcome=None, on_start=None, admit=None, cap=None):
         outs = []
         for c in cands:
+            if admit is not None and not admit(c, "evaluate"):
+                continue
             if on_start:
                 on_start(c)
             prefix = c.id.split("-")[0]

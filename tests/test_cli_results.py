@@ -26,17 +26,23 @@ def _files(folder):
     return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
 
 
-def test_a_stopped_run_writes_nothing_and_its_resumed_finish_writes_one_result(tmp_path, spec_path):  # noqa: F811
+def test_a_stopped_run_writes_its_best_so_far_and_its_resumed_finish_replaces_it(tmp_path, spec_path):  # noqa: F811
     out = tmp_path / "results"
     FakeEvaluator.interrupt_at = {"r1c2"}
     lp, store, _ = make(tmp_path, spec_path, {1: [0.5, 0.8], 2: [0.4, 0.7]}, results_dir=out)
     stopped = lp.run(lp.start("generated"))
-    assert stopped.status == "stopped" and stopped.best is not None and stopped.best.paths is None
-    assert _files(out) == []
+    assert stopped.status == "stopped" and stopped.stop_reason == "interrupted"
+    assert stopped.best is not None and stopped.best.paths is not None and not stopped.best.retimed
+    assert _files(out) == ["scale_bias_relu_hiera.cpp", "scale_bias_relu_hiera.py"]  # the best so far, written
+    head = (out / "scale_bias_relu_hiera.py").read_text()
+    assert "its first pair; not re-timed" in head  # the file says its figure was not timed again
+    # ... and the run's best-so-far copy and the store name it too (what a run killed outright leaves)
+    kept = store.run_dir(stopped.run_id) / "best-so-far"
+    assert _files(kept) == ["scale_bias_relu_hiera.cpp", "scale_bias_relu_hiera.py"]
+    assert store.run(stopped.run_id)["best_so_far"]["candidate_id"] == stopped.best.candidate_id
     said = flat("\n".join(text for _style, text in ending(stopped, ARGS, store)))
-    kept = store.run_dir(stopped.run_id) / "candidates" / f"{stopped.best.candidate_id}.cpp"
-    assert kept.exists() and f"best so far: {stopped.best.candidate_id}, 2.00x (its first pair" in said
-    assert f"kept in {kept}; nothing is written beside the task until the run finishes" in said
+    assert f"best so far: {stopped.best.candidate_id}, 2.00x" in said and "its first pair" in said
+    assert "stopped (Ctrl-C)" in said and "wrote " in said
     assert f"continue with: hiera optimize --resume {stopped.run_id}" in said
 
     lp2, _, _ = make(tmp_path, spec_path, {1: [0.5, 0.8], 2: [0.4, 0.7]}, results_dir=out)

@@ -116,7 +116,12 @@ def test_settings_nested_or_dotted_and_bad_values_fall_back_with_a_message():
 
 def test_engine_flags_only_for_what_the_user_set():
     base = optimize_argv(Settings(), Path("/w/t.py"), Path("/w"), None, Path("/w/r"), "cpu")
-    assert "--llm-model" not in base and "--ncu" not in base and base[-2:] == ["--results-dir", "/w/r"]
+    assert "--llm-model" not in base and "--ncu" not in base and base[-4:-2] == ["--results-dir", "/w/r"]
+    assert base[-2:] == ["--deadline", "60"]  # the editor's default deadline: a code action answers in a minute
+    none, errors = parse_settings({"deadline": None})  # null: no deadline, no flag
+    assert errors == [] and "--deadline" not in optimize_argv(none, Path("/w/t.py"), Path("/w"), None, None, "cpu")
+    short, errors = parse_settings({"deadline": 5})  # under the engine's least: said, and the default kept
+    assert len(errors) == 1 and "hiera.deadline" in errors[0] and short.deadline_s == 60.0
     s, _ = parse_settings({"ncuPath": "/opt/ncu", "llm": {"model": "m", "apiKeyEnv": "MY_KEY"}})
     argv = optimize_argv(s, Path("/w/t.py"), Path("/w"), "pure_cuda", None, "auto")
     assert argv[argv.index("--space") + 1] == "pure_cuda" and argv[argv.index("--ncu") + 1] == "/opt/ncu"

@@ -130,6 +130,13 @@ class LLMBackend:
             out, self._usage = self._usage, []
         return out
 
+    def opener(self, ctx: Context) -> Candidate | None:
+        """hiera's own first candidate (engine/agents/expert/opener.py: the forward as a CUDA graph where that can
+        pay), not the model's: a whole model has a valid answer before the first reply is in."""
+        from engine.agents.expert.opener import opener
+
+        return opener(ctx, origin="hiera:opener")
+
     def close(self) -> None:
         """Close the HTTP connections (a long-lived process, like the language server, should)."""
         self._client.close()

@@ -26,6 +26,7 @@ from engine.commands.common import (
     budget_arg,
     candidates_arg,
     console,
+    deadline_seconds,
     device_or_exit,
     eval_limit_flags,
     rounds_arg,
@@ -99,7 +100,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
                             "budget": args.budget, "precision": args.precision, "task_timeout_s": args.task_timeout,
                             "compile": not args.no_compile, "no_profile": args.no_profile,
                             # flags for the hiera processes each task runs (engine/suite_bench.py run_task)
-                            "optimize_flags": optimize_flags + eval_limit_flags(args),
+                            "optimize_flags": optimize_flags + eval_limit_flags(args) + (
+                                ["--deadline", repr(args.deadline)] if args.deadline is not None else []),
                             "eval_flags": eval_limit_flags(args)}
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         console=console)
@@ -244,6 +246,9 @@ def register(sub: Any) -> None:
                         "(default: bench-out)")
     p.add_argument("--task-timeout", type=seconds, default=1800.0, metavar="SECONDS",
                    help="seconds per task before it is abandoned (default: 1800)")
+    p.add_argument("--deadline", type=deadline_seconds, default=None, metavar="SECONDS",
+                   help="each task's optimize run ends by SECONDS after it started, with its best so far "
+                        "(hiera optimize --deadline; default: none)")
     p.add_argument("--no-compile", action="store_true", help="skip the torch.compile baselines (default: run them)")
     p.add_argument("--no-profile", action="store_true", help="skip Nsight Compute profiling (default: profile on GPUs)")
     p.add_argument("--levels", default=None,

@@ -27,7 +27,7 @@ from rich.table import Table
 
 from contracts.device import Device
 from contracts.runrecord import BestFigure, Figure, RunBest, verdict_phrase
-from contracts.settings_schema import BUDGET, CANDIDATES, ROUNDS, SECONDS_MAX
+from contracts.settings_schema import BUDGET, CANDIDATES, DEADLINE, ROUNDS, SECONDS_MAX
 from contracts.task import TaskError, TaskSpec, load_task
 from contracts.wording import flag_phrase
 from engine.evaluate.outcome import Outcome, Precision
@@ -88,6 +88,15 @@ def seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
     if not math.isfinite(x) or x <= 0 or x > SECONDS_MAX:
         raise argparse.ArgumentTypeError(f"must be more than 0 and at most {SECONDS_MAX} seconds, got {text}")
+    return x
+
+
+def deadline_seconds(text: str) -> float:
+    """A run's deadline: seconds from the command's start, from DEADLINE[0] (start-up alone takes several) to a day."""
+    x = seconds(text)
+    if x < DEADLINE[0]:
+        raise argparse.ArgumentTypeError(f"must be at least {DEADLINE[0]:g} seconds (start-up alone takes several), "
+                                         f"got {text}")
     return x
 
 

@@ -16,6 +16,7 @@ from rich.table import Table
 from contracts.device import Device
 from contracts.runrecord import (
     SLOWER_DIR,
+    STOP_REASONS,
     BestFigure,
     CandidateFinished,
     Notice,
@@ -26,7 +27,6 @@ from contracts.runrecord import (
     RunBest,
     RunResult,
     RunStarted,
-    event_json,
     parse_event,
 )
 from contracts.shapes import ShapeReport, describe_range
@@ -34,6 +34,7 @@ from contracts.verdict import median
 from contracts.vocabulary import Space
 from contracts.wording import flag_phrase, readable_rationale, space_title
 from engine.agents.base import Backend
+from engine.background import Terminated, stop_reason
 from engine.commands.checks import results_writable, task_fits, workspace_writable
 from engine.commands.common import (
     EXIT_INVALID,
@@ -49,6 +50,7 @@ from engine.commands.common import (
     candidates_arg,
     check_sandbox,
     console,
+    deadline_seconds,
     device_or_exit,
     eval_limits,
     fig_text,
@@ -97,9 +99,9 @@ _stopped_by: list[int] = []  # the signal that stopped the run, when one did
 
 
 def _sigterm_as_interrupt(signum: int, frame: Any) -> None:
-    # The language server cancels a job with SIGTERM: stop like Ctrl-C, keeping what finished.
+    # The language server cancels a job with SIGTERM: stop like Ctrl-C, with the best so far.
     _stopped_by.append(signum)
-    raise KeyboardInterrupt
+    raise Terminated
 
 
 def first_line(text: str) -> str:
@@ -227,6 +229,19 @@ def _resumable(args: argparse.Namespace, workspace: Path) -> tuple[RunStore, dic
     return store, run
 
 
+DEFAULT_TRIALS = 100
+# Under a deadline a candidate's timed calls are capped lower (unless --trials says otherwise): on a busy 2-core CPU
+# 100 calls with their cache flushes took 10 s a candidate, half of a 25 s deadline, where 30 still give a median
+# and quartiles (the checker's own floor is 20; a GPU's steady kernels stop near it anyway).
+DEADLINE_TRIALS = 30
+
+
+def _trials(args: argparse.Namespace) -> int:
+    if args.trials is not None:
+        return args.trials
+    return DEADLINE_TRIALS if args.deadline is not None else DEFAULT_TRIALS
+
+
 def _settings(args: argparse.Namespace, device: Device, stored: dict[str, Any] | None) -> LoopSettings:
     """The loop's settings: the flags, or on --resume the run's own (the flags fill what an older run lacks)."""
     s = stored or {}
@@ -248,7 +263,9 @@ def _settings(args: argparse.Namespace, device: Device, stored: dict[str, Any] |
         results_dir=Path(results_dir) if results_dir else None, keep_slower=s.get("keep_slower", args.keep_slower),
         eval=EvalSettings(device=device, precision=Precision(s.get("precision", args.precision)),
                           space=Space.LIBRARIES_PYTORCH if space == "auto" else Space(space),
-                          timing_trials=s.get("trials", args.trials), **limits),
+                          timing_trials=s.get("trials", _trials(args)), **limits),
+        # A deadline is this command's, not the run's: a resumed run gets the one given now (or none).
+        deadline_s=args.deadline, opener=s.get("opener", True),
     )
 
 
@@ -301,8 +318,9 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         state, first = loop.resume(args.resume) if args.resume else (loop.start(backend.name), 1)
         try:
             result = loop.run(state, first)
-        except KeyboardInterrupt:  # outside the rounds: while the evaluator started or closed
+        except KeyboardInterrupt as stop:  # outside the rounds: before the loop began
             with uninterrupted():
+                state.stop_reason = stop_reason(stop)
                 result = loop.finish(state, "stopped")
         except Exception as e:
             from engine.agents.llm import BackendUnavailable
@@ -316,16 +334,16 @@ def cmd_optimize(args: argparse.Namespace) -> int:
             # The endpoint went away mid-run (bad key, model gone): stop, keeping what finished.
             backend_gone = True
             store.record_notice(state.run_id, str(e))
+            state.stop_reason = "backend"
             result = loop.finish(state, "stopped")
             console.print(f"[red]stopped:[/red] {escape(str(e))}")
             if events:
                 emit_json({"event": "notice", "message": str(e)})
-        results.append(result)
-        sink(event_json(Result(result)))
+        results.append(result)  # the loop has said it (its `result` event) before its worker ended
         if human:
             console.print(summary_table(result))
         _say(ending(result, args, store), plain, human is not None or result.status == "stopped")
-        if result.status == "stopped":
+        if result.status == "stopped" and result.stop_reason != "deadline":
             break
         if i + 1 < args.repeat:
             loop = new_loop()
@@ -340,9 +358,9 @@ def cmd_optimize(args: argparse.Namespace) -> int:
                        f"median {final['repeat']['median']:.2f}x, max {max(speedups):.2f}x")], plain)
     if args.json:
         print(json.dumps(final))
-    if final["status"] == "stopped" and not backend_gone:
+    if final["status"] == "stopped" and not backend_gone and results[-1].stop_reason != "deadline":
         return EXIT_TERMINATED if signal.SIGTERM in _stopped_by else EXIT_STOPPED
-    return exit_status(results[-1])
+    return exit_status(results[-1])  # a deadline is the user's own plan: the outcome decides, as for a finished run
 
 
 def exit_status(result: RunResult) -> int:
@@ -383,18 +401,15 @@ def _stopped_lines(result: RunResult, args: argparse.Namespace, store: RunStore)
         else "no round complete"
     if partial:
         where += f", {partial} candidate{'s' if partial > 1 else ''} of round {len(complete) + 1}"
-    lines = [("yellow", f"stopped: {result.candidates} of {result.budget} candidates evaluated ({where}); everything "
-                        f"finished is recorded in run {result.run_id}")]
-    b = result.best
-    if b is not None:
-        # A stopped run writes nothing beside the task: its best is a first pair, not yet timed again.
-        kept = next(iter(sorted((store.run_dir(result.run_id) / "candidates").glob(f"{b.candidate_id}.*"))), None)
-        pair = "timed again on its own" if b.retimed else "its first pair, not yet timed again on its own"
-        lines.append(("", f"best so far: {b.candidate_id}, {b.speedup:.2f}x ({pair}), kept in "
-                          f"{shown_path(kept) if kept else shown_path(store.run_dir(result.run_id))}; nothing is "
-                          "written beside the task until the run finishes"))
-    lines.append(("bold", f"continue with: {resume_command(result.run_id, args)}"))
-    return lines
+    why = STOP_REASONS.get(result.stop_reason or "", "stopped")
+    if result.stop_reason == "deadline" and result.deadline_s:
+        why = f"its {result.deadline_s:g} s deadline came"
+    return [("yellow", f"stopped ({why}): {result.candidates} of {result.budget} candidates evaluated ({where}); "
+                       f"everything finished is recorded in run {result.run_id}")]
+
+
+def _resume_line(result: RunResult, args: argparse.Namespace) -> Line:
+    return ("bold", f"continue with: {resume_command(result.run_id, args)}")
 
 
 def ending(result: RunResult, args: argparse.Namespace, store: RunStore) -> list[Line]:
@@ -409,27 +424,38 @@ def ending(result: RunResult, args: argparse.Namespace, store: RunStore) -> list
     lines: list[Line] = [("", f"evaluated {result.candidates} candidates{again} in {secs['total']:.0f} s "
                               f"(build {secs['build']:.0f}, verify {secs['verify']:.0f}, time {secs['time']:.0f}, "
                               f"profile {secs['profile']:.0f}, model {secs['model']:.0f}){model}")]
-    if result.status == "stopped":
-        return lines + _stopped_lines(result, args, store)
+    if result.left_out:
+        lines.append(("yellow", f"left out for the {result.deadline_s:g} s deadline: {'; '.join(result.left_out)}"))
+    stopped = result.status == "stopped"
+    # Ctrl-C and SIGTERM exit 130 and 143 whatever the best; a deadline's run exits by its outcome (exit_status).
+    by_signal = stopped and result.stop_reason in ("interrupted", "terminated")
+    if stopped:
+        lines += _stopped_lines(result, args, store)
     b = result.best
     if b is None:
         why = "the reasons are listed above" if result.candidates else "no candidate was evaluated"
-        return [*lines, ("red", f"no valid candidate: nothing written; {why} (exit status {EXIT_INVALID})")]
+        lines.append(("red", f"no valid candidate: nothing written; {why}" +
+                             ("" if by_signal else f" (exit status {EXIT_INVALID})")))
+        return [*lines, _resume_line(result, args)] if stopped else lines
     pair = "timed again on its own" if b.retimed else "its first pair, not yet timed again on its own"
     lines.append(("bold green" if b.verdict == "faster" else "bold yellow",
-                  f"best: {fig_text(b)} ({b.candidate_ms:.4g} ms vs {b.reference_ms:.4g} ms eager, timed "
+                  f"{'best so far' if stopped else 'best'}: {b.candidate_id}, {fig_text(b)} ({b.candidate_ms:.4g} ms "
+                  f"vs {b.reference_ms:.4g} ms eager, timed "
                   f"interleaved, {pair}; eager's median over the run {result.reference_ms:.4g} ms) · round "
                   f"{b.round} · {space_title(b.space, result.device)} · {b.direction}"))
     lines += [("yellow", f"flagged: {flag_phrase(f)}") for f in b.flags]
     paths = [p for p in (b.paths.py, b.paths.cu) if p] if b.paths else []
     if kept_aside(b):
-        lines.append(("", "not written beside the task (it is not faster than eager; exit status "
-                          f"{EXIT_NOT_WRITTEN}); kept in the run's folder (--keep-slower writes it beside the task):"))
+        code = "" if by_signal else f"; exit status {EXIT_NOT_WRITTEN}"
+        lines.append(("", f"not written beside the task (it is not faster than eager{code}); kept in the run's "
+                          "folder (--keep-slower writes it beside the task):"))
     lines += [("", f"  {'' if kept_aside(b) else 'wrote '}{shown_path(p)}") for p in paths]
     if b.first_import and b.paths:
         lines.append(("dim", f"  {Path(b.paths.py).name}: {b.first_import}"))
     if b.paths and b.paths.cu:
         lines.append(("dim", f"  {Path(b.paths.py).name}: {serves_phrase(b.shapes)}"))
+    if stopped:
+        lines.append(_resume_line(result, args))
     return lines
 
 
@@ -476,11 +502,16 @@ def register(sub: Any) -> None:
     p.add_argument("--ncu", default=None, help="path of the ncu executable (default: found on PATH)")
     p.add_argument("--repeat", type=whole_number(1), default=1,
                    help="run the task N times and report the spread of the best speedups (default: 1)")
+    p.add_argument("--deadline", type=deadline_seconds, default=None, metavar="SECONDS",
+                   help="end by SECONDS after the command started (start-up included) with the best so far: fewer "
+                        "candidates, profiles and re-timings where they do not fit, and the result says what was "
+                        "left out (default: none; the editor's hiera.deadline is 60)")
     p.add_argument("--resume", default=None, metavar="RUN_ID",
                    help="continue a stopped (or killed) run with its own settings; finished candidates are kept, "
                         "not measured again (default: start a new run)")
-    p.add_argument("--trials", type=whole_number(MIN_TRIALS), default=100,
-                   help=f"timing trials per candidate, at least {MIN_TRIALS} (default: 100)")
+    p.add_argument("--trials", type=whole_number(MIN_TRIALS), default=None,
+                   help=f"timing trials per candidate, at least {MIN_TRIALS} (default: {DEFAULT_TRIALS}; "
+                        f"{DEADLINE_TRIALS} under --deadline)")
     p.add_argument("--results-dir", default=None, help="write the result files here (default: beside the task)")
     p.add_argument("--events", choices=["jsonl"], default=None,
                    help="print progress events as JSON lines on stdout, for editors (docs/protocol.md; default: off)")

@@ -88,6 +88,7 @@ class Evaluator:
                              WorkerLimits(per_request_s=(settings.request_timeout_s or 600.0) + 120.0),
                              workdir=str(workdir / "eval"), sandboxed=settings.sandbox)
         self.device_info: dict[str, object] = {}
+        self.warm_s = 0.0  # the latest compiles ahead (evaluate): what a torch.compile candidate cost to compile
 
     def __enter__(self) -> Evaluator:
         return self
@@ -95,8 +96,10 @@ class Evaluator:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def close(self) -> None:
-        self.worker.close()
+    def close(self, now: bool = False) -> None:
+        """End the worker; now: without waiting for it to finish a candidate it is in the middle of (a run that
+        stopped has said its result already)."""
+        self.worker.close(wait_s=0.0 if now else 2.0)
 
     def ensure_worker(self) -> dict[str, object]:
         if not self.worker.alive():
@@ -133,35 +136,58 @@ class Evaluator:
 
     def evaluate(self, cands: Sequence[Candidate],
                  on_outcome: Callable[[Candidate, Outcome], None] | None = None,
-                 on_start: Callable[[Candidate], None] | None = None) -> list[Outcome]:
-        """Evaluate a batch: builds in parallel, then each candidate in the worker, in order."""
+                 on_start: Callable[[Candidate], None] | None = None,
+                 admit: Callable[[Candidate, str], bool] | None = None,
+                 cap: Callable[[float], float] | None = None) -> list[Outcome]:
+        """Evaluate a batch, cheapest first, so the first valid answer comes early: whole ModelNew files that
+        need no compile, then the contract sources (built in parallel), then hiera's torch.compile candidates
+        (compiled together ahead of their evaluations). Within each stage, in the order given.
+
+        admit (the loop's deadline): asked admit(c, "compile") before a torch.compile candidate is compiled
+        ahead and admit(c, "evaluate") just before each candidate's evaluation; one it refuses is not evaluated
+        and gets no outcome (the caller names it). cap: holds a step's time limit (a build, a compile, a
+        candidate's evaluation) inside what the caller has left. The outcomes of the candidates evaluated, in
+        the order given; `warm_s` is then the wall time the compiles ahead took."""
         self.ensure_worker()
+        capped = cap or (lambda s: s)
         outcomes: dict[str, Outcome] = {}
-        to_build = []
+
+        def report(c: Candidate, o: Outcome) -> None:
+            outcomes[c.id] = self._finish(o)
+            if on_outcome:
+                on_outcome(c, outcomes[c.id])
+
+        checked = []
         for c in cands:
             pre = self._precheck(c)
             if pre is not None:
-                outcomes[c.id] = self._finish(pre)
+                report(c, pre)
             else:
-                to_build.append(c)
-        built = build_many(to_build, self.build_config)
-        self._warm_compiles([c for c in to_build if _warmable(c)])
-        for c in cands:
-            if c.id in outcomes:
-                if on_outcome:
-                    on_outcome(c, outcomes[c.id])
+                checked.append(c)
+        plain = [c for c in checked if c.kind is CandidateKind.MODELNEW and not _warmable(c)]
+        sources = [c for c in checked if c.kind is not CandidateKind.MODELNEW]
+        compiled = [c for c in checked if _warmable(c)]
+        for stage in (plain, sources, compiled):
+            if stage is compiled and admit is not None:
+                stage = [c for c in stage if admit(c, "compile")]
+            if not stage:
                 continue
-            if on_start:
-                on_start(c)
-            b = built[c.id]
-            if not b.ok:
-                out = Outcome(c.id, Status.BUILD_FAILED, b.log[:4000] or "build failed", build_s=b.seconds)
-            else:
-                out = self._run(c, b)
-            outcomes[c.id] = self._finish(out)
-            if on_outcome:
-                on_outcome(c, outcomes[c.id])
-        return [outcomes[c.id] for c in cands]
+            built = build_many(stage, replace(self.build_config, timeout_s=capped(self.settings.build_timeout_s)))
+            if stage is compiled:
+                t0 = time.perf_counter()
+                self._warm_compiles(stage, capped)
+                self.warm_s = time.perf_counter() - t0
+            for c in stage:
+                if admit is not None and not admit(c, "evaluate"):
+                    continue
+                if on_start:
+                    on_start(c)
+                b = built[c.id]
+                if not b.ok:
+                    report(c, Outcome(c.id, Status.BUILD_FAILED, b.log[:4000] or "build failed", build_s=b.seconds))
+                else:
+                    report(c, self._run(c, b, capped))
+        return [outcomes[c.id] for c in cands if c.id in outcomes]
 
     @property
     def compile_cache(self) -> Path:
@@ -174,7 +200,7 @@ class Evaluator:
         path.write_text(cand.source)
         return path
 
-    def _warm_compiles(self, cands: Sequence[Candidate]) -> None:
+    def _warm_compiles(self, cands: Sequence[Candidate], capped: Callable[[float], float] = lambda s: s) -> None:
         """Compile a round's torch.compile candidates (hiera's own) together, ahead of their evaluations: each
         runner then loads its graphs from the shared cache instead of compiling inside its verification."""
         if not cands or not self.settings.device.is_cuda:
@@ -190,7 +216,7 @@ class Evaluator:
                               limits={"file_bytes": 8 << 30, "cpu_s": 3600}, compile_cache=self.compile_cache,
                               max_processes=2048)
             spec.workdir.mkdir(parents=True, exist_ok=True)
-            warm_compile(spec, self.settings.precision.value, max(self.settings.build_timeout_s, 300.0))
+            warm_compile(spec, self.settings.precision.value, capped(max(self.settings.build_timeout_s, 300.0)))
 
         with ThreadPoolExecutor(max_workers=min(len(cands), 6)) as pool:
             list(pool.map(warm, cands))
@@ -202,7 +228,7 @@ class Evaluator:
         name = self.device_info.get("name") if self.device_info else None
         return f"{self.settings.device} ({name})" if name else str(self.settings.device)
 
-    def _run(self, cand: Candidate, b: BuildResult) -> Outcome:
+    def _run(self, cand: Candidate, b: BuildResult, capped: Callable[[float], float] = lambda s: s) -> Outcome:
         artifact = b.artifact
         if cand.kind is CandidateKind.MODELNEW:
             artifact = str(self._modelnew_file(cand))
@@ -210,7 +236,7 @@ class Evaluator:
             candidate_id=cand.id, kind=cand.kind.value, artifact=str(artifact),
             contract=self.layout if cand.kind is not CandidateKind.MODELNEW else None,
             correctness_trials=self.settings.correctness_trials, timing_trials=self.settings.timing_trials,
-            seed=self.settings.seed, space=self.space_of(cand).value, timeout_s=self.settings.request_timeout_s,
+            seed=self.settings.seed, space=self.space_of(cand).value, timeout_s=self._limit(capped),
             shared_compile_cache=cand.origin.startswith("expert:"), min_call_limit_s=self.settings.min_call_limit_s,
             back_to_back=self.settings.back_to_back, back_to_back_sets=self.settings.back_to_back_sets,
             **self._variants_for(cand),
@@ -228,6 +254,13 @@ class Evaluator:
             time_s=reply.time_s, extra={"build_cached": b.cached, "load_s": reply.load_s, **reply.extra},
             shapes=reply.shapes if reply.status is Status.VALID else None,
         )
+
+    def _limit(self, capped: Callable[[float], float]) -> float | None:
+        """A candidate's whole evaluation limit: the settings' (None: the checker's own, 600 s at most), held
+        inside what the caller has left."""
+        limit = self.settings.request_timeout_s
+        held = capped(limit if limit is not None else 600.0)
+        return None if limit is None and held >= 600.0 else held
 
     def _variants_for(self, cand: Candidate) -> dict[str, object]:
         """The batch sizes the request checks the candidate at besides the task's own (none when the task fixes

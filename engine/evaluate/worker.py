@@ -148,13 +148,13 @@ class Worker:
             return
         shutil.rmtree(Path(self.workdir) / "runners", ignore_errors=True)
 
-    def close(self) -> None:
+    def close(self, wait_s: float = 2.0) -> None:
         # A checker between candidates exits at once; one in the middle of a candidate (a Ctrl-C, a hang) is
         # not waited for: killing it ends its runner too (the sandbox dies with its parent).
-        if self.conn is not None and self.alive():
+        if self.conn is not None and self.alive() and wait_s > 0:
             try:
                 self.conn.send(None)
-                self.proc.wait(2)  # type: ignore[union-attr]
+                self.proc.wait(wait_s)  # type: ignore[union-attr]
             except (BrokenPipeError, OSError, subprocess.TimeoutExpired):
                 pass
         self.kill()

@@ -160,6 +160,12 @@ export interface RunResults {
   run_id: string;
   /** 'finished' | 'stopped' | 'failed' per §2, 'running', or 'ended' (its engine is gone); kept open. */
   status: string;
+  /** Why a stopped run stopped: 'deadline' | 'interrupted' | 'terminated' | 'backend'; null otherwise. */
+  stop_reason?: string | null;
+  /** The run's deadline in seconds from its start, or null. */
+  deadline_s?: number | null;
+  /** What the deadline left out, in words; empty or absent when nothing was. */
+  left_out?: string[];
   task: string;
   device: string;
   backend: string;

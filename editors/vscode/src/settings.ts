@@ -29,6 +29,8 @@ export interface HieraSettings {
   buildTimeout: number | null;
   /** false is an explicit opt-out: candidates then run without the engine's sandbox. */
   sandbox: boolean;
+  /** Seconds an optimize run may take (the engine's --deadline); null: no deadline. */
+  deadline: number | null;
   'trace.server': Trace;
 }
 
@@ -48,6 +50,7 @@ export const DEFAULTS: Readonly<HieraSettings> = Object.freeze({
   timeout: null,
   buildTimeout: null,
   sandbox: true,
+  deadline: 60,
   'trace.server': 'off',
 });
 
@@ -58,6 +61,7 @@ export const LIMITS = Object.freeze({
   budget: { minimum: 1, maximum: 3200 },
   timeout: { minimum: 0, maximum: 86400 },
   buildTimeout: { minimum: 0, maximum: 86400 },
+  deadline: { minimum: 10, maximum: 86400 },
 });
 
 type Limited = keyof typeof LIMITS;
@@ -80,6 +84,17 @@ function oneOf<T extends string>(config: ConfigReader, key: keyof HieraSettings,
 function seconds(config: ConfigReader, key: 'timeout' | 'buildTimeout'): number | null {
   const v = config.get<unknown>(key);
   return typeof v === 'number' && Number.isFinite(v) && v > LIMITS[key].minimum && v <= LIMITS[key].maximum ? v : null;
+}
+
+/** The run's deadline: null (no deadline) as it is, a number within LIMITS, else the default. */
+function deadline(config: ConfigReader): number | null {
+  const v = config.get<unknown>('deadline');
+  if (v === null) {
+    return null;
+  }
+  return typeof v === 'number' && Number.isFinite(v) && v >= LIMITS.deadline.minimum && v <= LIMITS.deadline.maximum
+    ? v
+    : DEFAULTS.deadline;
 }
 
 function wholeNumber<F extends number | null>(config: ConfigReader, key: Limited, fallback: F): number | F {
@@ -114,6 +129,7 @@ export function readSettings(config: ConfigReader): HieraSettings {
     timeout: seconds(config, 'timeout'),
     buildTimeout: seconds(config, 'buildTimeout'),
     sandbox: config.get<unknown>('sandbox') !== false,
+    deadline: deadline(config),
     'trace.server': oneOf(config, 'trace.server', ['off', 'messages', 'verbose'], DEFAULTS['trace.server']),
   };
 }

@@ -22,6 +22,7 @@ from contracts.vocabulary import Space
 from engine.agents.base import Context, DirectionScores, Invalid, SpaceChoice, Strategy, Usage
 from engine.agents.expert import generate as oa
 from engine.agents.expert import planner, space_direction
+from engine.agents.expert.opener import opener
 from engine.evaluate.outcome import Candidate
 
 _T = TypeVar("_T")
@@ -53,6 +54,14 @@ class ExpertBackend:
     def drain_usage(self) -> list[Usage]:
         out, self._usage = self._usage, []
         return out
+
+    def opener(self, ctx: Context) -> Candidate | None:
+        """The run's first candidate where one is played (opener.py), remembered as played: a later
+        round's CUDA graph variant of the same forward is not generated again."""
+        c = opener(ctx, origin="expert:torch")
+        if c is not None:
+            self._memory.seen.add(oa.source_identity(c.source))
+        return c
 
     def speculate(self, ctx: Context, allowed: tuple[Space, ...], k: int) -> list[Candidate]:
         """The round `ctx` describes, decided as it stands (round 1: before the reference's profile is in),

@@ -109,6 +109,11 @@ class Memory:
     variants: dict[str, tuple[str, Any]] = field(default_factory=dict)  # candidate id -> (family, variant)
 
 
+def source_identity(src: str) -> str:
+    """The identity a candidate's code is remembered by (a duplicate under another strategy's name is the same)."""
+    return _hash(src)
+
+
 def _hash(src: str) -> str:
     """Identity of a candidate's code: the same kernel under another strategy's name is a duplicate."""
     body = "\n".join(ln for ln in src.splitlines()

@@ -109,7 +109,7 @@ function outcomeLine(r: RunResults): string {
 
 function summary(r: RunResults): string {
   const facts: string[] = [
-    fact('status', r.status === 'ended' ? 'ended (engine gone)' : r.status),
+    fact('status', r.status === 'ended' ? 'ended (engine gone)' : statusText(r)),
     fact('best', r.best ? `${bestPhrase(r.best)} · ${pairOf(r.best)} · round ${r.best.round}` : 'no valid candidate'),
     fact('eager median', r.reference_ms !== null ? formatMs(r.reference_ms) : '—'),
   ];
@@ -130,7 +130,30 @@ function summary(r: RunResults): string {
   if (typeof r.cost_usd === 'number') {
     facts.push(fact('cost', `$${r.cost_usd.toFixed(2)}`));
   }
+  const leftOut = r.left_out ?? [];
+  if (leftOut.length > 0) {
+    facts.push(fact('left out for time', leftOut.join('; ')));
+  }
   return `<div class="facts">${facts.join('')}</div>`;
+}
+
+const STOP_WORDS: Record<string, string> = {
+  deadline: 'its deadline came',
+  interrupted: 'Ctrl-C',
+  terminated: 'cancelled',
+  backend: 'the model endpoint went away',
+};
+
+/** 'stopped (its 60 s deadline came)': a stopped run's status says why. */
+function statusText(r: RunResults): string {
+  if (r.status !== 'stopped' || !r.stop_reason) {
+    return r.status;
+  }
+  const why =
+    r.stop_reason === 'deadline' && typeof r.deadline_s === 'number'
+      ? `its ${r.deadline_s} s deadline came`
+      : (STOP_WORDS[r.stop_reason] ?? r.stop_reason);
+  return `stopped (${why})`;
 }
 
 function score(v: number | null): string {
