@@ -355,9 +355,14 @@ class RunResult:
     # Wall seconds by phase (engine/phases.py), summing to the run's wall time; empty from older engines.
     phases: dict[str, float] = field(default_factory=dict)
     profiling: Profiling | None = None  # None from older engines
+    # The precision policy every figure of the run was judged at (contracts/precision.py: "fp32", "tf32", "bf16",
+    # "fp16") and its tolerance (precision.tolerance_json); None from older engines (they judged at fp32 or tf32).
+    precision: str | None = None
+    tolerance: Json | None = None
 
     def to_json(self) -> Json:
         return {"run_id": self.run_id, "status": self.status, "task": self.task, "device": self.device,
+                "precision": self.precision, "tolerance": self.tolerance,
                 "backend": self.backend, "reference_ms": self.reference_ms,
                 "best": self.best.to_json() if self.best else None, "budget": self.budget,
                 "candidates": self.candidates, "retimed": self.retimed, "rounds": [r.to_json() for r in self.rounds],
@@ -371,7 +376,8 @@ class RunResult:
                    d.get("reference_ms"), _opt(RunBest, d.get("best")), d.get("budget"), d.get("candidates"),
                    d.get("retimed"), [RoundSummary.from_json(r) for r in d.get("rounds") or []],
                    Tokens.from_json(d.get("tokens") or {}), dict(d.get("seconds") or {}), d.get("cost_usd"),
-                   list(d.get("notices") or []), dict(d.get("phases") or {}), _opt(Profiling, d.get("profiling")))
+                   list(d.get("notices") or []), dict(d.get("phases") or {}), _opt(Profiling, d.get("profiling")),
+                   d.get("precision"), d.get("tolerance"))
 
 
 # --- progress events (docs/protocol.md §1): `{"event": NAME, ...fields}` one per line --------------------------

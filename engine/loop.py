@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from contracts.export import first_call_note, first_import_note
+from contracts.precision import tolerance_json
 from contracts.runrecord import (
     BestFigure,
     CandidateFinished,
@@ -350,7 +351,8 @@ class Loop:
             tokens=Tokens(sum(u.prompt_tokens for u in state.usage), sum(u.completion_tokens for u in state.usage)),
             seconds={k: round(v, 3) for k, v in state.seconds.items()},
             cost_usd=round(sum(costs), 6) if costs else None, notices=self.store.notices(state.run_id),
-            phases=self.clock.snapshot(), profiling=self.profiles.summary(state))
+            phases=self.clock.snapshot(), profiling=self.profiles.summary(state),
+            precision=self.settings.eval.precision.value, tolerance=tolerance_json(self.settings.eval.precision.value))
         if ref is not None:
             self.store.set_reference(state.run_id, ref)
         self.store.finish_run(state.run_id, status, result.to_json())

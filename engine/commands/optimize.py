@@ -54,6 +54,7 @@ from engine.commands.common import (
     fig_text,
     folding_table,
     load_task_or_exit,
+    precision_or_exit,
     reason_text,
     rounds_arg,
     shown_path,
@@ -272,6 +273,12 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     if run and spec.source_hash != run["task_hash"]:
         raise UsageError(f"{spec.path} changed since run {args.resume} started (its candidates were judged "
                          "against the old task); start a new run")
+    # The module's own precision (its dtypes, an autocast region) unless --precision loosens it; a resumed run
+    # keeps its own.
+    precision_why = ""
+    if not run:
+        precision, precision_why = precision_or_exit(args.precision, spec)
+        args.precision = precision.value
     settings = _settings(args, device, run["settings"] if run else None)
     results_writable(settings.results_dir or spec.path.parent, beside_task=settings.results_dir is None)
     if run and run.get("backend") in ("expert", "llm"):
@@ -288,6 +295,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     plain = PlainLines(events or args.json)
     human = None if (events or args.json) else HumanProgress(settings.total, plain)
     sink = emit_json if events else (human or (lambda e: None))
+    if human and precision_why:
+        console.print(f"[dim]{escape(precision_why)}[/dim]")
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
 
     def new_loop(started_s: float = 0.0) -> Loop:
