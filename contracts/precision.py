@@ -199,3 +199,12 @@ def _device_type(call: ast.Call, name: str) -> str:
         return "cuda"
     v = _kw(call, "device_type") or (call.args[0] if call.args else None)
     return v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "cuda"
+
+
+def precision_phrase(policy: str | None) -> str:
+    """How a figure says what it was judged at, e.g. "at bf16 (rtol 0.01, atol 0.01 x min(1, rms))"; "" for a
+    result older than the field."""
+    if not policy or policy not in TOLERANCE:
+        return ""
+    tol = TOLERANCE[policy]
+    return f"at {policy} (rtol {tol:g}, atol {tol:g} x min(1, rms))"

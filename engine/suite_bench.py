@@ -73,6 +73,8 @@ class TaskResult:
     # re-timings of the best are left out. Budget curves (fast_1 / geomean at B candidates) are cut from it.
     trajectory: list[float | None] = field(default_factory=list)
     best_space: str | None = None  # the space of the best candidate (first round's space: spaces[0])
+    # The precision policy its figures were judged at (contracts/precision.py); "" for results older than the field.
+    precision: str = ""
 
     @property
     def best_compile(self) -> float | None:
@@ -187,6 +189,7 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
         r.run_id = res["run_id"]
         r.device_name = res.get("device") or ""
         r.reference_ms = res.get("reference_ms")
+        r.precision = res.get("precision") or ""
         r.seconds = res.get("seconds", {})
         r.phases = res.get("phases") or {}
         r.profiling = res.get("profiling")

@@ -114,6 +114,7 @@ def test_cpu_candidate_at_the_modules_precision_is_valid(task: str, precision: P
 
 def _cuda_variants() -> list[Variant]:
     out = [Variant(FlatParams(256, 4, 2), RowParams(), GemmParams("tiled")),
+           Variant(FlatParams(256, 4, 2), RowParams(), GemmParams("tiled"), transpose=None),
            Variant(FlatParams(128, 1, 1), RowParams(vec=1, cache=False, scale=2.0),
                    GemmParams("tiled", tile=(64, 64, 8, 4, 4), fuse_epilogue=False)),
            Variant(FlatParams(256, 2, 2), RowParams(split=4), GemmParams("tiled"))]
@@ -126,11 +127,13 @@ def _cuda_variants() -> list[Variant]:
 
 @pytest.mark.skipif(nvcc() is None, reason="nvcc is not installed here")
 def test_cuda_sources_at_the_modules_precision_compile(tmp_path: Path) -> None:
-    """Pointwise (packed-half vectors), row reductions (registers, streamed, split), the tiled product and, where
+    """Pointwise (packed-half vectors), row reductions (registers, streamed, split), the tiled transpose, the tiled
+    product and, where
     cuBLAS's headers are, cublasGemmEx and cuBLASLt on bf16/fp16 operands: every variant compiles for sm_90
     without a warning."""
     jobs = []
-    for task, precision in [*LOW, ("expert_autocast_linear_gelu.py", Precision.BF16)]:
+    for task, precision in [*LOW, ("expert_autocast_linear_gelu.py", Precision.BF16),
+                            ("expert_bf16_permute_bias_relu.py", Precision.BF16)]:
         s = load_task(TASKS / task)
         assert module_precision(s).policy == precision.value
         d = tmp_path / s.name

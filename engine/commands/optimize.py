@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from contracts.device import Device
+from contracts.precision import precision_phrase
 from contracts.runrecord import (
     SLOWER_DIR,
     BestFigure,
@@ -428,7 +429,8 @@ def ending(result: RunResult, args: argparse.Namespace, store: RunStore) -> list
     lines.append(("bold green" if b.verdict == "faster" else "bold yellow",
                   f"best: {fig_text(b)} ({b.candidate_ms:.4g} ms vs {b.reference_ms:.4g} ms eager, timed "
                   f"interleaved, {pair}; eager's median over the run {result.reference_ms:.4g} ms) · round "
-                  f"{b.round} · {space_title(b.space, result.device)} · {b.direction}"))
+                  f"{b.round} · {space_title(b.space, result.device)} · {b.direction}"
+                  + (f" · {precision_phrase(result.precision)}" if result.precision else "")))
     lines += [("yellow", f"flagged: {flag_phrase(f)}") for f in b.flags]
     paths = [p for p in (b.paths.py, b.paths.cu) if p] if b.paths else []
     if kept_aside(b):

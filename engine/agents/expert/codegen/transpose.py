@@ -126,9 +126,10 @@ def transpose_kernel(prog: Program, stage: FusedStage, plane: Plane, params: Tra
     p1 = [f"const int j = (int)threadIdx.y + y * {rows};  // along the last dim",
           f"const int i = (int)threadIdx.x + x * 32;  // along dim {c_dim}: unit stride in the source",
           "const idx_t c = c0 + (idx_t)i, l = l0 + (idx_t)j;"]
+
     def src(v: View) -> str:
-        """The source element of staged view v at (c, l), as a float (halves widened: codegen/storage.py)."""
-        return src(v)
+        """The source element of view v at (c, l), as a float (halves widened: codegen/storage.py)."""
+        return storage.ld(prog, v.buffer, f"{pointer(prog.buffer(v.buffer).c_name)}[{at(v, 'c', 'l')}]")
 
     body1 = [f"s{k}[j][{swz('i', 'j')}] = {src(v)};" for k, v in enumerate(staged)]
     # Phase 2: threadIdx.x runs along the last dim, where the output (contiguous) has unit stride.
