@@ -208,3 +208,11 @@ def precision_phrase(policy: str | None) -> str:
         return ""
     tol = TOLERANCE[policy]
     return f"at {policy} (rtol {tol:g}, atol {tol:g} x min(1, rms))"
+
+
+def tolerance_words(policy: str) -> str:
+    """The policy's tolerance in words, e.g. "bf16 (rtol 0.01, atol 0.01 x min(1, rms); meets KernelBench's
+    1e-2)"; tf32 says it is looser than KernelBench's fp32 check."""
+    tol, kb = TOLERANCE[policy], KERNELBENCH[policy]
+    meets = f"meets KernelBench's {kb:g}" if tol <= kb else f"looser than KernelBench's fp32 {kb:g}: TF32 allowed"
+    return f"{policy} (rtol {tol:g}, atol {tol:g} x min(1, rms); {meets})"

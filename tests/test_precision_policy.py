@@ -11,6 +11,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from rich.console import Console
 
 from contracts.precision import (
     PrecisionRefused,
@@ -117,3 +118,51 @@ def test_a_tighter_override_is_refused_before_anything_runs(tmp_path):
     p = _eval([str(CANDIDATES / "bf16_row_sum_fp32_acc.py"), "--precision", "fp32"], tmp_path)
     assert p.returncode == 2, p.stderr[-2000:]
     assert "computes in bf16" in p.stderr and "leave --precision out" in " ".join(p.stderr.split())
+
+
+def test_every_display_of_a_figure_says_its_precision():
+    """Hover, lens, the bench table and the eval table name the precision a figure was judged at."""
+    from engine.bench_render import bench_markdown
+    from engine.commands.common import outcome_table
+    from engine.evaluate.outcome import Outcome, Status
+    from engine.suite_bench import TaskResult
+    from hiera_ls.modules import ModuleClass
+    from hiera_ls.run_views import lens_summary, module_hover
+
+    best = {"speedup": 1.42, "verdict": "faster", "candidate_ms": 1.0, "reference_ms": 1.42, "retimed": True,
+            "spread": 0.05, "candidate_id": "c", "round": 1, "space": "pure_cuda", "direction": "M"}
+    obj = {"best": best, "rounds": [{"direction": "M"}], "precision": "bf16", "device": "cuda:0"}
+    assert lens_summary(obj) == "1.4× faster than eager at bf16 · chosen direction: M"
+    hover = module_hover(ModuleClass("Model", "kernelbench", 0, 0, 6, 10), obj, None, None)
+    assert "at bf16 (rtol 0.01, atol 0.01 x min(1, rms))" in hover.split("\n\n")[0]
+    r = TaskResult("t", "t.py", "level1", valid=True, speedup=1.3, precision="bf16")
+    old = TaskResult("u", "u.py", "level1", valid=True, speedup=1.1)
+    md = bench_markdown([r, old], {}, "# bench")
+    assert "| level1 | t | yes | bf16 | 1.30 |" in md and "measured before results recorded their precision" in md
+    table = Console(width=200, record=True)
+    table.print(outcome_table(Outcome("c", Status.VALID, "ok", precision=Precision.BF16), "c"))
+    assert "bf16 (rtol 0.01, atol 0.01 x min(1, rms); meets KernelBench's 0.01)" in table.export_text()
+
+
+def test_a_cast_variant_is_a_bf16_module_and_keeps_its_own_class(tmp_path):
+    """scripts/make_precision_variants.py: the task's source unchanged plus a cast (a task calling
+    super(Model, self).__init__() still builds), smaller sizes where asked, and the result probes as bf16."""
+    from contracts.task import load_task
+
+    src = tmp_path / "src" / "level1"
+    src.mkdir(parents=True)
+    (src / "t.py").write_text(
+        "import torch\nfrom torch import nn\n\nrows = 4096\n\n\nclass Model(nn.Module):\n"
+        "    def __init__(self, n):\n        super(Model, self).__init__()\n        self.fc = nn.Linear(n, n)\n\n"
+        "    def forward(self, x, k):\n        return torch.relu(self.fc(x)) * k\n\n\n"
+        "def get_inputs():\n    return [torch.randn(rows, 64), 3]\n\n\ndef get_init_inputs():\n    return [64]\n")
+    p = subprocess.run([sys.executable, "scripts/make_precision_variants.py", str(tmp_path / "src"),
+                        str(tmp_path / "out"), "--dtype", "bf16", "--set", "rows=8"], capture_output=True, text=True,
+                       cwd=ROOT, timeout=300)
+    assert p.returncode == 0, p.stderr
+    out = tmp_path / "out" / "level1" / "t.py"
+    assert out.read_text().startswith((src / "t.py").read_text().rstrip())
+    s = load_task(out)
+    assert module_precision(s).policy == "bf16"
+    assert s.args[0].tensor.shape == (8, 64) and s.args[0].tensor.dtype == "bfloat16"
+    assert all(a.tensor.dtype == "bfloat16" for a in s.args if a.role == "parameter")

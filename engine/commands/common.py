@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.table import Table
 
 from contracts.device import Device
-from contracts.precision import AUTO, PrecisionRefused, module_precision
+from contracts.precision import AUTO, PrecisionRefused, module_precision, tolerance_words
 from contracts.precision import resolve as resolve_precision
 from contracts.runrecord import BestFigure, Figure, RunBest, verdict_phrase
 from contracts.settings_schema import BUDGET, CANDIDATES, ROUNDS, SECONDS_MAX
@@ -279,7 +279,7 @@ def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Tab
     if o.error:
         t.add_row("worst error", escape(f"{o.error.where}: expected {o.error.expected:.6g}, got {o.error.got:.6g}"))
     t.add_row("device", escape(o.device))
-    t.add_row("precision", o.precision.value)
+    t.add_row("precision", tolerance_words(o.precision.value))
     secs = [f"{k} {v:.2f}s" for k, v in (("build", o.build_s), ("verify", o.verify_s), ("time", o.time_s)) if v]
     if secs:
         t.add_row("seconds", ", ".join(secs))
