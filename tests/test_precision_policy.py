@@ -166,3 +166,18 @@ def test_a_cast_variant_is_a_bf16_module_and_keeps_its_own_class(tmp_path):
     assert module_precision(s).policy == "bf16"
     assert s.args[0].tensor.shape == (8, 64) and s.args[0].tensor.dtype == "bfloat16"
     assert all(a.tensor.dtype == "bfloat16" for a in s.args if a.role == "parameter")
+
+
+def test_optimize_on_the_cpu_gives_a_bf16_result_from_hieras_own_generators(tmp_path):
+    """The issue's done-when on the CPU, small: `hiera optimize --device cpu` on a bf16 module gives a valid result
+    recording "precision": "bf16" and its tolerance, its candidates hiera's own C++."""
+    p = subprocess.run([sys.executable, "-m", "engine.cli", "optimize", str(TASKS / "expert_bf16_layernorm.py"),
+                        "--device", "cpu", "--budget", "2", "--shapes", "off", "--trials", "10", "--keep-slower",
+                        "--workspace", str(tmp_path), "--results-dir", str(tmp_path / "out"), "--json"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=900)
+    res = json.loads(p.stdout.strip().splitlines()[-1])
+    assert res["precision"] == "bf16" and res["tolerance"]["rtol"] == 0.01, p.stderr[-2000:]
+    assert "accumulation" in res["tolerance"]
+    outcomes = [o for r in res["rounds"] for o in r["outcomes"]]
+    assert outcomes and all(o["status"] == "valid" for o in outcomes), outcomes
+    assert res["best"] is not None and res["best"]["paths"]["cu"].endswith(".cpp")
