@@ -366,11 +366,16 @@ class RunResult:
     # 6 candidates"); empty when nothing was.
     left_out: list[str] = field(default_factory=list)
     deadline_s: float | None = None  # the run's deadline (seconds from its process's start), or None
+    # The precision policy every figure of the run was judged at (contracts/precision.py: "fp32", "tf32", "bf16",
+    # "fp16") and its tolerance (precision.tolerance_json); None from older engines (they judged at fp32 or tf32).
+    precision: str | None = None
+    tolerance: Json | None = None
 
     def to_json(self) -> Json:
         return {"run_id": self.run_id, "status": self.status, "stop_reason": self.stop_reason,
                 "deadline_s": self.deadline_s, "left_out": list(self.left_out or []),
                 "task": self.task, "device": self.device,
+                "precision": self.precision, "tolerance": self.tolerance,
                 "backend": self.backend, "reference_ms": self.reference_ms,
                 "best": self.best.to_json() if self.best else None, "budget": self.budget,
                 "candidates": self.candidates, "retimed": self.retimed, "rounds": [r.to_json() for r in self.rounds],
@@ -385,7 +390,8 @@ class RunResult:
                    d.get("retimed"), [RoundSummary.from_json(r) for r in d.get("rounds") or []],
                    Tokens.from_json(d.get("tokens") or {}), dict(d.get("seconds") or {}), d.get("cost_usd"),
                    list(d.get("notices") or []), dict(d.get("phases") or {}), _opt(Profiling, d.get("profiling")),
-                   d.get("stop_reason"), list(d.get("left_out") or []), d.get("deadline_s"))
+                   d.get("stop_reason"), list(d.get("left_out") or []), d.get("deadline_s"),
+                   d.get("precision"), d.get("tolerance"))
 
 
 # --- progress events (docs/protocol.md §1): `{"event": NAME, ...fields}` one per line --------------------------

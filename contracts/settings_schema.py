@@ -137,8 +137,13 @@ SETTINGS: tuple[Setting, ...] = (
             enum_descriptions=("Let each round's decision choose the space.", "Hand-written CUDA only.",
                                "CUDA plus vendor libraries (cuBLAS, cuDNN, ...).", "Libraries and PyTorch operators."),
             expected='"auto", ' + ", ".join(f'"{s}"' for s in SPACES)),
-    Setting("precision", "string", "fp32", "Numeric precision candidates are checked against.",
-            enum=("fp32", "tf32")),
+    Setting("precision", "string", "auto", "Numeric precision candidates are checked against.",
+            enum=("auto", "fp32", "tf32", "bf16", "fp16"),
+            enum_descriptions=("The module's own: bf16 or fp16 where its tensors are, or its forward runs under "
+                               "torch.autocast; else strict fp32.", "Strict fp32 (TF32 off everywhere).",
+                               "fp32 data, TF32 allowed for matrix products and convolutions.",
+                               "bf16 tolerance (1e-2); accumulation checked on built inputs.",
+                               "fp16 tolerance (1e-2); accumulation checked on built inputs.")),
     Setting("device", "string", "auto", markdown=True, pattern=r"auto|cpu|cuda(:\d+)?",
             expected='"auto", "cpu", "cuda" or "cuda:N"', description=(
                 "Device to build and time on: `auto` (a CUDA device when the interpreter's PyTorch sees one, else "

@@ -102,8 +102,8 @@ def compile_missing(r: TaskResult, mode: str) -> str:
 def bench_markdown(results: list[TaskResult], summ: dict[str, Any], header: str) -> str:
     """bench.md: a row per task, the fast_p of each group (engine/bench_stats.py bench_summary), the budget
     curve, where the time went, and what limited the tasks that did not beat torch.compile."""
-    lines = [header, "", *table_head("level", "task", "valid", "hiera x", "compile x", "max-autotune x", "roofline",
-                                     "spaces", "directions",
+    lines = [header, "", *table_head("level", "task", "valid", "precision", "hiera x", "compile x", "max-autotune x",
+                                     "roofline", "spaces", "directions",
                                      "wall s: whole task · hiera's optimize run (build/verify/time/profile/model)")]
     above_bound = []
     dashes = Dashes()
@@ -122,7 +122,10 @@ def bench_markdown(results: list[TaskResult], summ: dict[str, Any], header: str)
         secs = r.seconds
         split = "/".join(f"{secs.get(k, 0):.0f}" for k in PHASES)
         spaces = ",".join(space_title(x, r.device) for x in r.spaces)
-        lines.append(f"| {r.level} | {r.task} | {'yes' if r.valid else 'no'} | {f(r.speedup, hiera_missing(r))} | "
+        # Every figure of the row (hiera's, eager's, torch.compile's) was judged and timed at this precision.
+        precision = r.precision or dashes.mark("measured before results recorded their precision (fp32 or tf32 then)")
+        lines.append(f"| {r.level} | {r.task} | {'yes' if r.valid else 'no'} | {precision} | "
+                     f"{f(r.speedup, hiera_missing(r))} | "
                      f"{f(r.compile.get('default'), compile_missing(r, 'default'))} | "
                      f"{f(r.compile.get('max-autotune'), compile_missing(r, 'max-autotune'))} | "
                      f"{roof} | {spaces or dashes.mark(hiera_missing(r))} | "

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from contracts.export import first_call_note, first_import_note
+from contracts.precision import tolerance_json
 from contracts.runrecord import (
     BestFigure,
     CandidateFinished,
@@ -444,7 +445,8 @@ class Loop:
             cost_usd=round(sum(costs), 6) if costs else None, notices=self.store.notices(state.run_id),
             phases=self.clock.snapshot(), profiling=self.profiles.summary(state),
             stop_reason=state.stop_reason if status == "stopped" else None, left_out=list(self.deadline.left_out),
-            deadline_s=self.settings.deadline_s)
+            deadline_s=self.settings.deadline_s, precision=self.settings.eval.precision.value,
+            tolerance=tolerance_json(self.settings.eval.precision.value))
         if ref is not None:
             self.store.set_reference(state.run_id, ref)
         self.store.finish_run(state.run_id, status, result.to_json())

@@ -77,6 +77,8 @@ class TaskResult:
     status: str = ""
     stop_reason: str | None = None
     left_out: list[str] = field(default_factory=list)
+    # The precision policy its figures were judged at (contracts/precision.py); "" for results older than the field.
+    precision: str = ""
 
     @property
     def best_compile(self) -> float | None:
@@ -192,6 +194,7 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
         r.status, r.stop_reason, r.left_out = res.get("status") or "", res.get("stop_reason"), res.get("left_out") or []
         r.device_name = res.get("device") or ""
         r.reference_ms = res.get("reference_ms")
+        r.precision = res.get("precision") or ""
         r.seconds = res.get("seconds", {})
         r.phases = res.get("phases") or {}
         r.profiling = res.get("profiling")

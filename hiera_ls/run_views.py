@@ -15,6 +15,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from contracts.precision import precision_phrase
 from contracts.shapes import SKIPPED, ShapeReport
 from hiera_ls.best import kept_back, reported_speedup, words
 from hiera_ls.modules import ANNOTATION_HELP, ModuleClass
@@ -148,7 +149,8 @@ def module_hover(module: ModuleClass, obj: dict[str, Any] | None, job_line: str 
     device = obj.get("device")
     parts = []
     if best:
-        parts.append(f"{head} · **{speed_phrase(best)}** · {pair_text(best)}{running}")
+        judged = f" · {precision_phrase(obj.get('precision'))}" if obj.get("precision") else ""
+        parts.append(f"{head} · **{speed_phrase(best)}** · {pair_text(best)}{judged}{running}")
         if sure := sureness(best):
             parts.append(sure)
         if result_file:
@@ -183,7 +185,7 @@ def lens_summary(obj: dict[str, Any]) -> str:
     best = obj.get("best")
     d = last_direction(obj)
     if best and isinstance(best.get("speedup"), (int, float)):
-        head = speed_phrase(best)
+        head = speed_phrase(best) + (f" at {obj['precision']}" if obj.get("precision") else "")
     elif obj.get("status") == "running":
         head = "running"
     else:

@@ -20,7 +20,7 @@ __all__ = ["SPACES", "SPACE_TITLES", "LlmSettings", "Settings", "parse_settings"
 SPACE_TITLES = GPU_SPACE_TITLES  # device-aware titles: hiera_ls.wording.space_title
 
 Backend = Literal["expert", "llm"]
-Precision = Literal["fp32", "tf32"]
+Precision = Literal["auto", "fp32", "tf32", "bf16", "fp16"]
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class Settings:
     candidates: int = 6
     budget: int | None = None  # candidates in all (--budget); None: rounds x candidates, and --rounds is passed
     space: str = "auto"
-    precision: Precision = "fp32"
+    precision: Precision = "auto"
     device: str = "auto"
     ncu_path: str = ""
     # Limits and isolation of candidate runs; None / True: the engine's own defaults (no flag is passed).

@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from contracts.contract import write_contract  # noqa: E402
+from contracts.precision import module_precision, resolve  # noqa: E402
 from contracts.task import TaskError, TaskSpec, load_task, spec_from_probe  # noqa: E402
 from contracts.vocabulary import Space  # noqa: E402
 from engine.agents.base import Context, Invalid  # noqa: E402
@@ -158,17 +159,19 @@ def compile_one(job: tuple[Path, list[str], float], timeout_s: float) -> Build:
 
 
 def task_rows(task: Path, label: str, k: int, work: Path, nv: str, inc: str | None, timeout_s: float,
-              real_probe: bool) -> list[SpaceRow]:
+              real_probe: bool, precision: str = "auto") -> list[SpaceRow]:
     try:
         spec = load_task(task) if real_probe else probe_meta(task)
     except Exception as e:  # a task that does not load is itself a finding
         return [SpaceRow(label, "-", error=f"load: {e}")]
     cdir = work / label / "contract"
     write_contract(spec, cdir)
+    # The precision a run of this task would use (contracts/precision.py): its own, or the override.
+    policy = Precision(resolve(precision, module_precision(spec))[0])
     backend = ExpertBackend()
     rows: list[SpaceRow] = []
     for space in Space:
-        ctx = Context(spec, cdir, "cuda:0", dict(H200_INFO), Precision.FP32, 1, 3, tuple(Space), None, None, None)
+        ctx = Context(spec, cdir, "cuda:0", dict(H200_INFO), policy, 1, 3, tuple(Space), None, None, None)
         row = SpaceRow(label, space.value)
         t0 = time.perf_counter()
         try:
@@ -279,6 +282,8 @@ def main() -> int:
                     help="run each task's forward for real (CPU) instead of on the meta device")
     ap.add_argument("--json", default=None)
     ap.add_argument("--markdown", default=None, help="write the per-task table here")
+    ap.add_argument("--precision", default="auto", choices=["auto", "fp32", "tf32", "bf16", "fp16"],
+                    help="the policy the candidates are generated for (default: each task's own, as a run's)")
     ap.add_argument("--cublas-include", default=None,
                     help="folder holding cublas_v2.h when the toolkit here has no cuBLAS (e.g. an unpacked "
                          "nvidia-cublas wheel's nvidia/cu13/include)")
@@ -298,7 +303,8 @@ def main() -> int:
     rows: list[SpaceRow] = []
     with tempfile.TemporaryDirectory(prefix="hiera-preflight-") as tmp:
         for task, label in task_files(args.dirs):
-            for r in task_rows(task, label, args.k, Path(tmp), nv, inc, args.compile_timeout, args.real_probe):
+            for r in task_rows(task, label, args.k, Path(tmp), nv, inc, args.compile_timeout, args.real_probe,
+                               args.precision):
                 rows.append(r)
                 bad = r.error or r.failed
                 slow = max((b.seconds for b in r.builds), default=0.0)

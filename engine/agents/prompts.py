@@ -113,8 +113,12 @@ def _compact_json(text: str) -> str:
 
 def device_section(ctx: Context) -> str:
     tol = ctx.precision.tolerance
-    policy = ("strict fp32: TF32 is off everywhere, reference included"
-              if ctx.precision is Precision.FP32 else "tf32 allowed for matmul/conv (reported with the result)")
+    low = {"bf16": "bfloat16", "fp16": "float16"}.get(ctx.precision.value)
+    policy = ("strict fp32: TF32 is off everywhere, reference included" if ctx.precision is Precision.FP32 else
+              f"{ctx.precision.value}: the module computes in {low} (its tensors, or torch.autocast); use the "
+              f"{low} tensor cores, but accumulate every sum and product in fp32 (a candidate that accumulates in "
+              f"{low} is refused on inputs built to expose it)" if low else
+              "tf32 allowed for matmul/conv (reported with the result)")
     info = json.dumps(ctx.device_info, default=str) if ctx.device_info else "{}"
     ref = f"{ctx.reference_ms:.4g} ms" if ctx.reference_ms else "not measured yet"
     fp64 = any(t.dtype == "float64" for _, t in ctx.spec.outputs)

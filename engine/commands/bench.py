@@ -81,6 +81,10 @@ def ray_pool(args: argparse.Namespace) -> Any:
     return RayPool.connect(args.ray, args.device)
 
 
+def _precision_words(precision: str) -> str:
+    return "each task at its own precision" if precision == "auto" else precision
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     root = Path(args.dir)
     if not root.is_dir():
@@ -147,7 +151,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                   f"(measured on {', '.join(measured_on) or 'nothing yet'}; written {time.strftime('%Y-%m-%d')})")
     else:
         header = (f"# hiera bench {root} — backend {args.backend}, {budget}, "
-                  f"{args.precision}, devices {', '.join(measured_on) or ','.join(devices)}, "
+                  f"{_precision_words(args.precision)}, devices {', '.join(measured_on) or ','.join(devices)}, "
                   f"{time.strftime('%Y-%m-%d')}, {time.time() - t0:.0f} s; {len(results)} of {total} tasks finished")
     if unfinished:
         header += f" ({unfinished} not run yet: run the same command again to resume)"
@@ -239,8 +243,10 @@ def register(sub: Any) -> None:
     p.add_argument("--device", default="auto", help="cpu, cuda, cuda:N or auto (default: auto, a GPU if there is one)")
     p.add_argument("--devices", default=None,
                    help="comma-separated devices evaluating tasks in parallel (default: --device alone)")
-    p.add_argument("--precision", default="fp32", choices=["fp32", "tf32"],
-                   help="fp32 (strict, default) or tf32 (allows TF32 matmul/conv)")
+    p.add_argument("--precision", default="auto", choices=["auto", "fp32", "tf32", "bf16", "fp16"],
+                   help="auto (default: each task's own, bf16 or fp16 where its tensors or an autocast region are, "
+                        "else strict fp32; its hiera run, eager and torch.compile all at it), or one policy for every "
+                        "task (an override may loosen a task's precision, never tighten it)")
     p.add_argument("--out", default="bench-out",
                    help="folder for bench.json, bench.md, bench.png and each task's result; resumable "
                         "(default: bench-out)")

@@ -26,6 +26,8 @@ from rich.console import Console
 from rich.table import Table
 
 from contracts.device import Device
+from contracts.precision import AUTO, PrecisionRefused, module_precision, tolerance_words
+from contracts.precision import resolve as resolve_precision
 from contracts.runrecord import BestFigure, Figure, RunBest, verdict_phrase
 from contracts.settings_schema import BUDGET, CANDIDATES, DEADLINE, ROUNDS, SECONDS_MAX
 from contracts.task import TaskError, TaskSpec, load_task
@@ -141,6 +143,16 @@ def candidate_file_or_exit(name: str, device: Device | None = None) -> Path:
     return path
 
 
+def precision_or_exit(requested: str | None, spec: TaskSpec) -> tuple[Precision, str]:
+    """The run's precision policy (contracts/precision.py): the module's own, or the user's looser override;
+    and a sentence on where it came from. A tighter override is a usage error that says what to do."""
+    try:
+        policy, why = resolve_precision(requested, module_precision(spec))
+    except PrecisionRefused as e:
+        raise UsageError(str(e)) from e
+    return Precision(policy), why
+
+
 def device_or_exit(device: str) -> Device:
     from engine.evaluate.pipeline import resolve_device
 
@@ -152,8 +164,11 @@ def device_or_exit(device: str) -> Device:
 
 def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", default="auto", help="cpu, cuda, cuda:N or auto (default: auto, a GPU if there is one)")
-    p.add_argument("--precision", default="fp32", choices=[x.value for x in Precision],
-                   help="fp32 (strict, default) or tf32 (allows TF32 matmul/conv, recorded with results)")
+    p.add_argument("--precision", default=AUTO, choices=[AUTO, *(x.value for x in Precision)],
+                   help="auto (default: the module's own: bf16 or fp16 where its tensors are, or its forward runs "
+                        "under torch.autocast, else strict fp32), fp32, tf32 (allows TF32 matmul/conv), bf16 or "
+                        "fp16; an override may loosen the module's precision, never tighten it; recorded with "
+                        "results")
     p.add_argument("--workspace", default=None,
                    help="where .hiera/ lives (default: $HIERA_WORKSPACE, else the current directory)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout (default: off)")
@@ -273,7 +288,7 @@ def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Tab
     if o.error:
         t.add_row("worst error", escape(f"{o.error.where}: expected {o.error.expected:.6g}, got {o.error.got:.6g}"))
     t.add_row("device", escape(o.device))
-    t.add_row("precision", o.precision.value)
+    t.add_row("precision", tolerance_words(o.precision.value))
     secs = [f"{k} {v:.2f}s" for k, v in (("build", o.build_s), ("verify", o.verify_s), ("time", o.time_s)) if v]
     if secs:
         t.add_row("seconds", ", ".join(secs))

@@ -23,13 +23,14 @@ from engine.commands.common import (
     eval_limits,
     load_task_or_exit,
     outcome_table,
+    precision_or_exit,
     shown_path,
     task_workdir,
     user_build_log,
     whole_number,
     workspace_of,
 )
-from engine.evaluate.outcome import Outcome, Precision
+from engine.evaluate.outcome import Outcome
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -52,7 +53,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         except (ValueError, UnicodeDecodeError) as e:
             raise UsageError(f"{cand_path}: {e}") from e
     workspace = workspace_of(args)
-    settings = EvalSettings(device=device, precision=Precision(args.precision), space=space,
+    precision, precision_why = precision_or_exit(args.precision, spec)
+    settings = EvalSettings(device=device, precision=precision, space=space,
                             timing_trials=args.trials, **eval_limits(args))
     from engine.commands.checks import workspace_writable
 
@@ -63,10 +65,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     # still verified and timed against the reference on its own, and recorded as its own run.
     run_of = {c.id: store.start_run(
         "eval", spec.path, spec.name, spec.source_hash,
-        {"device": str(device), "precision": args.precision, "space": space.value, "candidate": str(p.resolve()),
+        {"device": str(device), "precision": precision.value, "space": space.value, "candidate": str(p.resolve()),
          "trials": args.trials, **eval_limits(args)}, backend=None, device=str(device)) for p, c in cands}
     file_of = {c.id: p for p, c in cands}
-    console.print(f"[dim]hiera eval: {escape(spec.name)} on {device}, run {', '.join(run_of.values())}[/dim]")
+    console.print(f"[dim]hiera eval: {escape(spec.name)} on {device}, run {', '.join(run_of.values())}; "
+                  f"{escape(precision_why)}[/dim]")
     done: list[Outcome] = []
 
     def finished(cand: Any, outcome: Outcome) -> None:

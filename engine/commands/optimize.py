@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from contracts.device import Device
+from contracts.precision import precision_phrase
 from contracts.runrecord import (
     SLOWER_DIR,
     STOP_REASONS,
@@ -56,6 +57,7 @@ from engine.commands.common import (
     fig_text,
     folding_table,
     load_task_or_exit,
+    precision_or_exit,
     reason_text,
     rounds_arg,
     shown_path,
@@ -289,6 +291,12 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     if run and spec.source_hash != run["task_hash"]:
         raise UsageError(f"{spec.path} changed since run {args.resume} started (its candidates were judged "
                          "against the old task); start a new run")
+    # The module's own precision (its dtypes, an autocast region) unless --precision loosens it; a resumed run
+    # keeps its own.
+    precision_why = ""
+    if not run:
+        precision, precision_why = precision_or_exit(args.precision, spec)
+        args.precision = precision.value
     settings = _settings(args, device, run["settings"] if run else None)
     results_writable(settings.results_dir or spec.path.parent, beside_task=settings.results_dir is None)
     if run and run.get("backend") in ("expert", "llm"):
@@ -305,6 +313,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     plain = PlainLines(events or args.json)
     human = None if (events or args.json) else HumanProgress(settings.total, plain)
     sink = emit_json if events else (human or (lambda e: None))
+    if human and precision_why:
+        console.print(f"[dim]{escape(precision_why)}[/dim]")
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
 
     def new_loop(started_s: float = 0.0) -> Loop:
@@ -442,7 +452,8 @@ def ending(result: RunResult, args: argparse.Namespace, store: RunStore) -> list
                   f"{'best so far' if stopped else 'best'}: {b.candidate_id}, {fig_text(b)} ({b.candidate_ms:.4g} ms "
                   f"vs {b.reference_ms:.4g} ms eager, timed "
                   f"interleaved, {pair}; eager's median over the run {result.reference_ms:.4g} ms) · round "
-                  f"{b.round} · {space_title(b.space, result.device)} · {b.direction}"))
+                  f"{b.round} · {space_title(b.space, result.device)} · {b.direction}"
+                  + (f" · {precision_phrase(result.precision)}" if result.precision else "")))
     lines += [("yellow", f"flagged: {flag_phrase(f)}") for f in b.flags]
     paths = [p for p in (b.paths.py, b.paths.cu) if p] if b.paths else []
     if kept_aside(b):

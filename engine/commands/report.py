@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from contracts.precision import precision_phrase
 from contracts.runrecord import RETIMED, SLOWER_DIR, BestFigure, best_of_rows, latest_figures, pick_best
 from contracts.runstore import RunReader
 from contracts.verdict import median
@@ -95,6 +96,8 @@ def build_report(store: RunReader, run_id: str) -> dict[str, Any]:
     return {
         "run": {k: run[k] for k in ("id", "kind", "task_path", "status", "backend", "device", "reference_ms")},
         "settings": run["settings"],
+        # The policy every figure of the run was judged at (contracts/precision.py).
+        "precision": (run.get("summary") or {}).get("precision") or run["settings"].get("precision"),
         "best": best,
         "eager_median_ms": median(eager),
         "eager_pairs": len(eager),
@@ -134,7 +137,8 @@ def _print_header(rep: dict[str, Any]) -> None:
         pair = "timed again on its own" if b["retimed"] else "its first pair, not timed again"
         console.print(f"best: [bold]{escape(fig_text(BestFigure.from_json(b)))}[/bold] — {escape(b['candidate_id'])}, "
                       f"{b['candidate_ms']:.4g} ms vs {b['reference_ms']:.4g} ms eager in the same pair ({pair})"
-                      f" · round {b['round']} · {escape(space_title(b['space'], r['device']))}")
+                      f" · round {b['round']} · {escape(space_title(b['space'], r['device']))}"
+                      + (f" · {precision_phrase(rep.get('precision'))}" if rep.get("precision") else ""))
         for flag in b.get("flags") or []:
             console.print(f"[yellow]flagged:[/yellow] {escape(flag_phrase(flag))}")
     if rep["eager_median_ms"] is not None:
@@ -205,6 +209,8 @@ def _run_line(run: dict[str, Any]) -> dict[str, Any]:
         result = summary["status"]
     elif best and best.get("speedup"):
         result = f"{best['speedup']:.2f}x {best.get('verdict') or ''}".strip()
+        if run["settings"].get("precision") not in (None, "fp32"):
+            result += f" at {run['settings']['precision']}"
     else:
         result = "no valid candidate" if run["status"] == "finished" else "-"
     return {"id": run["id"], "kind": run["kind"], "status": run["status"], "task": run["task_name"],

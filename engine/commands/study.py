@@ -198,7 +198,7 @@ def register(sub: Any) -> None:
     p.add_argument("--device", default="auto", help="cpu, cuda, cuda:N or auto (default: auto, a GPU if there is one)")
     p.add_argument("--devices", default=None,
                    help="comma-separated devices running cells in parallel (default: --device alone)")
-    p.add_argument("--precision", default="fp32", choices=["fp32", "tf32"],
+    p.add_argument("--precision", default="fp32", choices=["auto", "fp32", "tf32", "bf16", "fp16"],
                    help="fp32 (strict, default) or tf32 (allows TF32 matmul/conv)")
     p.add_argument("--out", default="study-out",
                    help="folder for study.json/md/png, the cells and the run store; resumable (default: study-out)")

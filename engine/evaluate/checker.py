@@ -36,7 +36,7 @@ from typing import Any
 import torch
 
 from contracts.shapes import ShapeReport
-from engine.evaluate import back_to_back, timing, verify, wire
+from engine.evaluate import accumulation, back_to_back, timing, verify, wire
 from engine.evaluate.back_to_back import BackToBack
 from engine.evaluate.candidate_process import CandidateProcess, FreezeFailed, RunnerFailed, RunnerSpec
 from engine.evaluate.clock_check import calibrate, cross_check, parity, stability
@@ -46,7 +46,7 @@ from engine.evaluate.library_audit import check_libraries
 from engine.evaluate.outcome import Precision, Status, Timing
 from engine.evaluate.perturb import Perturber
 from engine.evaluate.requests import EvalReply, EvalRequest, Rejected
-from engine.evaluate.rounding import reference_slack
+from engine.evaluate.rounding import low_precision_slack, reference_slack
 from engine.evaluate.runner_limits import MAX_PROCESSES, cudnn_dirs, host_memory_cap, rlimits
 from engine.evaluate.task_module import import_file, set_precision
 from engine.evaluate.timing_policy import counted, floor_for, reference_timer, settled, trials_for
@@ -73,6 +73,7 @@ TRANSFORMS: tuple[tuple[str, Callable[[torch.Tensor], torch.Tensor]], ...] = (
     ("centred (mean subtracted)", lambda x: x - _wide(x).mean().to(x.dtype)),
 )
 
+ACCUMULATION = "accumulation"  # the bf16/fp16 policies' trial on built inputs (accumulation.py)
 SAMPLE_RATE = 0.25  # the share of timed calls whose outputs are checked
 FIRST_CALL_S = 30.0  # a first call, which may compile or search algorithms
 
@@ -343,9 +344,11 @@ class Checker:
                          else "every timed call's float inputs were new; " + self._perturbation.describe())
                 reply.flags.append(f"excessive_speedup: {speedup:.1f}x ({fresh}, and a sample of the calls was "
                                    "checked)")
+            built = ", inputs built to expose low-precision accumulation" if self.precision.low else ""
             reply.reason = (f"correct on {req.correctness_trials} trials and {len(TRANSFORMS)} off-distribution "
-                            f"variants; {speedup:.2f}x over the reference ({reply.reference.median_ms:.4g} ms -> "
-                            f"{reply.candidate.median_ms:.4g} ms, median of {reply.candidate.trials})"
+                            f"variants{built}; {speedup:.2f}x over the reference "
+                            f"({reply.reference.median_ms:.4g} ms -> {reply.candidate.median_ms:.4g} ms, median of "
+                            f"{reply.candidate.trials})"
                             + (f"; {reply.shapes.summary()}" if reply.shapes else ""))
             return reply
         except Rejected as r:
@@ -463,23 +466,38 @@ class Checker:
         first = True
         trials: list[tuple[int, str, Callable[[torch.Tensor], torch.Tensor] | None]] = [
             (t, "", None) for t in range(req.correctness_trials)]
+        if self.precision.low:
+            # Under bf16 and fp16 a trial on inputs built to expose a sum kept at low precision comes right after
+            # the task's own (accumulation.py): its verdict then names what it found.
+            trials.append((0, ACCUMULATION, None))
         trials += [(t % max(req.correctness_trials, 1), name, fn) for t, (name, fn) in enumerate(TRANSFORMS)]
         for t, name, transform in trials:
             s = self._seed(req, "trial", t)
             ref = self.make_reference(s)
             inputs = self.make_inputs(self._seed(req, "inputs", t))
-            if transform is not None:
-                inputs = [transform(x) if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]
-            expected = self._reference_outputs(ref, inputs)
-            if transform is not None and not all(bool(torch.isfinite(e).all()) for e in expected
-                                                 if e.is_floating_point()):
-                continue  # outside the reference's own domain: no verdict from it
+            if name == ACCUMULATION:
+                gen = torch.Generator().manual_seed(self._seed(req, "accumulation") >> 1)
+                built = accumulation.trial(inputs, gen, lambda xs, ref=ref: self._reference_outputs(ref, xs))
+                if built is None:
+                    continue  # the reference leaves its domain on both patterns: no verdict from it
+                name, inputs, expected = built
+            else:
+                if transform is not None:
+                    inputs = [transform(x) if isinstance(x, torch.Tensor) and x.is_floating_point() else x
+                              for x in inputs]
+                expected = self._reference_outputs(ref, inputs)
+                if transform is not None and not all(bool(torch.isfinite(e).all()) for e in expected
+                                                     if e.is_floating_point()):
+                    continue  # outside the reference's own domain: no verdict from it
+            off = bool(name)  # off the task's own distribution: uncapped atol, and the rounding slack
             what = f"trial {t + 1}" + (f", inputs {name}" if name else "")  # no seed: the LLM reads reasons
             # Off the task's distribution the reference can be ill-conditioned where its own scale is not
-            # (rounding.py): those elements get the slack fp32 rounding needs there, nothing more.
-            slacks = [] if transform is None else reference_slack(
-                ref, inputs, expected, [self.precision.tolerance_for(e.dtype) for e in expected],
-                self._seed(req, "rounding", t), self._reference_outputs)
+            # (rounding.py): those elements get the slack its rounding needs there (fp32's, or under bf16 and
+            # fp16 how far the low-precision reference is from float64), nothing more.
+            tols = [self.precision.tolerance_for(e.dtype) for e in expected]
+            slacks = [] if not off else low_precision_slack(ref, inputs, expected, tols, self._reference_outputs) \
+                if self.precision.low else reference_slack(ref, inputs, expected, tols,
+                                                           self._seed(req, "rounding", t), self._reference_outputs)
             self._write(ex, inputs, ref)
             limit = self._first_call_limit_s(req) if first else self._call_limit_s()
             if req.kind == "modelnew":
@@ -489,7 +507,7 @@ class Checker:
                       timed=False, flush=False)
             first = False
             self._check_unchanged(ex, inputs, ref, what)
-            self._compare(ex, expected, what, Status.INCORRECT, capped=transform is None, slacks=slacks)
+            self._compare(ex, expected, what, Status.INCORRECT, capped=not off, slacks=slacks)
             del slacks
 
     def _timing_pool(self, req: EvalRequest) -> list[list[Any]]:

@@ -6,6 +6,7 @@ import enum
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from contracts import precision as precision_policy
 from contracts.shapes import ShapeReport
 from contracts.spaces import Space
 from contracts.verdict import timing_spread
@@ -33,18 +34,30 @@ class Status(str, enum.Enum):
 
 
 class Precision(str, enum.Enum):
+    """The run's precision policy (contracts/precision.py says what each means and how a module's is found)."""
+
     FP32 = "fp32"  # strict IEEE fp32, TF32 off everywhere (reference included)
     TF32 = "tf32"  # TF32 allowed for matmul/conv, looser tolerance; recorded with the result
+    BF16 = "bf16"  # the module computes in bfloat16 (its tensors, or torch.autocast); KernelBench's bf16 tolerance
+    FP16 = "fp16"  # the same in float16
 
     @property
     def tolerance(self) -> float:
-        # fp32: KernelBench's current 1e-4 for atol and rtol; tf32: 1e-2, what peers use for fp32 runs.
-        return 1e-4 if self is Precision.FP32 else 1e-2
+        # fp32: KernelBench's current 1e-4 for atol and rtol; tf32: 1e-2, what peers use for fp32 runs; bf16 and
+        # fp16: KernelBench's 1e-2 for those dtypes.
+        return precision_policy.TOLERANCE[self.value]
+
+    @property
+    def low(self) -> bool:
+        """bf16 or fp16: accumulation is checked on built inputs (engine/evaluate/accumulation.py)."""
+        return precision_policy.is_low(self.value)
 
     def tolerance_for(self, dtype: object) -> float:
-        """The tolerance an output of `dtype` is judged with: FP64_TOLERANCE for float64 outputs under either
-        policy (TF32 applies to fp32 data only), the policy's own tolerance for every other dtype."""
-        return FP64_TOLERANCE if str(dtype).replace("torch.", "") == "float64" else self.tolerance
+        """The tolerance an output of `dtype` is judged with: FP64_TOLERANCE for float64 outputs under any
+        policy (TF32 applies to fp32 data only), at least 1e-2 for a bf16 or fp16 output (its reference rounds
+        there), the policy's own tolerance for every other dtype."""
+        name = str(dtype).replace("torch.", "")
+        return FP64_TOLERANCE if name == "float64" else precision_policy.tolerance_of(self.value, name)
 
 
 # float64 outputs (the stencil tasks, bench/stencil): rtol = 1e-10, atol = 1e-10 * min(1, rms) as for fp32. The

@@ -87,6 +87,9 @@ def _compare_exact(out: torch.Tensor, o_all: torch.Tensor, r_all: torch.Tensor, 
 # far under 1e-5, so an element it calls inside a bound 1e-4 narrower is inside the exact one.
 _MARGIN = 1e-4
 _FAST_DTYPES = (torch.float32, torch.float64)
+# bf16 and fp16 outputs take the fast pass in float32, a quarter of FAST_CHUNK at a time (their own precision
+# is far coarser than the margin): exact for the values, which widen to float32 without rounding.
+_WIDENED = (torch.bfloat16, torch.float16)
 FAST_CHUNK = 1 << 28  # elements per step of the fast pass: its temporaries stay near a GB
 
 
@@ -96,8 +99,10 @@ def _surely_within(o_all: torch.Tensor, r_all: torch.Tensor, tol: float, capped:
     few fused passes with one device sync, where the exact rule below takes float64 copies and dozens of
     syncs per chunk (on a 1.6 G-element output 0.2 s a comparison, 60 s of one task's verification on the
     H200). False means "not certain": the exact rule then decides and explains."""
-    if o_all.dtype != r_all.dtype or o_all.dtype not in _FAST_DTYPES or o_all.numel() == 0:
+    if o_all.dtype != r_all.dtype or o_all.dtype not in (*_FAST_DTYPES, *_WIDENED) or o_all.numel() == 0:
         return False
+    widen = o_all.dtype in _WIDENED
+    step = FAST_CHUNK // 4 if widen else FAST_CHUNK
     n = r_all.numel()
     # The reference's scale, its squares summed in float64 (a float32 sum of 10^9 squares can be far off on
     # the CPU); a NaN or Inf in it makes the scale non-finite, and the exact rule reports it.
@@ -111,12 +116,14 @@ def _surely_within(o_all: torch.Tensor, r_all: torch.Tensor, tol: float, capped:
     atol = tol * (min(1.0, scale) if capped else scale) * (1 - _MARGIN)
     rtol = tol * (1 - _MARGIN)
     ok = torch.ones((), dtype=torch.bool, device=o_all.device)
-    for a in range(0, n, FAST_CHUNK):
-        o, r = o_all[a:a + FAST_CHUNK], r_all[a:a + FAST_CHUNK]
+    for a in range(0, n, step):
+        o, r = o_all[a:a + step], r_all[a:a + step]
+        if widen:
+            o, r = o.float(), r.float()
         # |o - r| <= atol + rtol |r| (+ slack); NaN anywhere compares False, so it is never accepted here.
         bound = r.abs().mul_(rtol).add_(atol)
         if slack is not None:
-            bound.add_(slack[a:a + FAST_CHUNK].to(bound.dtype), alpha=1 - _MARGIN)
+            bound.add_(slack[a:a + step].to(bound.dtype), alpha=1 - _MARGIN)
         ok &= torch.le(torch.sub(o, r).abs_(), bound).all()
     return bool(ok)
 
@@ -221,4 +228,4 @@ def _compare_close(out: torch.Tensor, o_all: torch.Tensor, r_all: torch.Tensor, 
 def _slack_note(slack: torch.Tensor | None, worst: int) -> str:
     if slack is None:
         return ""
-    return f", plus {float(slack[worst]):.3g} there for how far fp32 rounding moves the reference on these inputs"
+    return f", plus {float(slack[worst]):.3g} there for how far rounding moves the reference on these inputs"

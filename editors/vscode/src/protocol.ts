@@ -193,6 +193,10 @@ export interface RunResults {
     failed: number;
     off: string | null;
   } | null;
+  /** The precision policy every figure was judged at: 'fp32' | 'tf32' | 'bf16' | 'fp16'; absent from older engines. */
+  precision?: string | null;
+  /** Its tolerance (contracts/precision.py tolerance_json: rtol, atol, what they meet); absent from older engines. */
+  tolerance?: Record<string, unknown> | null;
 }
 
 export type RunResultsParams = { runId: string } | { uri: string };

@@ -44,7 +44,7 @@ export const DEFAULTS: Readonly<HieraSettings> = Object.freeze({
   candidates: 6,
   budget: null,
   space: 'auto',
-  precision: 'fp32',
+  precision: 'auto',
   device: 'auto',
   ncuPath: '',
   timeout: null,

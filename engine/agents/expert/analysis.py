@@ -210,6 +210,7 @@ def analyze(spec: TaskSpec, device_info: dict[str, Any] | None = None, on_gpu: b
     floats = {a.tensor.dtype for a in spec.args if a.tensor is not None and a.tensor.dtype.startswith("float")}
     floats |= {t.dtype for _, t in spec.outputs if t.dtype.startswith("float")}
     fp64 = floats == {"float64"}
+    half = bool(floats) and floats <= {"bfloat16", "float16"}  # a bf16 or fp16 module: 2-byte elements
     peak = ceil.fp32_tflops * 1e12 * (0.5 if fp64 else 1.0)
     launch_us = LAUNCH_US_GPU if on_gpu else LAUNCH_US_CPU
     nodes = spec.graph or ()
@@ -223,7 +224,7 @@ def analyze(spec: TaskSpec, device_info: dict[str, Any] | None = None, on_gpu: b
         if kind in (NodeKind.IO, NodeKind.META):
             continue
         fl = op_flops(spec, graph, n, kind)
-        itemsize = 8 if fp64 else 4
+        itemsize = 8 if fp64 else 2 if half else 4
         moved = 0
         if kind is not NodeKind.DATA_MOVEMENT or n.target in ("contiguous", "cat", "stack", "clone"):
             moved = sum(prod(s) for s in _tensor_inputs(graph, n)) * itemsize

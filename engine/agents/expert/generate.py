@@ -269,7 +269,7 @@ def _renders(ctx: Context, space: Space, strategy: Strategy,
                 continue
             try:
                 src = cuda_source(ctx.spec, w.program, v, strategy=strategy.name, tf32=tf32 and focus == "tf32",
-                                  dev=dev)
+                                  dev=dev, policy=ctx.precision.value)
             except ValueError as e:
                 errors.append(str(e))
                 continue

@@ -15,6 +15,7 @@ from engine.agents import knowledge
 from engine.agents.base import Context, DirectionScores, Strategy
 from engine.agents.expert.analysis import Workload, WorkloadKind
 from engine.agents.expert.codegen import gemm_split
+from engine.agents.expert.codegen.storage import has_half
 from engine.agents.expert.codegen.transpose import transposed_stages
 from engine.agents.expert.ir import Program
 from engine.agents.expert.space_direction import workload
@@ -131,6 +132,8 @@ def suitability(key: str, w: Workload, ctx: Context, space: Space) -> float:
         # Under the tf32 policy plain TF32 is allowed and a third of the work: the split is for strict fp32.
         if ctx.precision is Precision.TF32:
             return 0.3
+        if ctx.precision.low or (prog is not None and has_half(prog)):
+            return 0.0  # the split keeps fp32 accuracy; at bf16 or fp16 the products take halves directly
         return 1.05 if prog is not None and any(gemm_split.worthwhile(g) for g in prog.gemms) else 0.5
     if fam == "library":
         return 1.0 if gemms else 0.0
@@ -280,7 +283,8 @@ def _steps(fam: str, focus: str, w: Workload, ctx: Context) -> tuple[str, ...]:
                       "the large one with the bias/ReLU epilogue); vary the form and the algorithm"]
         elif prog is None or prog.gemms:
             steps += ["matrix products through cuBLAS/cuBLASLt with CUBLAS_COMPUTE_32F" +
-                      (" (TF32 allowed)" if focus == "tf32" else " (no TF32)"),
+                      (f" ({ctx.precision.value} operands on the tensor cores, fp32 accumulation)" if ctx.precision.low
+                       else " (TF32 allowed)" if focus == "tf32" else " (no TF32)"),
                       "fold bias (+ReLU) into cuBLASLt's epilogue where it matches"]
         return (*steps, "everything else after each library call in one generated kernel")
     if fam == "stencil" and w.stencil is not None:

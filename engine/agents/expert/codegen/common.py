@@ -269,15 +269,19 @@ def arg_guards(spec: Any, reads: Callable[[Any], bool], where: str) -> list[str]
     return lines
 
 
-def entry_preamble(spec: Any, prog: Any, where: str) -> list[str]:
+def entry_preamble(spec: Any, prog: Any, where: str, target: str = "cuda") -> list[str]:
     """The opening of hiera_forward shared by the CPU and CUDA targets: scalars (baked in as constants) and
-    unread arguments silenced, shape guards, then a typed pointer per program buffer. `where` names what
-    the constants are baked into ("loops", "kernels")."""
+    unread arguments silenced, shape guards, then a pointer per program buffer of its storage type on `target`
+    ("cpu" | "cuda": codegen/storage.py). `where` names what the constants are baked into ("loops", "kernels")."""
+    from engine.agents.expert.codegen.storage import c_type
+
     used = {b.name for b in prog.buffers}
     lines = arg_guards(spec, lambda a: a.name in used, where)
     for b in prog.buffers:
         if b.kind in ("input", "param", "buffer"):
-            lines.append(f"    const float* {pointer(b.c_name)} = (const float*){b.c_name}->data;")
+            t = c_type(prog, b.name, target)
+            lines.append(f"    const {t}* {pointer(b.c_name)} = (const {t}*){b.c_name}->data;")
         elif b.kind == "output":
-            lines.append(f"    float* {pointer(b.c_name)} = (float*){b.c_name}->data;")
+            t = c_type(prog, b.name, target)
+            lines.append(f"    {t}* {pointer(b.c_name)} = ({t}*){b.c_name}->data;")
     return lines

@@ -10,11 +10,12 @@ following pointwise stage applied to each finished block while it is still in ca
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 
 from contracts.contract import c_params
 from contracts.task import TaskSpec
+from engine.agents.expert.codegen import storage
 from engine.agents.expert.codegen.common import (
     Emitter,
     col_varying,
@@ -31,7 +32,7 @@ from engine.agents.expert.codegen.common import (
 from engine.agents.expert.codegen.cuda_program import stage_summary
 from engine.agents.expert.codegen.gemm import epilogue_for, operand
 from engine.agents.expert.codegen.variants import Variant
-from engine.agents.expert.ir import Const, Expr, FusedStage, GemmStage, Load, Program, Reduce, View, walk
+from engine.agents.expert.ir import Buffer, Const, Expr, FusedStage, GemmStage, Load, Program, Reduce, View, walk
 
 
 @dataclass(frozen=True)
@@ -153,14 +154,14 @@ def _flat(prog: Program, stage: FusedStage, idx: int, params: CpuParams) -> str:
     what = "; ".join(f"{o} = {short(describe(e), 110)}" for o, e in stage.outputs)
 
     def leaf(ld: Load) -> str:
-        return f"{_ptr(prog, ld.view.buffer)}[{offset_code(ld.view, dom, 'i')}]"
+        return storage.ld(prog, ld.view.buffer, f"{_ptr(prog, ld.view.buffer)}[{offset_code(ld.view, dom, 'i')}]")
 
     em = Emitter(leaf, prefix="t", indent="        ")
     vals = [em.value(e) for _, e in stage.outputs]
     lines = [f"    // stage {idx}: {what}",
              f"#pragma omp parallel for simd schedule({params.schedule})",
              f"    for (long long i = 0; i < {n}LL; ++i) {{", *em.lines]
-    lines += [f"        {_ptr(prog, o)}[i] = {v};" for (o, _), v in zip(stage.outputs, vals)]
+    lines += [f"        {storage.st(prog, o, f'{_ptr(prog, o)}[i]', v)};" for (o, _), v in zip(stage.outputs, vals)]
     lines.append("    }")
     return "\n".join(lines)
 
@@ -189,8 +190,10 @@ def _row(prog: Program, stage: FusedStage, idx: int, params: CpuParams) -> str:
         st = last_stride(ld.view, dom)
         p = _ptr(prog, ld.view.buffer)
         if st == 0:
-            return f"{p}[{base(ld)}]"
-        return f"{p}[{base(ld)} + {col}]" if st == 1 else f"{p}[{base(ld)} + {col} * {st}]"
+            ref = f"{p}[{base(ld)}]"
+        else:
+            ref = f"{p}[{base(ld)} + {col}]" if st == 1 else f"{p}[{base(ld)} + {col} * {st}]"
+        return storage.ld(prog, ld.view.buffer, ref)
 
     fixed: dict[Expr, str] = {}
     body: list[str] = []
@@ -234,10 +237,11 @@ def _row(prog: Program, stage: FusedStage, idx: int, params: CpuParams) -> str:
         em = Emitter(lambda ld: addr(ld, "c"), fixed, prefix="o", indent="            ")
         vals = [em.value(e) for _, e in elem]
         body.extend(em.lines)
-        body += [f"            {_ptr(prog, o)}[r * {d} + c] = {v};" for (o, _), v in zip(elem, vals)]
+        body += [f"            {storage.st(prog, o, f'{_ptr(prog, o)}[r * {d} + c]', v)};"
+                 for (o, _), v in zip(elem, vals)]
         body.append("        }")
     for o, e in per_row:
-        body.append(f"        {_ptr(prog, o)}[r] = {fixed[e] if e in fixed else _const(e)};")
+        body.append(f"        {storage.st(prog, o, f'{_ptr(prog, o)}[r]', fixed[e] if e in fixed else _const(e))};")
     head = [f"    // stage {idx}: " + "; ".join(f"{o} = {short(describe(e), 110)}" for o, e in stage.outputs),
             f"    // {rows} rows of {d}, {len(passes)} reduction pass(es) per row",
             f"#pragma omp parallel for schedule({params.schedule})",
@@ -265,10 +269,10 @@ def _gemm(prog: Program, st: GemmStage, idx: int, params: CpuParams, epilogue: F
         raise ValueError("the CPU product takes one batch dim")
 
     def a_at(mi: str, ki: str) -> str:
-        return a.at("A", mi, ki)
+        return storage.ld(prog, st.a.buffer, a.at("A", mi, ki))
 
     def b_at(ki: str, ni: str) -> str:
-        return b.at("B", ki, ni)
+        return storage.ld(prog, st.b.buffer, b.at("B", ki, ni))
 
     epi_lines: list[str] = []
     if epilogue is not None:
@@ -277,7 +281,7 @@ def _gemm(prog: Program, st: GemmStage, idx: int, params: CpuParams, epilogue: F
         def leaf(ld: Load) -> str:
             if ld.view.buffer == st.out:
                 return "Cm[j]"
-            return f"{_ptr(prog, ld.view.buffer)}[{offset_code(ld.view, dom, 'i')}]"
+            return storage.ld(prog, ld.view.buffer, f"{_ptr(prog, ld.view.buffer)}[{offset_code(ld.view, dom, 'i')}]")
 
         em = Emitter(leaf, prefix="t", indent="                    ")
         vals = [em.value(e) for _, e in epilogue.outputs]
@@ -290,7 +294,8 @@ def _gemm(prog: Program, st: GemmStage, idx: int, params: CpuParams, epilogue: F
             "                for (long long j = 0; j < nb; ++j) {",
             f"                    const long long i = (bz * {m} + mi) * {n}LL + n0 + j;",
             *em.lines,
-            *[f"                    {_ptr(prog, o)}[i] = {v};" for (o, _), v in zip(epilogue.outputs, vals)],
+            *[f"                    {storage.st(prog, o, f'{_ptr(prog, o)}[i]', v)};"
+              for (o, _), v in zip(epilogue.outputs, vals)],
             "                }",
             "            }",
         ]
@@ -303,8 +308,8 @@ def _gemm(prog: Program, st: GemmStage, idx: int, params: CpuParams, epilogue: F
         f"        float* Bp = hiera_panel({kc} * {nc});",
         "        if (Bp == nullptr) return 3;",
         f"        for (long long bz = 0; bz < {batch}; ++bz) {{",
-        f"        const float* A = {pa} + {a.offset} + bz * {sa};",
-        f"        const float* B = {pb} + {b.offset} + bz * {sb};",
+        f"        const {storage.c_type(prog, st.a.buffer, 'cpu')}* A = {pa} + {a.offset} + bz * {sa};",
+        f"        const {storage.c_type(prog, st.b.buffer, 'cpu')}* B = {pb} + {b.offset} + bz * {sb};",
         f"        float* C = {pc} + bz * {m * n}LL;",
         f"        for (long long n0 = 0; n0 < {n}; n0 += {nc}) {{",
         f"            const long long nb = {n} - n0 < {nc} ? {n} - n0 : {nc};",
@@ -370,15 +375,36 @@ static float* hiera_panel(size_t floats) {
 """
 
 
+def fp32_products(prog: Program) -> Program:
+    """Every product that writes a bf16 or fp16 buffer writes an fp32 temporary instead, and a stage after it
+    rounds that into the buffer (it becomes the product's fused epilogue): the blocked product accumulates
+    in its output, which must be fp32."""
+    buffers = list(prog.buffers)
+    stages: list = []
+    for st in prog.stages:
+        if isinstance(st, GemmStage) and prog.buffer(st.out).dtype != "float32":
+            out = prog.buffer(st.out)
+            tmp = Buffer(f"{out.name}_acc", out.shape, "float32", "temp", f"{out.c_name}_acc")
+            buffers.append(tmp)
+            stages += [replace(st, out=tmp.name),
+                       FusedStage(out.shape, ((out.name, Load(out.shape, View.contiguous(tmp.name, out.shape))),))]
+        else:
+            stages.append(st)
+    return Program(tuple(buffers), tuple(stages))
+
+
 def cpu_source(spec: TaskSpec, prog: Program, params: CpuParams, *, strategy: str, title: str = "") -> str:
     """The candidate .cpp for `prog`. Raises ValueError when the program cannot be expressed here."""
     if prog.convs:
         raise ValueError("a convolution: the C++ generators have none (cuDNN is a GPU library)")
+    prog = fp32_products(prog)
     parts = ["// " + (title or f"hiera expert CPU candidate for '{spec.name}'"),
              f"// strategy: {strategy}",
              f"// variant: {params.label()}",
              *[f"//   {s}" for s in stage_summary(prog, Variant())],
              PRELUDE]
+    if storage.has_half(prog):
+        parts.append(storage.CPU_HALF)
     if params.vector_math:
         parts.append(VECTOR_MATH)
     if prog.temps:
@@ -409,7 +435,7 @@ def cpu_source(spec: TaskSpec, prog: Program, params: CpuParams, *, strategy: st
 
 def _forward(spec: TaskSpec, prog: Program, body: list[str]) -> str:
     lines = [f"extern \"C\" int hiera_forward({', '.join(c_params(spec))}) {{", "    (void)stream;"]
-    lines += entry_preamble(spec, prog, "loops")
+    lines += entry_preamble(spec, prog, "loops", target="cpu")
     if prog.temps:
         total = 0
         offs = []

@@ -15,7 +15,7 @@ from math import prod
 from contracts.contract import c_params
 from contracts.task import TaskSpec
 from engine.agents.expert.codegen import gemm as gemm_gen
-from engine.agents.expert.codegen import gemm_split
+from engine.agents.expert.codegen import gemm_split, storage
 from engine.agents.expert.codegen.common import describe, entry_preamble, index_type, pointer, short
 from engine.agents.expert.codegen.conv import CUDNN_HANDLE, conv_launch, conv_plan
 from engine.agents.expert.codegen.pointwise import flat_kernel
@@ -182,13 +182,34 @@ def stage_summary(prog: Program, variant: Variant) -> list[str]:
     return out
 
 
+def half_products(prog: Program) -> Program:
+    """In a program with bf16 or fp16 buffers, every temporary a product reads or writes is stored in that type:
+    the libraries multiply halves on tensor cores with fp32 accumulation (codegen/gemm.py), and eager holds the
+    same values there (PyTorch rounds each operator's output to the module's dtype). Other temporaries stay fp32."""
+    halves = {b.dtype for b in prog.buffers if b.dtype in storage.HALF}
+    if not halves:
+        return prog
+    half = "bfloat16" if "bfloat16" in halves else "float16"
+    names = {n for st in prog.gemms for n in (st.a.buffer, st.b.buffer, st.out)}
+    return Program(tuple(replace(b, dtype=half) if b.name in names and b.kind == "temp" else b for b in prog.buffers),
+                   prog.stages)
+
+
 def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str, tf32: bool = False,
-                title: str = "", dev: DeviceLimits | None = None) -> str:
-    """The candidate .cu for `prog` under `variant`, sized for the device `dev` (grids, splits). Raises
-    ValueError when the variant cannot apply."""
+                title: str = "", dev: DeviceLimits | None = None, policy: str = "fp32") -> str:
+    """The candidate .cu for `prog` under `variant`, sized for the device `dev` (grids, splits). `policy` is the
+    run's precision (contracts/precision.py): under bf16 and fp16, fp32 products may use half tensor cores as
+    autocast does. Raises ValueError when the variant cannot apply."""
     dev = dev or DeviceLimits()
     gp = variant.gemm
+    halves = storage.has_half(prog)
+    if halves:
+        prog = half_products(prog)
+        if prog.convs:
+            raise ValueError("a bf16 or fp16 convolution: the cuDNN generator takes fp32 tensors")
     split = bool(prog.gemms) and gp.impl == "split_tf32"
+    if split and (halves or policy in ("bf16", "fp16")):
+        raise ValueError("the 3xTF32 split is for fp32 products under the strict policy")
     if prog.gemms and gp.impl in ("cublaslt", "split_tf32") and gp.lt_epilogue:
         prog = fold_bias(prog)
     if split:
@@ -227,12 +248,12 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
                 launches += lns
                 uses_lt = True
             elif gp.impl == "cublaslt" and len(st.batch) <= 1:
-                setup, launch = gemm_gen.lt_plan(prog, st, k, gp, tf32)
+                setup, launch = gemm_gen.lt_plan(prog, st, k, gp, tf32, policy)
                 setups.append(setup)
                 launches.append(launch)
                 uses_lt = True
             else:
-                launches.append(gemm_gen.cublas_launch(prog, st))
+                launches.append(gemm_gen.cublas_launch(prog, st, policy))
                 uses_cublas = True
             continue
         if st.has_reduction:
@@ -264,22 +285,33 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
         kernels.insert(0, gemm_split.TF32_ROUND)
     return _assemble(spec, prog, variant, strategy=strategy, title=title, idx_t=idx_t, kernels=kernels,
                      launches=launches, setups=setups, uses_cublas=uses_cublas, uses_lt=uses_lt,
-                     uses_rows=uses_rows, uses_cudnn=uses_cudnn, tf32=tf32, split=split)
+                     uses_rows=uses_rows, uses_cudnn=uses_cudnn, tf32=tf32, split=split, policy=policy)
 
 
 def _assemble(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str, title: str, idx_t: str,
               kernels: list[str], launches: list[str], setups: list[str], uses_cublas: bool, uses_lt: bool,
-              uses_rows: bool, uses_cudnn: bool, tf32: bool, split: bool = False) -> str:
+              uses_rows: bool, uses_cudnn: bool, tf32: bool, split: bool = False, policy: str = "fp32") -> str:
     parts = []
     summary = stage_summary(prog, variant)
     parts.append("// " + (title or f"hiera expert candidate for '{spec.name}'"))
     parts.append(f"// strategy: {strategy}")
     parts.append(f"// variant: {variant.label(knob_parts(prog, variant))}")
-    parts.append("// precision: " + ("TF32 allowed (tf32 policy)" if tf32 else
-                                     "strict fp32: products as 3xTF32 (tensor cores on hi/lo-split operands)"
-                                     if split else "strict fp32 (no TF32)"))
+    halves = sorted({b.dtype for b in prog.buffers if b.dtype in storage.HALF})
+    if halves:
+        parts.append(f"// precision: {policy} policy; {' and '.join(halves)} storage widened to fp32 on load and "
+                     "rounded on store; fp32 arithmetic and accumulation (products: half operands on tensor "
+                     "cores, fp32 accumulate, no reduced-precision reductions)")
+    elif policy in ("bf16", "fp16"):
+        parts.append(f"// precision: {policy} policy on fp32 tensors (autocast): products on {policy} tensor cores "
+                     "with fp32 accumulation, everything else fp32")
+    else:
+        parts.append("// precision: " + ("TF32 allowed (tf32 policy)" if tf32 else
+                                         "strict fp32: products as 3xTF32 (tensor cores on hi/lo-split operands)"
+                                         if split else "strict fp32 (no TF32)"))
     parts += [f"//   {s}" for s in summary]
     parts.append(HEADER_INCLUDES.rstrip())
+    if halves:
+        parts += [storage.CUDA_HALF.rstrip(), storage.CUDA_HALF_VECTORS.rstrip()]
     if uses_cublas or uses_lt:
         parts.append("#include <cublas_v2.h>")
     if uses_lt:
@@ -292,7 +324,7 @@ def _assemble(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str,
     if prog.temps:
         parts.append(WORKSPACE)
     if uses_cublas:
-        parts.append(gemm_gen.cublas_handle(tf32))
+        parts.append(gemm_gen.cublas_handle(tf32, halves=bool(halves)))
     if uses_lt:
         parts.append(gemm_gen.LT_COMMON)
     if uses_cudnn:
@@ -319,7 +351,10 @@ def _forward(spec: TaskSpec, prog: Program, launches: list[str], uses_cublas: bo
         lines.append(f"    float* hiera_ws = hiera_workspace({total}ull * sizeof(float));")
         lines.append("    if (hiera_ws == nullptr) return 3;")
         for b, off in offsets:
-            lines.append(f"    float* {pointer(b.c_name)} = hiera_ws + {off};  // {'x'.join(map(str, b.shape))}")
+            t = storage.c_type(prog, b.name, "cuda")
+            where = f"hiera_ws + {off}" if t == "float" else f"({t}*)(hiera_ws + {off})"
+            lines.append(f"    {t}* {pointer(b.c_name)} = {where};  // {'x'.join(map(str, b.shape))}"
+                         + (f" {b.dtype}" if t != "float" else ""))
     if uses_cublas:
         lines.append("    cublasHandle_t hiera_h = hiera_cublas(hiera_s);")
         lines.append("    if (hiera_h == nullptr) return 5;")

@@ -6,7 +6,13 @@ column-major C^T = B^T @ A^T, so the library is called with the operands swapped
 copied.
 
 Precision: under the fp32 policy the handle stays in CUBLAS_DEFAULT_MATH with CUBLAS_COMPUTE_32F, which
-never uses TF32; TF32 tensor-op math is requested only under the tf32 policy.
+never uses TF32; TF32 tensor-op math is requested only under the tf32 policy. bf16 and fp16 operands (a module
+in that precision: codegen/storage.py) go through cublasGemmEx / cuBLASLt with their own types and
+CUBLAS_COMPUTE_32F: tensor cores multiply the halves and accumulate in fp32, and the handle disallows cuBLAS's
+reduced-precision reductions (split-K partial sums in the output's type), so no partial sum is kept in bf16.
+fp32 operands under the bf16 or fp16 policy (an fp32 module under torch.autocast) use
+CUBLAS_COMPUTE_32F_FAST_16BF / _16F: the library rounds them to halves for the tensor cores, as autocast does,
+and accumulates in fp32.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
+from engine.agents.expert.codegen import storage
 from engine.agents.expert.codegen.common import Emitter, KernelCode, describe, offset_code, pointer, short
 from engine.agents.expert.codegen.pointwise import call_args, kernel_params
 from engine.agents.expert.codegen.variants import GemmParams
@@ -48,6 +55,23 @@ def _ptr(prog: Program, name: str) -> str:
     return pointer(prog.buffer(name).c_name)
 
 
+CUDA_TYPE = {"float32": "CUDA_R_32F", "bfloat16": "CUDA_R_16BF", "float16": "CUDA_R_16F"}
+ITEMSIZE = {"float32": 4, "bfloat16": 2, "float16": 2}
+
+
+def product_types(prog: Program, st: GemmStage, policy: str = "fp32") -> tuple[str, str, str]:
+    """(operand type, output type, compute type) of one product as the libraries name them."""
+    ta, tb, tc = (prog.buffer(x).dtype for x in (st.a.buffer, st.b.buffer, st.out))
+    if ta != tb:
+        raise ValueError(f"a product of {ta} by {tb}: the libraries take both operands in one type")
+    if st.bias is not None and prog.buffer(st.bias.buffer).dtype != tc:
+        raise ValueError("cuBLASLt's bias epilogue takes the bias in the output's type")
+    compute = "CUBLAS_COMPUTE_32F"
+    if ta == "float32" and policy in ("bf16", "fp16"):
+        compute = "CUBLAS_COMPUTE_32F_FAST_16BF" if policy == "bf16" else "CUBLAS_COMPUTE_32F_FAST_16F"
+    return CUDA_TYPE[ta], CUDA_TYPE[tc], compute
+
+
 def _batch_loops(st: GemmStage, a: Operand, b: Operand) -> tuple[list[str], str, str, str, int, int, int, int]:
     """Host loops over all batch dims but the last; (loop lines, a/b/c offset exprs, last dim, strides)."""
     batch = st.batch
@@ -66,8 +90,12 @@ def _batch_loops(st: GemmStage, a: Operand, b: Operand) -> tuple[list[str], str,
     return (lines, " + ".join(a_off), " + ".join(b_off), " + ".join(c_off), last, sa, sb, sc)
 
 
-def cublas_launch(prog: Program, st: GemmStage) -> str:
-    """Statements for one product through cublasSgemm(StridedBatched); the handle's math mode sets TF32."""
+def cublas_launch(prog: Program, st: GemmStage, policy: str = "fp32") -> str:
+    """Statements for one product through cublasSgemm(StridedBatched); the handle's math mode sets TF32. bf16 and
+    fp16 operands, or fp32 ones under those policies, through cublasGemmEx(StridedBatchedEx) (module docstring)."""
+    tab, tc, compute = product_types(prog, st, policy)
+    if (tab, tc, compute) != ("CUDA_R_32F", "CUDA_R_32F", "CUBLAS_COMPUTE_32F"):
+        return _gemm_ex_launch(prog, st, tab, tc, compute)
     a = operand(st.a, st.m, st.k)
     b = operand(st.b, st.k, st.n)
     loops, a_off, b_off, c_off, count, sa, sb, sc = _batch_loops(st, a, b)
@@ -94,6 +122,34 @@ def cublas_launch(prog: Program, st: GemmStage) -> str:
     return "\n".join(out)
 
 
+def _gemm_ex_launch(prog: Program, st: GemmStage, tab: str, tc: str, compute: str) -> str:
+    a = operand(st.a, st.m, st.k)
+    b = operand(st.b, st.k, st.n)
+    loops, a_off, b_off, c_off, count, sa, sb, sc = _batch_loops(st, a, b)
+    depth = len(loops)
+    ind = "    " * (depth + 1)
+    opa = "CUBLAS_OP_T" if a.trans else "CUBLAS_OP_N"
+    opb = "CUBLAS_OP_T" if b.trans else "CUBLAS_OP_N"
+    pa, pb, pc = _ptr(prog, st.a.buffer), _ptr(prog, st.b.buffer), _ptr(prog, st.out)
+    out = [f"    // {st.out} = {st.a.buffer} @ {st.b.buffer}: M={st.m} N={st.n} K={st.k}"
+           + (f", batch {'x'.join(map(str, st.batch))}" if st.batch else "")
+           + f" ({tab} operands, {tc} out, {compute}; column-major: C^T = B^T A^T)",
+           "    {", f"        const float alpha = {st.alpha!r}f, beta = 0.0f;"]
+    out += ["    " + ln for ln in loops]
+    common = f"{opb}, {opa}, {st.n}, {st.m}, {st.k}, &alpha"
+    if count == 1 and not st.batch:
+        out.append(f"{ind}    if (cublasGemmEx(hiera_h, {common}, {pb} + {b_off}, {tab}, {b.ld}, {pa} + {a_off}, "
+                   f"{tab}, {a.ld}, &beta, {pc} + {c_off}, {tc}, {st.n}, {compute}, CUBLAS_GEMM_DEFAULT) "
+                   "!= CUBLAS_STATUS_SUCCESS) return 5;")
+    else:
+        out.append(f"{ind}    if (cublasGemmStridedBatchedEx(hiera_h, {common}, {pb} + {b_off}, {tab}, {b.ld}, {sb}, "
+                   f"{pa} + {a_off}, {tab}, {a.ld}, {sa}, &beta, {pc} + {c_off}, {tc}, {st.n}, {sc}, {count}, "
+                   f"{compute}, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) return 5;")
+    out += ["    " + "    " * (depth - d) + "}" for d in range(depth)]
+    out.append("    }")
+    return "\n".join(out)
+
+
 CUBLAS_HANDLE = r"""
 // One cuBLAS handle for the life of the library; set to the caller's stream on every call.
 static cublasHandle_t hiera_cublas(cudaStream_t s) {
@@ -108,9 +164,13 @@ static cublasHandle_t hiera_cublas(cudaStream_t s) {
 """
 
 
-def cublas_handle(tf32: bool) -> str:
-    # fp32 policy: CUBLAS_DEFAULT_MATH never lowers fp32 to TF32; tf32 policy: allow TF32 tensor ops.
-    return CUBLAS_HANDLE.replace("%MATH%", "CUBLAS_TF32_TENSOR_OP_MATH" if tf32 else "CUBLAS_DEFAULT_MATH")
+def cublas_handle(tf32: bool, halves: bool = False) -> str:
+    # fp32 policy: CUBLAS_DEFAULT_MATH never lowers fp32 to TF32; tf32 policy: allow TF32 tensor ops. A program
+    # with half products: no reduced-precision reductions (module docstring).
+    math = "CUBLAS_TF32_TENSOR_OP_MATH" if tf32 else "CUBLAS_DEFAULT_MATH"
+    if halves:
+        math = f"(cublasMath_t)({math} | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)"
+    return CUBLAS_HANDLE.replace("%MATH%", math)
 
 
 # --- cuBLASLt -----------------------------------------------------------------------------------------------
@@ -157,11 +217,19 @@ class LtProduct:
     compute: str = "CUBLAS_COMPUTE_32F"
     algo: int = 0  # index into the heuristic's ranked algorithms (the first when fewer are offered)
     what: str = ""
+    ab_type: str = "CUDA_R_32F"  # the operands' type (bf16 and fp16: CUDA_R_16BF, CUDA_R_16F)
+    c_type: str = "CUDA_R_32F"  # the output's
+    itemsize: int = 4  # bytes per operand element
+
+    @property
+    def halves(self) -> bool:
+        return "CUDA_R_32F" not in (self.ab_type, self.c_type)
 
 
-def _alignment(offset: int) -> int:
-    """Bytes a float matrix `offset` elements into a 256-byte aligned buffer is aligned to (256 at most)."""
-    return 256 if offset % 64 == 0 else (4 * offset) & -(4 * offset)
+def _alignment(offset: int, itemsize: int = 4) -> int:
+    """Bytes a matrix `offset` elements into a 256-byte aligned buffer is aligned to (256 at most)."""
+    b = itemsize * offset
+    return 256 if b % 256 == 0 else b & -b
 
 
 def lt_code(p: LtProduct) -> tuple[str, str]:
@@ -189,8 +257,13 @@ def lt_code(p: LtProduct) -> tuple[str, str]:
     align_prefs = "".join(
         f"\n        uint32_t al{lib} = {al};\n        cublasLtMatmulPreferenceSetAttribute(pref, "
         f"CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_{lib}_BYTES, &al{lib}, sizeof(al{lib}));"
-        for lib, al in (("A", _alignment(b.offset)), ("B", _alignment(a.offset))) if al < 256)
+        for lib, al in (("A", _alignment(b.offset, p.itemsize)), ("B", _alignment(a.offset, p.itemsize)))
+        if al < 256)
     op_a, op_b = ("CUBLAS_OP_T" if b.trans else "CUBLAS_OP_N"), ("CUBLAS_OP_T" if a.trans else "CUBLAS_OP_N")
+    # Half outputs: split-K partial sums reduced in the compute type (fp32), never in the output's.
+    reduction = ("\n        uint32_t scheme = CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;"
+                 "\n        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, "
+                 "&scheme, sizeof(scheme));") if p.halves else ""
     i = p.idx
     setup = f"""
 // Product {i}: {p.what} (M={p.m} N={p.n} K={p.k}{batch_txt}),
@@ -212,15 +285,15 @@ static HieraLtPlan{i}* hiera_lt_plan{i}(const void* bias) {{
         cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb));
         cublasLtEpilogue_t epi = {epi};
         cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));
-        cublasLtMatrixLayoutCreate(&p.a, CUDA_R_32F, {la_rows}, {la_cols}, {b.ld});
-        cublasLtMatrixLayoutCreate(&p.b, CUDA_R_32F, {lb_rows}, {lb_cols}, {a.ld});
-        cublasLtMatrixLayoutCreate(&p.c, CUDA_R_32F, {p.n}, {p.m}, {p.n});
+        cublasLtMatrixLayoutCreate(&p.a, {p.ab_type}, {la_rows}, {la_cols}, {b.ld});
+        cublasLtMatrixLayoutCreate(&p.b, {p.ab_type}, {lb_rows}, {lb_cols}, {a.ld});
+        cublasLtMatrixLayoutCreate(&p.c, {p.c_type}, {p.n}, {p.m}, {p.n});
 {batch_attrs}
         cublasLtMatmulPreference_t pref;
         cublasLtMatmulPreferenceCreate(&pref);
         size_t ws = HIERA_LT_WS;
         cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));\
-{align_prefs}
+{align_prefs}{reduction}
         cublasLtMatmulHeuristicResult_t res[8];
         int found = 0;
         cublasLtMatmulAlgoGetHeuristic(hiera_lt(), p.op, p.a, p.b, p.c, p.c, pref, 8, res, &found);
@@ -246,8 +319,12 @@ static HieraLtPlan{i}* hiera_lt_plan{i}(const void* bias) {{
     return setup, launch
 
 
-def lt_plan(prog: Program, st: GemmStage, idx: int, params: GemmParams, tf32: bool) -> tuple[str, str]:
+def lt_plan(prog: Program, st: GemmStage, idx: int, params: GemmParams, tf32: bool,
+            policy: str = "fp32") -> tuple[str, str]:
     """(setup function source, launch statements) for one product through cublasLtMatmul."""
+    tab, tc, compute = product_types(prog, st, policy)
+    if tf32:
+        compute = "CUBLAS_COMPUTE_32F_FAST_TF32"
     bias_ptr = f"{_ptr(prog, st.bias.buffer)} + {st.bias.offset}" if st.bias is not None else None
     what = f"{st.out} = {st.a.buffer} @ {st.b.buffer}" + (f" + {st.bias.buffer}" if st.bias is not None else "") \
         + (" then ReLU" if st.activation == "relu" else "")
@@ -256,8 +333,8 @@ def lt_plan(prog: Program, st: GemmStage, idx: int, params: GemmParams, tf32: bo
         str(idx), a, b, st.m, st.n, st.k, _ptr(prog, st.a.buffer), _ptr(prog, st.b.buffer), _ptr(prog, st.out),
         alpha=st.alpha, batch=prod(st.batch) if st.batch else 1,
         a_stride=a.batch_strides[-1] if st.batch else 0, b_stride=b.batch_strides[-1] if st.batch else 0,
-        bias_ptr=bias_ptr, relu=st.activation == "relu",
-        compute="CUBLAS_COMPUTE_32F_FAST_TF32" if tf32 else "CUBLAS_COMPUTE_32F", algo=params.algo, what=what))
+        bias_ptr=bias_ptr, relu=st.activation == "relu", compute=compute, algo=params.algo, what=what,
+        ab_type=tab, c_type=tc, itemsize=ITEMSIZE[prog.buffer(st.a.buffer).dtype]))
 
 
 # --- the generated tiled SGEMM ---------------------------------------------------------------------------------
@@ -311,10 +388,10 @@ def tiled_kernel(prog: Program, st: GemmStage, params: GemmParams, name: str, ep
         raise ValueError("the tiled kernel takes one batch dim")
 
     def a_at(m: str, k: str) -> str:
-        return a.at("A", m, k)
+        return storage.ld(prog, st.a.buffer, a.at("A", m, k))
 
     def b_at(k: str, n: str) -> str:
-        return b.at("B", k, n)
+        return storage.ld(prog, st.b.buffer, b.at("B", k, n))
 
     # Tile loads: consecutive threads take consecutive addresses of the stored layout (coalesced).
     def load_a() -> list[str]:
@@ -363,9 +440,9 @@ def tiled_kernel(prog: Program, st: GemmStage, params: GemmParams, name: str, ep
         f"__global__ void __launch_bounds__({threads}) {name}({kernel_params(prog, reads, writes)}) {{",
         f"    __shared__ float As[{bk}][{bm} + 4];  // +4: rows start on different banks",
         f"    __shared__ float Bs[{bk}][{bn} + 4];",
-        f"    const float* A = {_ptr(prog, st.a.buffer)} + {a.offset}"
+        f"    const {storage.c_type(prog, st.a.buffer, 'cuda')}* A = {_ptr(prog, st.a.buffer)} + {a.offset}"
         + (f" + (long long)blockIdx.z * {a.batch_strides[-1]}" if batch > 1 else "") + ";",
-        f"    const float* B = {_ptr(prog, st.b.buffer)} + {b.offset}"
+        f"    const {storage.c_type(prog, st.b.buffer, 'cuda')}* B = {_ptr(prog, st.b.buffer)} + {b.offset}"
         + (f" + (long long)blockIdx.z * {b.batch_strides[-1]}" if batch > 1 else "") + ";",
         f"    const int row0 = blockIdx.y * {bm}, col0 = blockIdx.x * {bn};",
         f"    const int tr = threadIdx.x / {bn // tn}, tc = threadIdx.x % {bn // tn};",
@@ -407,7 +484,8 @@ def tiled_kernel(prog: Program, st: GemmStage, params: GemmParams, name: str, ep
     acc = "acc[i][j]" if st.alpha == 1.0 else f"{st.alpha!r}f * acc[i][j]"
     if st.bias is not None:
         bias_p = _ptr(prog, st.bias.buffer)
-        acc = f"({acc} + {bias_p}[{st.bias.offset} + n * {st.bias.strides[-1]}])"
+        bias = storage.ld(prog, st.bias.buffer, f"{bias_p}[{st.bias.offset} + n * {st.bias.strides[-1]}]")
+        acc = f"({acc} + {bias})"
     if epi_exprs:
         assert epilogue is not None
         dom = epilogue.domain
@@ -415,16 +493,17 @@ def tiled_kernel(prog: Program, st: GemmStage, params: GemmParams, name: str, ep
         def leaf(ld: Load) -> str:
             if ld.view.buffer == st.out:
                 return "prod_value"
-            return f"{_ptr(prog, ld.view.buffer)}[{offset_code(ld.view, dom, 'i_out')}]"
+            ref = f"{_ptr(prog, ld.view.buffer)}[{offset_code(ld.view, dom, 'i_out')}]"
+            return storage.ld(prog, ld.view.buffer, ref)
 
         lines.append(f"            const float prod_value = {acc};")
         em = Emitter(leaf, prefix="t", indent="            ")
         vals = [em.value(e) for _, e in epi_exprs]
         lines += em.lines
         for (o, _), v in zip(epi_exprs, vals):
-            lines.append(f"            {_ptr(prog, o)}[i_out] = {v};")
+            lines.append(f"            {storage.st(prog, o, f'{_ptr(prog, o)}[i_out]', v)};")
     else:
-        lines.append(f"            {_ptr(prog, st.out)}[i_out] = {acc};")
+        lines.append(f"            {storage.st(prog, st.out, f'{_ptr(prog, st.out)}[i_out]', acc)};")
     lines += ["        }", "    }", "}"]
     grid = f"dim3({-(-st.n // bn)}, {-(-st.m // bm)}, {batch})"
     launch = f"    {name}<<<{grid}, {threads}, 0, hiera_s>>>({call_args(prog, reads, writes)});"

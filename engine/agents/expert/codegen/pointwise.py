@@ -1,7 +1,8 @@
 """Fused pointwise kernels (CUDA): one pass over the domain, every input read once, every output written once.
 
-The loop walks vectors of `vec` elements (float4 when the layout allows): inputs that are contiguous
-along the last dim are read as one 16-byte load, inputs broadcast along it (a per-channel or per-row
+The loop walks vectors of `vec` elements (float4 when the layout allows; four packed bf16 or fp16 values, 8
+bytes, widened to a float4, for a half buffer: codegen/storage.py): inputs that are contiguous along the last
+dim are read as one vector load, inputs broadcast along it (a per-channel or per-row
 value) are read once for the whole vector, anything else element by element. When an output or a
 vectorized input is not 16-byte aligned at run time, hiera_forward launches the scalar twin instead.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from math import prod
 
+from engine.agents.expert.codegen import storage
 from engine.agents.expert.codegen.common import (
     Emitter,
     KernelCode,
@@ -37,8 +39,9 @@ def _buffers(prog: Program, stage: FusedStage) -> tuple[list[str], list[str]]:
 
 
 def kernel_params(prog: Program, reads: list[str], writes: list[str], extra: tuple[str, ...] = ()) -> str:
-    ps = [f"const float* __restrict__ {pointer(prog.buffer(b).c_name)}" for b in reads]
-    ps += [f"float* __restrict__ {pointer(prog.buffer(b).c_name)}" for b in writes]
+    """Each buffer as a pointer of its storage type (codegen/storage.py)."""
+    ps = [f"const {storage.c_type(prog, b, 'cuda')}* __restrict__ {pointer(prog.buffer(b).c_name)}" for b in reads]
+    ps += [f"{storage.c_type(prog, b, 'cuda')}* __restrict__ {pointer(prog.buffer(b).c_name)}" for b in writes]
     return ", ".join([*ps, *extra])
 
 
@@ -58,11 +61,13 @@ def _body(prog: Program, stage: FusedStage, vec: int, index: str, indent: str) -
     for n, ld in enumerate(uniq):
         p = pointer(prog.buffer(ld.view.buffer).c_name)
         off = offset_code(ld.view, dom, index)
+        b = ld.view.buffer
         if vec > 1 and vec_ok(ld.view, dom, vec):
-            lines.append(f"{indent}const float4 L{n} = *reinterpret_cast<const float4*>({p} + {off});")
+            # One 8- or 16-byte load: fp32 as float2/float4, bf16 and fp16 as packed pairs widened to float.
+            lines.append(f"{indent}const {storage.vtype(vec)} L{n} = {storage.vload(prog, b, f'{p} + {off}', vec)};")
             pre[ld] = f"L{n}"
         elif vec > 1 and uniform_ok(ld.view, dom, vec):
-            lines.append(f"{indent}const float U{n} = {p}[{off}];")
+            lines.append(f"{indent}const float U{n} = {storage.ld(prog, b, f'{p}[{off}]')};")
             pre[ld] = f"U{n}"
     results: list[list[str]] = [[] for _ in stage.outputs]
     for lane in range(vec):
@@ -73,7 +78,7 @@ def _body(prog: Program, stage: FusedStage, vec: int, index: str, indent: str) -
                 name = pre[ld]
                 return f"{name}.{LANES[lane]}" if name.startswith("L") else name
             p = pointer(prog.buffer(ld.view.buffer).c_name)
-            return f"{p}[{offset_code(ld.view, dom, idx)}]"
+            return storage.ld(prog, ld.view.buffer, f"{p}[{offset_code(ld.view, dom, idx)}]")
 
         em = Emitter(leaf, prefix=f"t{lane}_" if vec > 1 else "t", indent=indent)
         for k, (_, e) in enumerate(stage.outputs):
@@ -81,12 +86,12 @@ def _body(prog: Program, stage: FusedStage, vec: int, index: str, indent: str) -
         lines += em.lines
     for (name, _), vals in zip(stage.outputs, results):
         p = pointer(prog.buffer(name).c_name)
-        if vec == 4:
-            lines.append(f"{indent}*reinterpret_cast<float4*>({p} + {index}) = make_float4({', '.join(vals)});")
+        if vec in (2, 4):
+            lines.append(f"{indent}{storage.vstore(prog, name, f'{p} + {index}', vec, vals)}")
         elif vec == 1:
-            lines.append(f"{indent}{p}[{index}] = {vals[0]};")
+            lines.append(f"{indent}{storage.st(prog, name, f'{p}[{index}]', vals[0])};")
         else:
-            lines += [f"{indent}{p}[{index} + {lane}] = {v};" for lane, v in enumerate(vals)]
+            lines += [f"{indent}{storage.st(prog, name, f'{p}[{index} + {lane}]', v)};" for lane, v in enumerate(vals)]
     return lines
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from math import prod
 
 from engine.agents.expert.codegen import accumulators as accs
+from engine.agents.expert.codegen import storage
 from engine.agents.expert.codegen.accumulators import Acc
 from engine.agents.expert.codegen.common import (
     Emitter,
@@ -282,6 +283,14 @@ class _RowKernels:
             return f"{p}[{b}]"
         return f"{p}[{b} + {col}]" if st == 1 else f"{p}[{b} + ({col}) * {st}]"
 
+    def value(self, ld: Load, col: str) -> str:
+        """The element of `ld` at column `col` as a float (bf16 and fp16 widened: codegen/storage.py)."""
+        return storage.ld(self.prog, ld.view.buffer, self.addr(ld, col))
+
+    def vector(self, ld: Load, col: str) -> str:
+        """The float4 of `ld`'s four elements from column `col` on."""
+        return storage.vload(self.prog, ld.view.buffer, f"&{self.addr(ld, col)}", 4)
+
     def guard(self, col: str) -> str:
         conds = [] if self.full_rows else ["active"]
         if not self.exact:
@@ -290,7 +299,7 @@ class _RowKernels:
 
     def hoist(self, e: Expr) -> None:
         """Emit, once per row, the parts of e that do not change along the row and are computable now."""
-        em = Emitter(lambda ld: self.addr(ld, "0"), self.fixed, prefix=f"h{self.n_hoist}_")
+        em = Emitter(lambda ld: self.value(ld, "0"), self.fixed, prefix=f"h{self.n_hoist}_")
         self.n_hoist += 1
         for n in walk(e):
             if not self.varies(n) and not isinstance(n, Const) and _ready(n, self.fixed):
@@ -312,7 +321,7 @@ class _RowKernels:
                 return f"{c}[j * {vec} + {lane_i}]" if vec > 1 else f"{c}[j]"
             if ld in vec_names:
                 return f"{vec_names[ld]}.{LANES[lane_i]}"
-            return self.addr(ld, col)
+            return self.value(ld, col)
 
         return leaf
 
@@ -337,8 +346,7 @@ class _RowKernels:
         for ld in self.loads:
             if ld in needed and ld in self.vec_loads:
                 vec_names[ld] = f"q{len(vec_names)}"
-                out.append(f"{ind}const float4 {vec_names[ld]} = "
-                           f"*reinterpret_cast<const float4*>(&{self.addr(ld, 'col')});")
+                out.append(f"{ind}const float4 {vec_names[ld]} = {self.vector(ld, 'col')};")
         lane_vals: list[list[str]] = []
         for lane_i in range(self.plan.vec):
             em = Emitter(self.leaf(lane_i, vec_names), self.fixed, prefix=f"e{lane_i}_", indent=ind)
@@ -363,14 +371,14 @@ class _RowKernels:
         for ld, c in self.cached.items():
             if ld in self.vec_loads:
                 g = self.guard("col")
-                src = f"*reinterpret_cast<const float4*>(&{self.addr(ld, 'col')})"
+                src = self.vector(ld, "col")
                 val = f"{g} ? {src} : make_float4(0.0f, 0.0f, 0.0f, 0.0f)" if g else src
                 out.append(f"        {c}[j] = {val};")
                 continue
             for lane_i in range(vec):
                 col = "col" if lane_i == 0 else f"col + {lane_i}"
                 g = self.guard(f"({col})")
-                src = self.addr(ld, col)
+                src = self.value(ld, col)
                 idx = f"j * {vec} + {lane_i}" if vec > 1 else "j"
                 out.append(f"        {c}[{idx}] = {g + ' ? ' + src + ' : 0.0f' if g else src};")
         out.append("    }")
@@ -477,11 +485,11 @@ class _RowKernels:
                     p = pointer(self.prog.buffer(o).c_name)
                     vals = [lv[k] for lv in lane_vals]
                     if vec == 4:
-                        out.append(f"{ind}*reinterpret_cast<float4*>(&{p}[r * {self.d} + col]) = "
-                                   f"make_float4({', '.join(vals)});")
+                        out.append(f"{ind}{storage.vstore(self.prog, o, f'&{p}[r * {self.d} + col]', 4, vals)}")
                     else:
-                        out += [f"{ind}{p}[r * {self.d} + col{' + ' + str(i) if i else ''}] = {v};"
-                                for i, v in enumerate(vals)]
+                        for i, v in enumerate(vals):
+                            ref = f"{p}[r * {self.d} + col{' + ' + str(i) if i else ''}]"
+                            out.append(f"{ind}{storage.st(self.prog, o, ref, v)};")
                 return out
 
             self.column_loop([e for _, e in elem], store)
@@ -492,10 +500,11 @@ class _RowKernels:
                 (" && chunk == 0" if self.plan.mode == "split" and elem else "")
             self.lines.append(f"    if ({cond}) {{")
             for o, e in per_row:
-                em = Emitter(lambda ld: self.addr(ld, "0"), self.fixed, prefix="o", indent="        ")
+                em = Emitter(lambda ld: self.value(ld, "0"), self.fixed, prefix="o", indent="        ")
                 v = em.value(e)
                 self.lines.extend(em.lines)
-                self.lines.append(f"        {pointer(self.prog.buffer(o).c_name)}[r] = {v};")
+                ref = f"{pointer(self.prog.buffer(o).c_name)}[r]"
+                self.lines.append(f"        {storage.st(self.prog, o, ref, v)};")
             self.lines.append("    }")
 
     # --- kernels --------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
+from engine.agents.expert.codegen import storage
 from engine.agents.expert.codegen.common import Emitter, KernelCode, describe, offset_code, pointer, short
 from engine.agents.expert.codegen.pointwise import call_args, kernel_params
 from engine.agents.expert.codegen.variants import TransposeParams
@@ -125,8 +126,12 @@ def transpose_kernel(prog: Program, stage: FusedStage, plane: Plane, params: Tra
     p1 = [f"const int j = (int)threadIdx.y + y * {rows};  // along the last dim",
           f"const int i = (int)threadIdx.x + x * 32;  // along dim {c_dim}: unit stride in the source",
           "const idx_t c = c0 + (idx_t)i, l = l0 + (idx_t)j;"]
-    body1 = [f"s{k}[j][{swz('i', 'j')}] = {pointer(prog.buffer(v.buffer).c_name)}[{at(v, 'c', 'l')}];"
-             for k, v in enumerate(staged)]
+
+    def src(v: View) -> str:
+        """The source element of view v at (c, l), as a float (halves widened: codegen/storage.py)."""
+        return storage.ld(prog, v.buffer, f"{pointer(prog.buffer(v.buffer).c_name)}[{at(v, 'c', 'l')}]")
+
+    body1 = [f"s{k}[j][{swz('i', 'j')}] = {src(v)};" for k, v in enumerate(staged)]
     # Phase 2: threadIdx.x runs along the last dim, where the output (contiguous) has unit stride.
     p2 = [f"const int j = (int)threadIdx.y + y * {rows};  // along dim {c_dim}",
           "const int i = (int)threadIdx.x + x * 32;  // along the last dim: unit stride in the output",
@@ -137,14 +142,15 @@ def transpose_kernel(prog: Program, stage: FusedStage, plane: Plane, params: Tra
         v = ld.view.expand(dom)
         if v in slot:
             return f"s{slot[v]}[i][{swz('j', 'i')}]"
-        return f"{pointer(prog.buffer(v.buffer).c_name)}[{at(v, 'c', 'l')}]"
+        return src(v)
 
     em = Emitter(leaf, prefix="t", indent="")
     vals = [em.value(e) for _, e in stage.outputs]
     body2 = list(em.lines)
     for (oname, _), val in zip(stage.outputs, vals):
         out = View.contiguous(oname, dom)
-        body2.append(f"{pointer(prog.buffer(oname).c_name)}[{at(out, 'c', 'l')}] = {val};")
+        ref = f"{pointer(prog.buffer(oname).c_name)}[{at(out, 'c', 'l')}]"
+        body2.append(f"{storage.st(prog, oname, ref, val)};")
 
     what = "; ".join(f"{o} = {short(describe(e), 110)}" for o, e in stage.outputs)
     threads = 32 * rows

@@ -28,6 +28,10 @@ from engine.agents.expert.lowering.values import (
     row_domain,
 )
 
+# The storage types a buffer may have: values are computed in fp32 whatever it is (codegen/storage.py widens bf16
+# and fp16 on load and rounds on store); temporaries are fp32.
+STORAGE = ("float32", "bfloat16", "float16")
+
 
 @dataclass
 class Lowering:
@@ -49,8 +53,9 @@ class Lowering:
             raise Unsupported(f"the graph reads '{name}', which is not a tensor argument of the contract")
         if name not in self.buffers:
             self.buffers[name] = Buffer(name, tuple(arg.tensor.shape), arg.tensor.dtype, kind, arg.c_name)
-        if arg.tensor.dtype != "float32":
-            raise Unsupported(f"'{name}' is {arg.tensor.dtype}; the generators handle float32 tensors")
+        if arg.tensor.dtype not in STORAGE:
+            raise Unsupported(f"'{name}' is {arg.tensor.dtype}; the generators handle float32, bfloat16 and float16 "
+                              "tensors")
         shape = tuple(arg.tensor.shape)
         return Load(shape, View.contiguous(name, shape))
 
@@ -312,7 +317,7 @@ class Lowering:
                 v = v[0]
             if isinstance(v, IndicesUnsupported):
                 raise Unsupported("returning argmax/argmin indices")
-            if ospec.dtype != "float32":
+            if ospec.dtype not in STORAGE:
                 raise Unsupported(f"an output of dtype {ospec.dtype}")
             self.buffers[oname] = Buffer(oname, tuple(ospec.shape), ospec.dtype, "output", oname)
             if isinstance(v, Squeezed):

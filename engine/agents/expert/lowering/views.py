@@ -71,16 +71,23 @@ def _t(lw: Lowering, c: Call) -> Value:
     return lw.transpose(c.x, 0, 1)
 
 
-@lowers("contiguous", "clone", "detach", "float", "type_as")
+@lowers("contiguous", "clone", "detach", "float", "type_as", "bfloat16", "half")
 def _same_values(lw: Lowering, c: Call) -> Value:
-    return c.x  # a copy, or a cast to the float32 every tensor here already is
+    # A copy, or a cast between float32, bfloat16 and float16: every value here is computed in fp32 and rounded
+    # only where it is stored (codegen/storage.py), so a cast to a narrower type is a rounding the kernel skips:
+    # its result is closer to the exact value than the reference's, within the policy's tolerance.
+    return c.x
+
+
+_FLOAT_NAMES = {f"{p}{d}" for p in ("", "torch.") for d in ("float32", "float", "bfloat16", "float16", "half")}
 
 
 @lowers("to")
 def _to(lw: Lowering, c: Call) -> Value:
-    rest = [a for a in c.args[1:] if a not in ("float32", "torch.float32")]
-    if rest or any(k not in ("dtype", "copy", "non_blocking") for k in c.kw):
-        raise Unsupported("a .to() that changes device or dtype")
+    rest = [a for a in c.args[1:] if a not in _FLOAT_NAMES]
+    if rest or any(k not in ("dtype", "copy", "non_blocking") for k in c.kw) or \
+            c.kw.get("dtype", "float32") not in _FLOAT_NAMES:
+        raise Unsupported("a .to() that changes device, or to a dtype other than float32, bfloat16 or float16")
     return c.x
 
 
