@@ -244,6 +244,17 @@ def fig_text(fig: Figure | BestFigure | RunBest) -> str:
     return f"{fig.speedup:.2f}x, {verdict_phrase(fig)}"
 
 
+def speed_of_light_text(o: Outcome) -> str | None:
+    """The outcome's figure against its bound, with what the bound is made of and leaves out; or why none."""
+    from contracts.speed_of_light import detail, phrase
+
+    sol = o.speed_of_light
+    if sol is None:
+        why = o.extra.get("speed_of_light") if isinstance(o.extra, dict) else None
+        return why if isinstance(why, str) and o.candidate else None
+    return "; ".join([f"{phrase(sol)}: {detail(sol)}", *sol.notes[:3]])
+
+
 def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Table:
     from engine.loop import figure
 
@@ -261,6 +272,9 @@ def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Tab
                                f"max {o.candidate.max_ms:.4g}, spread {o.candidate.spread:.1%})")
         fig = figure(o, retimed=False)
         t.add_row("speedup", f"[bold]{fig.speedup:.2f}x[/bold]: {verdict_phrase(fig)}" if fig else "-")
+    sol_row = speed_of_light_text(o)
+    if sol_row:
+        t.add_row("speed of light", escape(sol_row))
     if o.error:
         t.add_row("worst error", escape(f"{o.error.where}: expected {o.error.expected:.6g}, got {o.error.got:.6g}"))
     t.add_row("device", escape(o.device))
