@@ -115,6 +115,8 @@ class Ceilings:
     measured_at: str = ""  # ISO date of the measurement (the latest one merged in)
     seconds: float = 0.0  # what the measurement cost
     version: int = 1  # the measurement method's version: a cache of another version is measured again
+    # Used as written, never measured again or merged into: ceilings set by hand (a datasheet's, a test's).
+    pinned: bool = False
 
     RATES = ("dram_gbps", "cache_gbps", "fp32_gflops", "fp64_gflops", "tf32_gflops", "bf16_gflops", "fp16_gflops")
 

@@ -251,3 +251,49 @@ def test_ceilings_only_rise_when_merged() -> None:
     assert (m.dram_gbps, m.fp32_gflops, m.launch_us) == (50.0, 1000.0, 2.0)
     assert m.how == {"dram_gbps": "busy", "launch_us": "quiet"}
     assert Ceilings.from_json(m.to_json()) == m
+
+
+# --- end to end: `hiera eval --json` on the CPU ---------------------------------------------------------------
+
+def _eval_json(tmp: Path, ceilings_file: Path) -> tuple[int, dict[str, Any]]:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root), "HIERA_CEILINGS": str(ceilings_file)}
+    p = subprocess.run([sys.executable, "-m", "engine.cli", "eval", str(TASKS / "scale_bias_relu.py"),
+                        str(Path(__file__).parent / "data" / "candidates" / "scale_bias_relu.cpp"), "--device", "cpu",
+                        "--json", "--trials", "20"], cwd=tmp, capture_output=True, text=True, timeout=600, env=env)
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
+    assert lines, p.stdout + p.stderr
+    return p.returncode, json.loads(lines[-1])
+
+
+def test_eval_measures_this_cpu_and_reports_the_figure_and_refuses_a_time_under_the_bound(tmp_path: Path) -> None:
+    import json
+
+    import torch
+
+    from engine.evaluate.ceilings import device_key
+
+    cache = tmp_path / "ceilings.json"
+    code, honest = _eval_json(tmp_path, cache)
+    assert code == 0 and honest["status"] == "valid"
+    sol = honest["speed_of_light"]
+    n = 256 * 512
+    assert (sol["bound"], sol["bytes"], sol["flops"]) == ("memory", (2 * n + 512) * 4, 2 * n)
+    assert 0 < sol["fraction"] == pytest.approx(sol["bound_ms"] / honest["candidate_ms"])
+    measured = json.loads(cache.read_text())[device_key(torch.device("cpu"))[0]]
+    assert measured["dram_gbps"] > 0 and "copy" in measured["how"]["dram_gbps"]  # measured here, not a default
+
+    # The same honest kernel against ceilings a million times too slow: its time is under what they allow.
+    slow = {**measured, "dram_gbps": measured["dram_gbps"] * 1e-6, "cache_gbps": None, "pinned": True}
+    pinned = tmp_path / "pinned.json"
+    pinned.write_text(json.dumps({measured["key"]: slow}))
+    code, refused = _eval_json(tmp_path, pinned)
+    assert code == 1 and refused["status"] == "suspect" and refused["speedup"] is None
+    (flag,) = [f for f in refused["flags"] if f.startswith("faster_than_light")]
+    assert f"{(2 * n + 512) * 4} bytes" in flag and f"{2 * n} FLOPs" in flag and "GB/s" in flag
+    assert "faster than this device can possibly run it" in refused["reason"]

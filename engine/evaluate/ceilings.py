@@ -35,6 +35,7 @@ from contracts.speed_of_light import Ceilings
 
 VERSION = 1  # the method: a cache entry of another version is measured again
 ENV = "HIERA_CEILINGS"  # a cache file of its own (tests); "off": measure nothing, no bound anywhere
+# An entry with "pinned": true is used as written and never measured again (ceilings set by hand).
 
 
 def cache_path() -> Path | None:
@@ -97,7 +98,7 @@ def load(device: torch.device) -> Ceilings | None:
         return None
     key, _ = device_key(device)
     c = Ceilings.from_json(entries.get(key)) if isinstance(entries, dict) else None
-    return c if c is not None and c.version == VERSION else None
+    return c if c is not None and (c.version == VERSION or c.pinned) else None
 
 
 def save(c: Ceilings) -> Ceilings:
@@ -113,6 +114,8 @@ def save(c: Ceilings) -> Ceilings:
     except (OSError, ValueError):
         entries = {}
     old = Ceilings.from_json(entries.get(c.key))  # type: ignore[arg-type]
+    if old is not None and old.pinned:
+        return old
     merged = old.merged(c) if old is not None and old.version == c.version else c
     entries[c.key] = merged.to_json()
     try:

@@ -623,7 +623,8 @@ class Checker:
         from engine.evaluate import ceilings
 
         try:
-            if remeasure:
+            pinned = ceilings.load(self.device)
+            if remeasure and not (pinned and pinned.pinned):
                 c = ceilings.save(ceilings.measure(self.device, self.flusher.buf.numel()))
             else:
                 c = ceilings.for_device(self.device, self.flusher.buf.numel())
