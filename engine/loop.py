@@ -44,6 +44,7 @@ from engine.agents.base import Backend, Context, DirectionScores, Invalid, Round
 from engine.background import in_background, uninterrupted
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status
 from engine.evaluate.pipeline import Evaluator
+from engine.loop_light import stop_early
 from engine.loop_profiling import LoopProfiles
 from engine.loop_resume import resume_state
 from engine.loop_state import (
@@ -153,6 +154,10 @@ class Loop:
                     state.profiling["reference"] = state.parent_profile is not None
                 for r in range(first_round, len(self.sizes) + 1):
                     self._round(state, r, info)
+                    state.stopped_early = stop_early(self, state, r)
+                    if state.stopped_early is not None:
+                        self.notice(state, state.stopped_early.summary())
+                        break
                 self.clock.enter("retime")
                 self._confirm_best(state)
             except KeyboardInterrupt:
@@ -341,7 +346,8 @@ class Loop:
                 first_use = first_import_note(cuda) if paths.cu else first_call_note(best.candidate.source)
             run_best = RunBest(f.candidate_id, f.speedup, f.candidate_ms, f.reference_ms, f.retimed, f.spread,
                                f.verdict, best.round, best.space.value, best.direction.value, list(best.outcome.flags),
-                               paths, first_use, f.candidate_spread, f.reference_spread, best.outcome.shapes)
+                               paths, first_use, f.candidate_spread, f.reference_spread, best.outcome.shapes,
+                               f.speed_of_light)
         result = RunResult(
             run_id=state.run_id, status=status, task=str(self.spec.path),
             device=self.evaluator.device_label() if hasattr(self, "evaluator") else str(self.settings.eval.device),
@@ -350,7 +356,7 @@ class Loop:
             tokens=Tokens(sum(u.prompt_tokens for u in state.usage), sum(u.completion_tokens for u in state.usage)),
             seconds={k: round(v, 3) for k, v in state.seconds.items()},
             cost_usd=round(sum(costs), 6) if costs else None, notices=self.store.notices(state.run_id),
-            phases=self.clock.snapshot(), profiling=self.profiles.summary(state))
+            phases=self.clock.snapshot(), profiling=self.profiles.summary(state), stopped_early=state.stopped_early)
         if ref is not None:
             self.store.set_reference(state.run_id, ref)
         self.store.finish_run(state.run_id, status, result.to_json())
