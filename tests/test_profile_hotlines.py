@@ -72,7 +72,8 @@ def test_the_0_to_1_percent_lines_are_dropped():
     assert sorted(hot) == [10, 12]  # 89% and 9%; lines 7, 8 and 9 hold under 1% each
     assert hot[10].warning and hot[10].direction == "M"
     assert hot[10].message() == (
-        "89% of the kernel's stall samples, pressing on memory: mostly waiting on global/local memory (L1TEX) [long_scoreboard]; "
+        "89% of the kernel's stall samples, pressing on memory: mostly waiting on global/local memory (L1TEX) "
+        "[long_scoreboard]; "
         "1,835,008 excess global sectors (78% of the kernel's): uncoalesced access → M (memory transactions)")
     assert not hot[12].warning and "draining memory writes at exit [drain]" in hot[12].message()
 
