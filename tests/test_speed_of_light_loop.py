@@ -7,8 +7,10 @@ from dataclasses import replace
 
 from contracts.runrecord import RunResult, parse_event
 from contracts.speed_of_light import STOP_FRACTION, SpeedOfLight
+from engine.cli import main
 from engine.evaluate.outcome import Outcome
 from engine.evaluate.pipeline import Evaluator
+from tests.cli_kit import flat
 from tests.scripted_backend import Scripted
 from tests.test_loop import SOURCES, make_loop
 
@@ -27,7 +29,8 @@ def _at(fraction: float):
     return against_light
 
 
-def test_a_best_at_its_speed_of_light_ends_the_run_after_its_round_and_the_result_says_so(tmp_path, monkeypatch):
+def test_a_best_at_its_speed_of_light_ends_the_run_after_its_round_and_the_result_says_so(tmp_path, monkeypatch,
+                                                                                          capfd):
     monkeypatch.setattr(Evaluator, "_against_light", _at(0.91))
     loop, store, events, _ = make_loop(tmp_path, Scripted(SOURCES), rounds=3)
     state = loop.start("scripted")
@@ -45,6 +48,14 @@ def test_a_best_at_its_speed_of_light_ends_the_run_after_its_round_and_the_resul
     assert back.rounds[0].best is not None and back.rounds[0].best.speed_of_light is not None
     finished = [parse_event(e) for e in events if e["event"] == "candidate_finished" and e["best"]]
     assert finished and all(ev.best.speed_of_light.fraction == 0.91 for ev in finished)
+    # `hiera report` says it: the best's figure and what it is made of, the round's, and the stop
+    monkeypatch.setenv("COLUMNS", "250")
+    capfd.readouterr()
+    assert main(["report", state.run_id, "--workspace", str(tmp_path)]) == 0
+    shown = flat(capfd.readouterr().err)
+    assert "speed of light: 91% of speed of light, memory-bound: bound" in shown and "1.05 MB and 262 kFLOP" in shown
+    assert "speed of light" in shown and "91% memory" in shown  # the round table's column
+    assert "stopped early after round 1" in shown
 
 
 def test_a_best_under_the_stop_fraction_spends_the_whole_budget(tmp_path, monkeypatch):

@@ -28,6 +28,7 @@ from rich.table import Table
 from contracts.device import Device
 from contracts.runrecord import BestFigure, Figure, RunBest, verdict_phrase
 from contracts.settings_schema import BUDGET, CANDIDATES, ROUNDS, SECONDS_MAX
+from contracts.speed_of_light import SpeedOfLight, detail, phrase, share_text
 from contracts.task import TaskError, TaskSpec, load_task
 from contracts.wording import flag_phrase
 from engine.evaluate.outcome import Outcome, Precision
@@ -244,15 +245,23 @@ def fig_text(fig: Figure | BestFigure | RunBest) -> str:
     return f"{fig.speedup:.2f}x, {verdict_phrase(fig)}"
 
 
+def light_cell(sol: SpeedOfLight | None) -> str:
+    """A table cell: '62% memory', or '-' without a bound."""
+    return f"{share_text(sol.fraction)} {sol.bound}" if sol else "-"
+
+
+def light_line(sol: SpeedOfLight) -> str:
+    """'62% of speed of light, memory-bound: bound 26 us (memory): 1.05 MB and 262 kFLOP, at memory 40 GB/s'."""
+    return f"{phrase(sol)}: {detail(sol)}"
+
+
 def speed_of_light_text(o: Outcome) -> str | None:
     """The outcome's figure against its bound, with what the bound is made of and leaves out; or why none."""
-    from contracts.speed_of_light import detail, phrase
-
     sol = o.speed_of_light
     if sol is None:
         why = o.extra.get("speed_of_light") if isinstance(o.extra, dict) else None
         return why if isinstance(why, str) and o.candidate else None
-    return "; ".join([f"{phrase(sol)}: {detail(sol)}", *sol.notes[:3]])
+    return "; ".join([light_line(sol), *sol.notes[:3]])
 
 
 def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Table:
