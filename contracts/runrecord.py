@@ -320,7 +320,8 @@ class Profiling:
                    d.get("off"))
 
     def summary(self) -> str:
-        """In words, e.g. 'profiled: the reference and 1 of 3 rounds (2 needed none: last round, at the roofline)'."""
+        """In words, e.g. 'profiled: the reference and 1 of 3 rounds (2 needed none: last round, at its speed of
+        light)'."""
         if not self.asked:
             return "profiling off (--no-profile)"
         if self.off and not self.reference and not self.rounds_profiled:
@@ -338,7 +339,7 @@ class Profiling:
         return text
 
 
-_SKIP_WORDS = {"last_round": "the last round's", "at_roofline": "at the roofline"}
+_SKIP_WORDS = {"last_round": "the last round's", "at_roofline": "at its speed of light"}
 
 
 @dataclass(frozen=True)
