@@ -26,15 +26,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import torch  # noqa: E402
+import torch
 
-from contracts.speed_of_light import phrase, quantity  # noqa: E402
-from contracts.task import load_task  # noqa: E402
-from engine.evaluate import ceilings  # noqa: E402
-from engine.evaluate.outcome import Precision  # noqa: E402
-from engine.evaluate.speed_of_light import Bound, bound_for, check  # noqa: E402
-from engine.evaluate.task_module import import_file, set_precision  # noqa: E402
-from engine.evaluate.timing import CacheFlusher, time_call  # noqa: E402
+from contracts.speed_of_light import phrase, quantity
+from contracts.task import load_task
+from engine.evaluate import ceilings
+from engine.evaluate.outcome import Precision
+from engine.evaluate.speed_of_light import Bound, bound_for, check
+from engine.evaluate.task_module import import_file, set_precision
+from engine.evaluate.timing import CacheFlusher, time_call
 
 TASKS = Path(__file__).resolve().parents[1] / "tests" / "data" / "tasks"
 GPU_TASKS = ("big_scale_bias_relu.py", "expert_gpu_chain.py", "expert_gpu_softmax.py", "expert_gpu_transpose.py",
@@ -68,7 +68,6 @@ def time_eager(path: Path, device: torch.device, calls: int) -> tuple[float, flo
         for _ in range(calls):
             ms, _ = time_call(lambda: model(*inputs), device, flusher.flush)
             samples.append(ms)
-    del model, inputs, flusher
     if device.type == "cuda":
         torch.cuda.empty_cache()
     q = statistics.quantiles(samples, n=4)
@@ -111,7 +110,7 @@ def main() -> int:
                 rows.append(row)
                 continue
             med, spread = time_eager(path, device, args.calls)
-        except Exception as e:  # noqa: BLE001 - one task that cannot run says why; the others go on
+        except Exception as e:  # one task that cannot run says why; the others go on
             row["error"] = f"{type(e).__name__}: {e}"[:300]
             print(f"{path.name:48} error: {row['error']}")
             rows.append(row)

@@ -146,7 +146,7 @@ def test_a_product_that_is_only_summed_counts_no_product_flops_but_still_reads_i
     b = bound(spec)
     assert b.work.matrix_flops == 0
     assert b.work.read_bytes == (128 * 256 + 64 * 256) * 4
-    assert any("reassociated" in n for n in b.work.notes)
+    assert any("reassociate" in n for n in b.work.notes)
 
 
 def test_an_input_used_only_for_its_shape_or_in_part_counts_only_what_is_read() -> None:
@@ -297,3 +297,42 @@ def test_eval_measures_this_cpu_and_reports_the_figure_and_refuses_a_time_under_
     (flag,) = [f for f in refused["flags"] if f.startswith("faster_than_light")]
     assert f"{(2 * n + 512) * 4} bytes" in flag and f"{2 * n} FLOPs" in flag and "GB/s" in flag
     assert "faster than this device can possibly run it" in refused["reason"]
+
+
+def test_a_causally_masked_attention_counts_neither_product_whole() -> None:
+    """att = (q @ k.T).masked_fill(causal == 0, -inf).softmax(-1) @ v: a causal kernel computes half the scores
+    and skips the zeros softmax makes of the masked half, so neither product's dense count is a lower bound."""
+    t_, d = 128, 64
+    spec = task([inp("q", t(t_, d)), inp("k", t(t_, d)), inp("v", t(t_, d)), Arg("mask", "buffer", t(t_, t_))],
+                t(t_, d), [
+        node("q", "placeholder", "q", shape=(t_, d)), node("k", "placeholder", "k", shape=(t_, d)),
+        node("v", "placeholder", "v", shape=(t_, d)), node("mask", "get_attr", "mask", shape=(t_, t_)),
+        node("kt", "call_method", "transpose", ref("k"), -2, -1, shape=(d, t_)),
+        node("att", "call_function", "matmul", ref("q"), ref("kt"), shape=(t_, t_)),
+        node("eq", "call_function", "eq", ref("mask"), 0, shape=(t_, t_), dtype="bool"),
+        node("masked", "call_method", "masked_fill", ref("att"), ref("eq"), float("-inf"), shape=(t_, t_)),
+        node("p", "call_function", "softmax", ref("masked"), kwargs={"dim": -1}, shape=(t_, t_)),
+        node("y", "call_function", "matmul", ref("p"), ref("v"), shape=(t_, d)),
+        node("output", "output", "output", ref("y"), shape=(t_, d))])
+    w = work_of(spec)
+    assert not isinstance(w, str)
+    assert w.matrix_flops == 0
+    assert any("masked_fill" in n for n in w.notes) and any("att" in n for n in w.notes)
+    # Unmasked, both products count: q @ k.T (2 T T d) and p @ v (2 T T d).
+    plain = replace(spec, graph=tuple(
+        replace(n, args=(ref("att"),)) if n.name == "p" else n for n in spec.graph or () if n.name not in
+        ("eq", "masked")))
+    pw = work_of(plain)
+    assert not isinstance(pw, str) and pw.matrix_flops == 2 * (2 * t_ * t_ * d)
+
+
+def test_adding_a_dense_input_to_a_structured_one_leaves_it_dense() -> None:
+    """x + pos(arange) @ W: the sum is dense, so the product counts whole."""
+    spec = task([inp("x", t(16, 32)), param("w", t(32, 8))], t(16, 8), [
+        node("x", "placeholder", "x", shape=(16, 32)), node("w", "get_attr", "w", shape=(32, 8)),
+        node("pos", "call_function", "arange", 32, shape=(32,)),
+        node("h", "call_function", "add", ref("x"), ref("pos"), shape=(16, 32)),
+        node("y", "call_function", "matmul", ref("h"), ref("w"), shape=(16, 8)),
+        node("output", "output", "output", ref("y"), shape=(16, 8))])
+    w = work_of(spec)
+    assert not isinstance(w, str) and w.matrix_flops == 2 * 16 * 8 * 32

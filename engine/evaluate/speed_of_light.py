@@ -64,6 +64,9 @@ REPEATS = frozenset({"expand", "expand_as", "repeat", "broadcast_to", "repeat_in
 # Select part of their input (a tuple's element, a slice, a gather).
 SELECTS = frozenset({"getitem", "narrow", "select", "index_select", "gather", "take", "masked_select", "diagonal",
                      "take_along_dim"})
+# Keep part of their input and replace the rest (a causal mask over attention scores): a kernel may never compute
+# or read the part they drop, so neither a product before them nor an input read through them counts whole.
+MASKS = frozenset({"where", "masked_fill", "masked_fill_", "masked_scatter", "tril", "triu", "tril_", "triu_"})
 # Split their input into a tuple whose elements do not overlap.
 SPLITS = frozenset({"chunk", "split", "unbind", "tensor_split", "split_with_sizes"})
 # Make a matrix with structure: a product with one is cheaper than its dense count.
@@ -249,6 +252,8 @@ def _arg_reads(g: _Graph, node: GraphNode, nbytes: int, itemsize: int) -> int:
                     split_parts[u.name] = split_parts.get(u.name, 0) + _numel(part.shape) * itemsize
             elif u.op != "call_module" and u.target in SELECTS:
                 partial = max(partial, _numel(u.shape) * itemsize)
+            elif u.op != "call_module" and u.target in MASKS:
+                continue  # which part is kept depends on values: none of it counted
             else:
                 return nbytes
     return min(nbytes, max([partial, *split_parts.values()]))
@@ -342,25 +347,42 @@ def _product(g: _Graph, n: GraphNode) -> _Product | None:
     return None  # einsum, tensordot, bilinear, ...: not counted
 
 
-def _structured(g: _Graph, name: str, seen: set[str] | None = None) -> str | None:
-    """The structured operator an operand comes from through views (diag, tril, expand, zeros), or None."""
-    seen = seen if seen is not None else set()
-    if name in seen or name not in g.nodes:
-        return None
-    seen.add(name)
-    n = g.nodes[name]
-    if n.op in ("call_function", "call_method"):
-        if n.target in STRUCTURED or n.target in REPEATS:
-            return n.target
-        if _is_view(n):
-            return next((s for r in _operands(n) if (s := _structured(g, r, seen))), None)
-    return None
+_ADDS = frozenset({"add", "iadd", "radd", "sub", "isub", "rsub"})
+
+
+def _structured(g: _Graph, name: str, memo: dict[str, str | None] | None = None) -> str | None:
+    """The operator that may give an operand structure a kernel can exploit (zeros, repeats, a triangle), or None.
+
+    Structure starts at a structured constructor, a repeat or a mask (a causal mask's -inf becomes softmax's exact
+    zeros, so the product after it has a triangle of zeros to skip); it survives views, pointwise and row
+    operators (softmax, dropout), a product of it with anything (zeros times x are zeros), but not an addition of
+    a dense operand, nor a matrix product (diag(a) @ B is dense)."""
+    memo = memo if memo is not None else {}
+    if name in memo:
+        return memo[name]
+    memo[name] = None  # a cycle cannot happen in fx, but a revisit must not recurse
+    n = g.nodes.get(name)
+    found: str | None = None
+    if n is None or n.op in ("placeholder", "get_attr", "output") or _product(g, n) is not None:
+        found = None
+    elif n.op != "call_module" and (n.target in STRUCTURED or n.target in REPEATS or n.target in MASKS):
+        found = n.target
+    elif not _shape_only(n):
+        tensors = [r for r in _operands(n) if r in g.nodes]
+        marks = [_structured(g, r, memo) for r in tensors]
+        if n.op != "call_module" and n.target in _ADDS:
+            dense = [r for r, m in zip(tensors, marks) if m is None and g.shape(r) is not None]
+            found = next((m for m in marks if m), None) if not dense else None
+        else:
+            found = next((m for m in marks if m), None)
+    memo[name] = found
+    return found
 
 
 def _needed_whole(g: _Graph, name: str) -> bool:
     """Whether a product's every element is needed on its own: some path from it reaches an output or a
     nonlinear operator through linear ones. Paths into another product (reassociation), a linear reduction
-    (sum first) or a selection (part of it) do not need it whole."""
+    (sum first), a selection (part of it) or a mask (a causal one drops half) do not need it whole."""
     stack, seen = [name], set()
     while stack:
         cur = stack.pop()
@@ -380,7 +402,7 @@ def _needed_whole(g: _Graph, name: str) -> bool:
                     stack.append(u.name)
                     continue
                 return True
-            if uname in LINEAR_REDUCTIONS or uname in SELECTS:
+            if uname in LINEAR_REDUCTIONS or uname in SELECTS or uname in MASKS:
                 continue
             if _is_view(u) or uname in LINEAR or uname in SPLITS:
                 stack.append(u.name)
@@ -441,8 +463,8 @@ def _other_flops(g: _Graph, n: GraphNode) -> int:
     return 0
 
 
-_KNOWN = (VIEWS | REPEATS | SELECTS | SPLITS | STRUCTURED | LINEAR | LINEAR_REDUCTIONS | REDUCTIONS | POOLS | _BINARY
-          | _UNARY | SHAPE_ONLY | {"getattr"})
+_KNOWN = (VIEWS | REPEATS | SELECTS | MASKS | SPLITS | STRUCTURED | LINEAR | LINEAR_REDUCTIONS | REDUCTIONS | POOLS
+          | _BINARY | _UNARY | SHAPE_ONLY | {"getattr"})
 _KNOWN_MODULES = (VIEW_MODULES | LINEAR_MODULES | LINEAR_REDUCTION_MODULES | REDUCTION_MODULES | POOL_MODULES
                   | ACTIVATION_MODULES | CONV_MODULES | {"Linear", "LazyLinear"})
 
@@ -456,10 +478,10 @@ def _unknown(n: GraphNode) -> bool:
 
 # What a count leaves out, one note per kind (a network of 50 convolutions gets one line, not 50).
 _SKIP_NOTES = {
-    "structured": "no product FLOPs counted for {names}: an operand with structure (a diagonal, a triangle, repeated "
-                  "or constant values) needs fewer than its dense count",
-    "absorbed": "no product FLOPs counted for {names}: the result is only summed, selected from or multiplied again "
-                "with nothing nonlinear between, so the products may be reassociated away",
+    "structured": "no product FLOPs counted for {names}: an operand with structure (a diagonal, a triangle, a mask's "
+                  "zeros, repeated or constant values) needs fewer than its dense count",
+    "absorbed": "no product FLOPs counted for {names}: the result is only summed, selected from, masked or "
+                "multiplied again with nothing nonlinear between, so a kernel may skip or reassociate them",
     "chained": "products counted at the least inner dimension of their chain (reassociation): {names}",
     "conv": "convolution FLOPs counted as one multiply-add per output and input channel ({n}: {names}): Winograd and "
             "FFT algorithms skip part of the direct count",
@@ -483,6 +505,7 @@ def work_of(spec: TaskSpec) -> Work | str:
     memo: dict[str, int] = {}
     uncounted: set[str] = set()
     skipped: dict[str, list[str]] = {k: [] for k in _SKIP_NOTES}
+    structure_memo: dict[str, str | None] = {}
     for name in g.order:
         n = g.nodes[name]
         if name not in g.live or n.op in ("placeholder", "get_attr", "output"):
@@ -497,7 +520,7 @@ def work_of(spec: TaskSpec) -> Work | str:
         operands = _operands(n)[:2] if n.op != "call_module" else []
         if _name(n) in ("addmm", "baddbmm", "addmv"):
             operands = _operands(n)[1:3]
-        structure = next((s for r in operands if (s := _structured(g, r))), None)
+        structure = next((s for r in operands if (s := _structured(g, r, structure_memo))), None)
         if structure:
             skipped["structured"].append(f"{name} ({structure})")
             continue
