@@ -336,3 +336,14 @@ def test_adding_a_dense_input_to_a_structured_one_leaves_it_dense() -> None:
         node("output", "output", "output", ref("y"), shape=(16, 8))])
     w = work_of(spec)
     assert not isinstance(w, str) and w.matrix_flops == 2 * 16 * 8 * 32
+
+
+def test_a_gather_by_indices_counts_none_of_the_table_it_reads_from() -> None:
+    """table[idx]: which rows (and how many distinct ones) are read depends on the indices' values."""
+    spec = task([inp("idx", t(64, dtype="int64")), param("table", t(1000, 32))], t(64, 32), [
+        node("idx", "placeholder", "idx", shape=(64,), dtype="int64"),
+        node("table", "get_attr", "table", shape=(1000, 32)),
+        node("rows", "call_function", "getitem", ref("table"), ref("idx"), shape=(64, 32)),
+        node("output", "output", "output", ref("rows"), shape=(64, 32))])
+    w = work_of(spec)
+    assert not isinstance(w, str) and w.read_bytes == 64 * 8  # the indices; none of the table

@@ -67,6 +67,7 @@ SELECTS = frozenset({"getitem", "narrow", "select", "index_select", "gather", "t
 # Keep part of their input and replace the rest (a causal mask over attention scores): a kernel may never compute
 # or read the part they drop, so neither a product before them nor an input read through them counts whole.
 MASKS = frozenset({"where", "masked_fill", "masked_fill_", "masked_scatter", "tril", "triu", "tril_", "triu_"})
+_GATHERS = frozenset({"index_select", "gather", "take", "masked_select", "take_along_dim"})
 # Split their input into a tuple whose elements do not overlap.
 SPLITS = frozenset({"chunk", "split", "unbind", "tensor_split", "split_with_sizes"})
 # Make a matrix with structure: a product with one is cheaper than its dense count.
@@ -251,7 +252,13 @@ def _arg_reads(g: _Graph, node: GraphNode, nbytes: int, itemsize: int) -> int:
                 for part in g.live_users(u.name):  # each element of the tuple a live getitem takes
                     split_parts[u.name] = split_parts.get(u.name, 0) + _numel(part.shape) * itemsize
             elif u.op != "call_module" and u.target in SELECTS:
-                partial = max(partial, _numel(u.shape) * itemsize)
+                refs = _operands(u)
+                if refs and refs[0] != name:
+                    return nbytes  # the indices of a selection are read whole
+                # A slice reads what it selects; a gather by values (indices, a mask) may read any part, repeats
+                # included, so it counts nothing.
+                by_value = u.target in _GATHERS or any(r != name for r in refs)
+                partial = max(partial, 0 if by_value else _numel(u.shape) * itemsize)
             elif u.op != "call_module" and u.target in MASKS:
                 continue  # which part is kept depends on values: none of it counted
             else:
