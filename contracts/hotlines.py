@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from contracts.profile import KernelProfile, LineFinding, Profile, kernel_base
-from contracts.stalls import STALL_DIRECTIONS, STALL_WORDS, memory_wait_direction
+from contracts.stalls import STALL_CEILINGS, STALL_DIRECTIONS, STALL_WORDS, memory_wait_direction
 from contracts.vocabulary import Direction
 
 # A line with under 5% of the kernel's samples could speed the kernel up by at most ~5% if its stalls
@@ -85,11 +85,15 @@ class HotLine:
         return any(w.material for w in self.waste)
 
     def message(self, with_kernel: bool = False) -> str:
-        """'29% of the kernel's stall samples, mostly waiting on global/local memory (L1TEX) [long_scoreboard]
-        → R (data reuse / pipelining)'. A line shown only for its waste leaves out its (small) stall share."""
+        """'29% of the kernel's stall samples, pressing on memory: mostly waiting on global/local memory (L1TEX)
+        [long_scoreboard] → R (data reuse / pipelining)' — the line's share of the kernel's time (its stall samples)
+        and the ceiling it presses on (contracts/stalls.py STALL_CEILINGS). A line shown only for its waste leaves
+        out its (small) stall share."""
         parts = []
         if self.stall is not None and self.share >= SHOW_SHARE:
-            parts.append(f"{self.share:.0%} of the kernel's stall samples, mostly "
+            ceiling = STALL_CEILINGS.get(self.stall)
+            parts.append(f"{self.share:.0%} of the kernel's stall samples, "
+                         + (f"pressing on {ceiling}: " if ceiling else "") + "mostly "
                          f"{STALL_WORDS.get(self.stall, self.stall)} [{self.stall}]")
         parts += [w.text() for w in self.waste]
         text = "; ".join(parts) or f"{self.share:.0%} of the kernel's stall samples"

@@ -22,6 +22,7 @@ from typing import Any, ClassVar, TypeVar
 
 from contracts import verdict as rule
 from contracts.shapes import ShapeReport
+from contracts.speed_of_light import SpeedOfLight
 from contracts.verdict import Verdict, verdict_of  # noqa: F401 - the rule's home is contracts/verdict.py
 
 Json = dict[str, Any]
@@ -54,20 +55,25 @@ class Figure:
     # The two timings' own spreads (`spread` is the larger): an unstable verdict names them.
     candidate_spread: float | None = None
     reference_spread: float | None = None
+    # The candidate's time against the task's speed-of-light bound (contracts/speed_of_light.py); None: no bound.
+    speed_of_light: SpeedOfLight | None = None
 
     def to_json(self) -> Json:
         return {"speedup": self.speedup, "candidate_ms": self.candidate_ms, "reference_ms": self.reference_ms,
                 "retimed": self.retimed, "spread": self.spread, "verdict": self.verdict,
-                "candidate_spread": self.candidate_spread, "reference_spread": self.reference_spread}
+                "candidate_spread": self.candidate_spread, "reference_spread": self.reference_spread,
+                "speed_of_light": self.speed_of_light.to_json() if self.speed_of_light else None}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Figure:
         return cls(d.get("speedup"), d.get("candidate_ms"), d.get("reference_ms"), d.get("retimed"),
-                   d.get("spread"), d.get("verdict"), d.get("candidate_spread"), d.get("reference_spread"))
+                   d.get("spread"), d.get("verdict"), d.get("candidate_spread"), d.get("reference_spread"),
+                   SpeedOfLight.from_json(d.get("speed_of_light")))
 
     @classmethod
     def of_pair(cls, candidate_ms: float, reference_ms: float, retimed: bool, candidate_spread: float | None,
-                reference_spread: float | None, unstable: bool = False) -> Figure:
+                reference_spread: float | None, unstable: bool = False,
+                speed_of_light: SpeedOfLight | None = None) -> Figure:
         """The figure of one timed pair (each side's median and spread) by the one rule, contracts/verdict.py.
         unstable: the evaluator found a side's calls swinging too far for any median (its `unstable_timing`
         flag: a fastest call far under the median, which the middle half's spread alone can miss)."""
@@ -75,7 +81,7 @@ class Figure:
         spread = rule.pair_spread(candidate_spread, reference_spread)
         verdict = rule.Verdict.UNSTABLE if unstable else rule.verdict_of(speedup, spread)
         return cls(speedup, candidate_ms, reference_ms, retimed, spread, verdict.value, candidate_spread,
-                   reference_spread)
+                   reference_spread, speed_of_light)
 
 
 @dataclass(frozen=True)
@@ -91,16 +97,17 @@ class BestFigure:
     verdict: str
     candidate_spread: float | None = None
     reference_spread: float | None = None
+    speed_of_light: SpeedOfLight | None = None
 
     @classmethod
     def of(cls, candidate_id: str, fig: Figure) -> BestFigure:
         return cls(candidate_id, fig.speedup, fig.candidate_ms, fig.reference_ms, fig.retimed, fig.spread,
-                   fig.verdict, fig.candidate_spread, fig.reference_spread)
+                   fig.verdict, fig.candidate_spread, fig.reference_spread, fig.speed_of_light)
 
     @property
     def figure(self) -> Figure:
         return Figure(self.speedup, self.candidate_ms, self.reference_ms, self.retimed, self.spread, self.verdict,
-                      self.candidate_spread, self.reference_spread)
+                      self.candidate_spread, self.reference_spread, self.speed_of_light)
 
     def to_json(self) -> Json:
         return {"candidate_id": self.candidate_id, **self.figure.to_json()}
@@ -256,11 +263,13 @@ class RunBest:
     candidate_spread: float | None = None
     reference_spread: float | None = None
     shapes: ShapeReport | None = None  # what it was found valid on at other batch sizes; None: not checked
+    speed_of_light: SpeedOfLight | None = None  # its figure against the task's bound; None: no bound
 
     @property
     def figure(self) -> BestFigure:
         return BestFigure(self.candidate_id, self.speedup, self.candidate_ms, self.reference_ms, self.retimed,
-                          self.spread, self.verdict, self.candidate_spread, self.reference_spread)
+                          self.spread, self.verdict, self.candidate_spread, self.reference_spread,
+                          self.speed_of_light)
 
     def to_json(self) -> Json:
         return {**self.figure.to_json(), "round": self.round, "space": self.space, "direction": self.direction,
@@ -275,7 +284,7 @@ class RunBest:
         return cls(f.candidate_id, f.speedup, f.candidate_ms, ref, f.retimed, f.spread, f.verdict,
                    d.get("round"), d.get("space"), d.get("direction"), list(d.get("flags") or []),
                    _opt(ResultPaths, d.get("paths")), d.get("first_import"), f.candidate_spread, f.reference_spread,
-                   _opt(ShapeReport, d.get("shapes")))
+                   _opt(ShapeReport, d.get("shapes")), f.speed_of_light)
 
 
 @dataclass(frozen=True)
@@ -316,7 +325,8 @@ class Profiling:
                    d.get("off"))
 
     def summary(self) -> str:
-        """In words, e.g. 'profiled: the reference and 1 of 3 rounds (2 needed none: last round, at the roofline)'."""
+        """In words, e.g. 'profiled: the reference and 1 of 3 rounds (2 needed none: last round, at its speed of
+        light)'."""
         if not self.asked:
             return "profiling off (--no-profile)"
         if self.off and not self.reference and not self.rounds_profiled:
@@ -334,7 +344,36 @@ class Profiling:
         return text
 
 
-_SKIP_WORDS = {"last_round": "the last round's", "at_roofline": "at the roofline"}
+_SKIP_WORDS = {"last_round": "the last round's", "at_roofline": "at its speed of light"}
+
+
+@dataclass(frozen=True)
+class StoppedEarly:
+    """A run that stopped spending its budget because its best reached STOP_FRACTION of its speed of light."""
+
+    round: int  # the last round played
+    fraction: float  # the best's share of its bound then
+    bound: str  # memory | compute | launch
+    candidates_saved: int  # the budget's candidates not spent
+    seconds_saved: float  # about: the candidates not spent at the run's mean seconds per candidate
+
+    def to_json(self) -> Json:
+        return {"round": self.round, "fraction": self.fraction, "bound": self.bound,
+                "candidates_saved": self.candidates_saved, "seconds_saved": self.seconds_saved}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> StoppedEarly:
+        return cls(d.get("round"), d.get("fraction"), d.get("bound"), d.get("candidates_saved"),
+                   d.get("seconds_saved"))
+
+    def summary(self) -> str:
+        """'stopped early after round 1: the best runs at 91% of its speed of light (memory-bound); 12 candidates
+        (about 40 s) not spent'."""
+        from contracts.speed_of_light import share_text
+
+        return (f"stopped early after round {self.round}: the best runs at {share_text(self.fraction)} of its speed "
+                f"of light ({self.bound}-bound); {self.candidates_saved} candidates (about {self.seconds_saved:.0f} s)"
+                " not spent")
 
 
 @dataclass
@@ -370,6 +409,7 @@ class RunResult:
     # "fp16") and its tolerance (precision.tolerance_json); None from older engines (they judged at fp32 or tf32).
     precision: str | None = None
     tolerance: Json | None = None
+    stopped_early: StoppedEarly | None = None  # the budget left unspent at the speed of light; None: spent
 
     def to_json(self) -> Json:
         return {"run_id": self.run_id, "status": self.status, "stop_reason": self.stop_reason,
@@ -381,7 +421,8 @@ class RunResult:
                 "candidates": self.candidates, "retimed": self.retimed, "rounds": [r.to_json() for r in self.rounds],
                 "tokens": self.tokens.to_json(), "seconds": self.seconds, "cost_usd": self.cost_usd,
                 "notices": self.notices, "phases": dict(self.phases or {}),
-                "profiling": self.profiling.to_json() if self.profiling else None}
+                "profiling": self.profiling.to_json() if self.profiling else None,
+                "stopped_early": self.stopped_early.to_json() if self.stopped_early else None}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RunResult:
@@ -391,7 +432,8 @@ class RunResult:
                    Tokens.from_json(d.get("tokens") or {}), dict(d.get("seconds") or {}), d.get("cost_usd"),
                    list(d.get("notices") or []), dict(d.get("phases") or {}), _opt(Profiling, d.get("profiling")),
                    d.get("stop_reason"), list(d.get("left_out") or []), d.get("deadline_s"),
-                   d.get("precision"), d.get("tolerance"))
+                   d.get("precision"), d.get("tolerance"),
+                   _opt(StoppedEarly, d.get("stopped_early")))
 
 
 # --- progress events (docs/protocol.md §1): `{"event": NAME, ...fields}` one per line --------------------------

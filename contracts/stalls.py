@@ -45,6 +45,16 @@ STALL_DIRECTIONS = {"lg_throttle": "M", "mio_throttle": "M", "short_scoreboard":
                     "dispatch_stall": "T", "gmma": "T", "branch_resolving": "C", "no_instruction": "C",
                     "sleeping": "C", "membar": "C", "imc_miss": "C"}
 
+# Which of the hardware's ceilings a line's warps press on while stalled for each reason (the per-line view beside
+# the speed of light: a line waiting on memory is held by the memory ceiling, one throttled at issue by the issue
+# rate, one waiting on wgmma by the tensor pipe). Reasons that are no ceiling's (sleeping, misc) have none.
+STALL_CEILINGS = {"long_scoreboard": "memory", "lg_throttle": "memory", "drain": "memory", "tex_throttle": "memory",
+                  "membar": "memory", "short_scoreboard": "shared memory / special math (MIO)",
+                  "mio_throttle": "shared memory / special math (MIO)", "math_pipe_throttle": "a math pipe",
+                  "wait": "issue", "dispatch_stall": "issue", "not_selected": "issue", "selected": "issue",
+                  "gmma": "the tensor pipe", "barrier": "synchronization", "branch_resolving": "instruction issue",
+                  "no_instruction": "instruction fetch", "imc_miss": "instruction fetch"}
+
 REREAD_FOR_REUSE = 4.0  # the kernel needs 4x more global bytes than DRAM delivered: the caches serve re-reads
 
 

@@ -8,10 +8,10 @@ import statistics
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from contracts.wording import is_cpu, space_title
+from contracts.wording import space_title
 from engine.baselines import COMPILE_MODES
 from engine.bench_stats import BUDGETS, PHASES, nearest_rank
-from engine.suite_bench import NO_CPU_ROOFLINE
+from engine.suite_bench import NO_BOUND
 
 if TYPE_CHECKING:
     from engine.study import CellResult
@@ -103,7 +103,7 @@ def bench_markdown(results: list[TaskResult], summ: dict[str, Any], header: str)
     """bench.md: a row per task, the fast_p of each group (engine/bench_stats.py bench_summary), the budget
     curve, where the time went, and what limited the tasks that did not beat torch.compile."""
     lines = [header, "", *table_head("level", "task", "valid", "precision", "hiera x", "compile x", "max-autotune x",
-                                     "roofline", "spaces", "directions",
+                                     "speed of light", "spaces", "directions",
                                      "wall s: whole task · hiera's optimize run (build/verify/time/profile/model)")]
     above_bound = []
     dashes = Dashes()
@@ -111,11 +111,12 @@ def bench_markdown(results: list[TaskResult], summ: dict[str, Any], header: str)
         def f(v: float | None, why: str) -> str:
             return f"{v:.2f}" if v else dashes.mark(why)
         if r.roofline_fraction:
-            roof = f"{r.roofline_fraction:.0%}"
+            bound = (r.speed_of_light or {}).get("bound")
+            roof = f"{r.roofline_fraction:.0%}" + (f" {bound}" if bound else "")
+            if r.stopped_early:
+                roof += " (stopped)"
         else:
-            roof = dashes.mark(NO_CPU_ROOFLINE if is_cpu(r.device) else
-                               "no roofline: the workload analysis gave no bound" if r.valid else
-                               "no roofline fraction without a valid result")
+            roof = dashes.mark(NO_BOUND if r.valid else "no speed of light without a valid result")
         if r.roofline_fraction and r.roofline_fraction > 1.0:
             above_bound.append(f"{r.level}/{r.task}")
             roof += "*"
@@ -135,11 +136,9 @@ def bench_markdown(results: list[TaskResult], summ: dict[str, Any], header: str)
     sums = Dashes(after=dashes)  # the summary tables' own notes, after them
     if above_bound:
         # The bound counts a convolution's direct-method FLOPs; Winograd and FFT algorithms do fewer.
-        lines += ["", "\\* above 100%: the kernel did less arithmetic than the roofline counts "
-                  f"({', '.join(above_bound)}). The bound takes the direct method's FLOPs (a convolution: "
-                  "2 x outputs x C x R x S); cuDNN's Winograd and FFT algorithms need fewer, so for them it is "
-                  "not a bound. On a task without a convolution it would mean the default ceilings (60 TFLOP/s, "
-                  "4.3 TB/s) were beaten."]
+        lines += ["", f"\\* above 100% ({', '.join(above_bound)}): faster than the bound from this device's "
+                  "measured ceilings, but within the timing's own spread and the ceilings' margin (a kernel may "
+                  "beat hiera's own probes by a little); a time beyond them is not credited (suspect)."]
     lines += ["", *table_head("group", "who", "fast_0", "fast_1", "fast_2", "geomean (valid)")]
     for g, d in summ.items():
         for who in ("hiera", *[f"torch.compile:{m}" for m in COMPILE_MODES]):
@@ -154,6 +153,14 @@ def bench_markdown(results: list[TaskResult], summ: dict[str, Any], header: str)
         h = d["hiera"]
         lines.append(f"| {g} | {h.get('faster_beyond_spread', 0):.0%} | {h['at_or_above_max_autotune']:.0%} | "
                      f"{h.get('at_or_above_best_compile', 0):.0%} | {h['median_wall_s']:.0f} |")
+    lines += ["", *table_head("group", "speed of light: geomean fraction of the bound (tasks with one)",
+                              "stopped at it (candidates, about s not spent)")]
+    for g, d in summ.items():
+        h = d["hiera"]
+        geo_sol = (f"{h['geomean_speed_of_light']:.0%} ({h['tasks_with_bound']})" if h.get("geomean_speed_of_light")
+                   else sums.mark(f"{g}: no task with a valid best has a bound"))
+        lines.append(f"| {g} | {geo_sol} | {h.get('stopped_early', 0)} ({h.get('candidates_saved', 0)}, "
+                     f"{h.get('seconds_saved', 0.0):.0f} s) |")
     lines += ["", "Budget curve, cut from the same runs (each task's best among its first B candidates, in-loop "
               "timings; a task with nothing valid by then counts as eager; faster beyond spread: by more than the "
               "spread of the task's own final timings; B up to the longest run's budget):", "",

@@ -159,6 +159,15 @@ def group_summary(results: list[TaskResult]) -> dict[str, dict[str, float | int]
     placed = [r for r in results if r.valid and r.best_space and r.spaces]
     out["hiera"]["first_round_in_best_space"] = (sum(r.spaces[0] == r.best_space for r in placed) / len(placed)
                                                  if placed else None)
+    # How close the bests are to what the device can do: the geomean of their speed-of-light fractions over the
+    # tasks that have a bound, and what the runs that stopped at it left unspent.
+    fractions = [r.roofline_fraction for r in results if r.valid and r.roofline_fraction]
+    out["hiera"]["geomean_speed_of_light"] = geomean(fractions)
+    out["hiera"]["tasks_with_bound"] = len(fractions)
+    stopped = [r.stopped_early for r in results if isinstance(getattr(r, "stopped_early", None), dict)]
+    out["hiera"]["stopped_early"] = len(stopped)
+    out["hiera"]["seconds_saved"] = sum(float(x.get("seconds_saved") or 0.0) for x in stopped)
+    out["hiera"]["candidates_saved"] = sum(int(x.get("candidates_saved") or 0) for x in stopped)
     out["hiera"]["budget_curve"] = budget_curve(results, budgets_that_ran(results))
     out["hiera"]["time_split_s"] = time_split(results)
     return out

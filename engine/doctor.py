@@ -235,6 +235,28 @@ def pycache() -> Check:
 
 # --- doing what a run does ------------------------------------------------------------------------------------
 
+def ceilings(device: Device, measure: bool, again: bool = False) -> Check:
+    """The device's measured ceilings, the speed of light's divisors (engine/evaluate/ceilings.py): the cached
+    ones, measured now where there are none and `measure` allows (`again`: measure anew, merged with the cache)."""
+    import torch
+
+    from engine.evaluate import ceilings as ceil
+
+    name = "speed-of-light ceilings"
+    path = ceil.cache_path()
+    if path is None:
+        return Check(name, SKIPPED, f"not measured: {ceil.ENV}=off (no figure is judged against a bound)")
+    dev = torch.device(str(device))
+    c = ceil.load(dev)
+    if (c is None or again) and measure:
+        c = ceil.save(ceil.measure(dev))
+    if c is None:
+        return Check(name, MISSING, f"not measured on this device yet ({path})",
+                     "run `hiera doctor` without --quick, or any evaluation: the first one measures them")
+    how = "pinned by hand" if c.pinned else f"measured {c.measured_at} in {c.seconds:.1f} s"
+    return Check(name, OK, f"{c.device}: {c.summary()} ({how}; cached in {path})")
+
+
 def _workspace() -> Path:
     d = Path(tempfile.mkdtemp(prefix="hiera-doctor-"))
     (d / "doctor_task.py").write_text(TASK)
@@ -314,8 +336,9 @@ def torch_compile(device: Device) -> Check:
 
 
 def run_checks(device: Device, sandbox: bool = True, quick: bool = False,
-               progress: Callable[[Check], None] | None = None) -> list[Check]:
-    """Every check, in the order a run meets them. quick: only look (no builds, no profile, no compile).
+               progress: Callable[[Check], None] | None = None, remeasure: bool = False) -> list[Check]:
+    """Every check, in the order a run meets them. quick: only look (no builds, no profile, no compile, no
+    measurement of the ceilings); remeasure: measure the device's ceilings anew (each can only rise).
     progress: called with each check as it ends (a full doctor takes a minute or more on a cold GPU)."""
     checks: list[Check] = []
 
@@ -334,6 +357,7 @@ def run_checks(device: Device, sandbox: bool = True, quick: bool = False,
         Check("bubblewrap (the sandbox)", SKIPPED, "--no-sandbox: candidates run with your own rights"))
     add(_timed(lambda: libraries(gpu)))
     add(_timed(pycache))
+    add(_timed(lambda: ceilings(device, measure=not quick, again=remeasure)))
     if quick:
         return checks
     work = _workspace()
@@ -348,4 +372,18 @@ def run_checks(device: Device, sandbox: bool = True, quick: bool = False,
 
 def as_json(checks: list[Check], device: Device) -> str:
     return json.dumps({"device": str(device), "checks": [c.to_json() for c in checks],
-                       "ready": all(c.status in (OK, SKIPPED) for c in checks if c.essential)}, indent=1)
+                       "ready": all(c.status in (OK, SKIPPED) for c in checks if c.essential),
+                       "ceilings": cached_ceilings(device)}, indent=1)
+
+
+def cached_ceilings(device: Device) -> dict[str, object] | None:
+    """The cached ceilings of the device, whole (what was measured and how), or None."""
+    try:
+        import torch
+
+        from engine.evaluate import ceilings as ceil
+
+        c = ceil.load(torch.device(str(device)))
+    except (ImportError, RuntimeError):
+        return None
+    return c.to_json() if c is not None else None

@@ -47,6 +47,7 @@ from engine.background import in_background, stop_reason, uninterrupted
 from engine.deadline import Deadline
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status
 from engine.evaluate.pipeline import Evaluator
+from engine.loop_light import stop_early
 from engine.loop_plan import Plan, candidate_class
 from engine.loop_profiling import LoopProfiles
 from engine.loop_resume import resume_state
@@ -185,6 +186,10 @@ class Loop:
         for r in range(first_round, len(self.sizes) + 1):
             if not self._round(state, r, info):
                 self.plan.rounds_left_out(r, self.sizes)
+                break
+            state.stopped_early = stop_early(self, state, r)
+            if state.stopped_early is not None:
+                self.notice(state, state.stopped_early.summary())
                 break
         self.clock.enter("retime")
         self._confirm_best(state)
@@ -434,7 +439,8 @@ class Loop:
                 first_use = first_import_note(cuda) if paths.cu else first_call_note(best.candidate.source)
             run_best = RunBest(f.candidate_id, f.speedup, f.candidate_ms, f.reference_ms, f.retimed, f.spread,
                                f.verdict, best.round, best.space.value, best.direction.value, list(best.outcome.flags),
-                               paths, first_use, f.candidate_spread, f.reference_spread, best.outcome.shapes)
+                               paths, first_use, f.candidate_spread, f.reference_spread, best.outcome.shapes,
+                               f.speed_of_light)
         result = RunResult(
             run_id=state.run_id, status=status, task=str(self.spec.path),
             device=self.evaluator.device_label() if hasattr(self, "evaluator") else str(self.settings.eval.device),
@@ -446,7 +452,8 @@ class Loop:
             phases=self.clock.snapshot(), profiling=self.profiles.summary(state),
             stop_reason=state.stop_reason if status == "stopped" else None, left_out=list(self.deadline.left_out),
             deadline_s=self.settings.deadline_s, precision=self.settings.eval.precision.value,
-            tolerance=tolerance_json(self.settings.eval.precision.value))
+            tolerance=tolerance_json(self.settings.eval.precision.value),
+            stopped_early=state.stopped_early)
         if ref is not None:
             self.store.set_reference(state.run_id, ref)
         self.store.finish_run(state.run_id, status, result.to_json())

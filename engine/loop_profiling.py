@@ -2,7 +2,7 @@
 
 The reference is profiled beside the worker's start (and the expert's guess at round 1 is compiled meanwhile:
 build_ahead); a round's new best only when a later round reads its profile and it runs below AT_BOUND of the
-task's roofline (not_needed); a profile that fails is said once and never stops the run (record); the run's
+task's speed of light (not_needed); a profile that fails is said once and never stops the run (record); the run's
 result says what became of them all (summary: contracts/runrecord.py Profiling).
 """
 
@@ -12,7 +12,6 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from contracts.runrecord import Profiling
-from contracts.task import TaskSpec
 from engine.agents.base import Context
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome
 from engine.loop_state import LoopState
@@ -21,21 +20,16 @@ if TYPE_CHECKING:
     from engine.loop import Loop
     from engine.profile.metrics import Profile
 
-# A round's best at this share of the task's roofline bound gets no profile: no bottleneck is left to name.
+# A round's best at this share of the task's speed of light gets no profile: no bottleneck is left to name.
 AT_BOUND = 0.9
 
 
-def roofline_share(spec: TaskSpec, ctx: Context, o: Outcome | None) -> float | None:
-    """The task's roofline bound (the workload analysis of its operator graph) over a valid outcome's time."""
-    if o is None or not o.valid or o.candidate is None or o.candidate.median_ms <= 0:
+def light_share(o: Outcome | None) -> float | None:
+    """A valid outcome's share of the task's speed of light (engine/evaluate/speed_of_light.py: its graph's bound
+    over the device's measured ceilings), or None without one."""
+    if o is None or not o.valid or o.speed_of_light is None:
         return None
-    try:
-        from engine.agents.expert.analysis import analyze
-
-        bound = analyze(spec, ctx.device_info, ctx.on_gpu).roofline_ms
-    except Exception:  # no analysis for this graph: profile as before
-        return None
-    return bound / o.candidate.median_ms if bound else None
+    return o.speed_of_light.fraction
 
 
 class LoopProfiles:
@@ -62,13 +56,13 @@ class LoopProfiles:
 
     def not_needed(self, state: LoopState, ctx: Context, r: int) -> str | None:
         """Why a round's new best needs no profile (None: it does). Its profile is what the next round's
-        decision reads: after the last round there is none, and a kernel at its roofline bound has no
+        decision reads: after the last round there is none, and a kernel at its speed of light has no
         bottleneck left to name."""
         if state.profiling_off is not None:
             return None  # said once already; _profile returns at once
         if r >= len(self.loop.sizes):
             return "last_round"
-        share = roofline_share(self.loop.spec, ctx, state.best.outcome if state.best else None)
+        share = light_share(state.best.outcome if state.best else None)
         if share is not None and share >= AT_BOUND:
             return "at_roofline"
         return None

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from contracts import verdict as rule
-from contracts.runrecord import BestFigure, Figure, RoundSummary, pick_best
+from contracts.runrecord import BestFigure, Figure, RoundSummary, StoppedEarly, pick_best
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import RoundRecord, Usage
 from engine.evaluate.outcome import Candidate, Outcome
@@ -70,7 +70,8 @@ def figure(o: Outcome, retimed: bool) -> Figure | None:
     if not (o.valid and o.candidate and o.reference and o.speedup):
         return None
     return Figure.of_pair(o.candidate.median_ms, o.reference.median_ms, retimed, o.candidate.spread,
-                          o.reference.spread, unstable=rule.flagged_unstable(o.flags))
+                          o.reference.spread, unstable=rule.flagged_unstable(o.flags),
+                          speed_of_light=o.speed_of_light)
 
 
 @dataclass
@@ -117,6 +118,7 @@ class LoopState:
     partial: dict[int, dict[int, tuple[Candidate, Outcome]]] = field(default_factory=dict)
     earlier_s: float = 0.0  # wall seconds of the sessions before a resume
     stop_reason: str | None = None  # why the run stopped early (contracts/runrecord.py STOP_REASONS)
+    stopped_early: StoppedEarly | None = None  # the best reached its speed of light with budget left
 
 
 def bottleneck_text(profile: Profile | None) -> str | None:

@@ -29,7 +29,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from contracts.device import Device
 from contracts.runrecord import Verdict, verdict_of
 from engine.baselines import write_baselines
 from engine.bench_stats import bench_summary, task_spread
@@ -51,8 +50,12 @@ class TaskResult:
     # hiera's best's re-timed pair, and each valid compile mode's pair. None: measured before it was recorded.
     spread: float | None = None
     compile_spread: dict[str, float] = field(default_factory=dict)
-    roofline_fraction: float | None = None  # roofline lower bound / best time (1.0 = at the bound)
+    # The best's speed of light (contracts/speed_of_light.py, from the optimize run's result): its bound over its
+    # time (1.0 = at the bound) and the bound in ms; results before it had a roofline from default ceilings here.
+    roofline_fraction: float | None = None
     roofline_ms: float | None = None
+    speed_of_light: dict[str, Any] | None = None  # the best's whole figure: bound, bytes, flops, ceiling, fraction
+    stopped_early: dict[str, Any] | None = None  # the run stopped at its speed of light (contracts StoppedEarly)
     spaces: list[str] = field(default_factory=list)
     directions: list[str] = field(default_factory=list)
     strategies: list[str] = field(default_factory=list)
@@ -147,28 +150,8 @@ def _run_json(cmd: list[str], timeout_s: float) -> tuple[dict[str, Any] | None, 
     return (lines[-1] if lines else None), log
 
 
-# Why a task's roofline cell is empty on the CPU: the analysis has only default CPU ceilings there (nothing
-# measures this machine's), and a bound from defaults is no bound (a 2-core CPU "beat" it at 342%).
-NO_CPU_ROOFLINE = "no roofline on the CPU: this machine's ceilings are not measured, and default ones bound nothing"
-
-
-def roofline(task: Path, device: str) -> float | None:
-    """The task's roofline lower bound in ms, from the expert backend's workload analysis (GPU tasks only:
-    see NO_CPU_ROOFLINE)."""
-    if not Device.parse(device).is_cuda:
-        return None
-    try:
-        from contracts.task import load_task
-        from engine.agents.expert.analysis import analyze
-    except ImportError:
-        return None
-    try:
-        a = analyze(load_task(task), {}, on_gpu=True)
-    except Exception:
-        return None
-    return getattr(a, "roofline_ms", None)
-
-
+# Why a task's speed-of-light cell is empty.
+NO_BOUND = "no speed of light: the run gave no bound (a graph that did not trace, or ceilings not measured)"
 def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Path) -> TaskResult | None:
     """The task's result; None when its optimize run was stopped (a Ctrl-C reaches the whole process group):
     nothing more is started for it and nothing is saved, so the next bench measures it again."""
@@ -208,6 +191,11 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
             r.spread = res["best"].get("spread")
             r.best_ms = res["best"]["candidate_ms"]
             r.best_space = res["best"].get("space")
+            sol = res["best"].get("speed_of_light")
+            if isinstance(sol, dict) and sol.get("fraction"):
+                r.speed_of_light = sol
+                r.roofline_fraction, r.roofline_ms = sol["fraction"], sol.get("bound_ms")
+        r.stopped_early = res.get("stopped_early")
     if args.get("compile", True):
         # Both modes in one `hiera eval` (one worker): each is still verified and timed against eager alone.
         paths = write_baselines(task, out / "baselines")
@@ -224,9 +212,6 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
             r.compile_status[mode] = ev.get("status", "error") if ev else f"error: {log[-200:]}"
             if ev and ev.get("status") != "valid":
                 r.compile_reason[mode] = str(ev.get("reason") or "")[:600]
-    r.roofline_ms = roofline(task, device)
-    if r.roofline_ms and r.best_ms:
-        r.roofline_fraction = r.roofline_ms / r.best_ms
     r.wall_s = time.perf_counter() - t0
     if not r.beats_compile:
         r.limit = explain_limit(r)
@@ -245,7 +230,7 @@ def explain_limit(r: TaskResult) -> str:
         return (f"level with torch.compile ({r.speedup:.2f}x vs {best_compile:.2f}x: within the {spread:.0%} "
                 "spread of these timings)")
     if r.roofline_fraction and r.roofline_fraction > 0.7 and best_compile <= (r.speedup or 0) * 1.1:
-        return f"near the roofline bound ({r.roofline_fraction:.0%}): little left to gain"
+        return f"near its speed of light ({r.roofline_fraction:.0%} of the bound): little left to gain"
     return (f"strategies tried ({', '.join(dict.fromkeys(r.strategies))}) stayed behind torch.compile "
             f"({best_compile:.2f}x)")
 

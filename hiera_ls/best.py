@@ -24,6 +24,7 @@ from typing import Any
 
 from contracts import verdict as rule
 from contracts.runrecord import RETIMED, SLOWER_DIR, pick_best
+from contracts.speed_of_light import SpeedOfLight, detail, phrase
 
 
 def _num(v: Any) -> float | None:
@@ -149,14 +150,30 @@ def canonical_best(best: dict[str, Any] | None, rows: list[dict[str, Any]]) -> d
     verdict = best.get("verdict") if best.get("verdict") in rule.VERDICTS else (
         rule.Verdict.UNSTABLE.value if rule.flagged_unstable(flags) else
         rule.verdict_of(speedup, spread).value if spread is not None else None)
+    sol = SpeedOfLight.from_json(best.get("speed_of_light")) or light_of(by_id.get(cid + RETIMED) if retimed
+                                                                         else by_id.get(cid))
     out = {**best, "speedup": speedup, "candidate_ms": cand, "reference_ms": ref, "retimed": retimed,
            "spread": spread, "candidate_spread": c_spread, "reference_spread": r_spread, "verdict": verdict,
-           "flags": [str(f) for f in flags]}
+           "flags": [str(f) for f in flags], "speed_of_light": sol.to_json() if sol else None,
+           **light_words(sol)}
     out.pop("paired_reference_ms", None)
     if retimed and first is not None:
         out["first"] = {"speedup": first.speedup, "candidate_ms": first.candidate_ms,
                         "reference_ms": first.reference_ms}
     return {**out, **words(out), "why": why(out, rows)}
+
+
+def light_of(row: dict[str, Any] | None) -> SpeedOfLight | None:
+    """The speed-of-light figure a stored outcome carries (a run without the engine's summary: stopped, killed)."""
+    outcome = (row or {}).get("outcome")
+    return SpeedOfLight.from_json(outcome.get("speed_of_light")) if isinstance(outcome, dict) else None
+
+
+def light_words(sol: SpeedOfLight | None) -> dict[str, str | None]:
+    """`speed_of_light_text` ('62% of speed of light, memory-bound') and `speed_of_light_detail` (what the bound is
+    made of), the words every view shows beside the figure; None without a bound."""
+    return {"speed_of_light_text": phrase(sol) if sol else None,
+            "speed_of_light_detail": detail(sol) if sol else None}
 
 
 def words(best: dict[str, Any] | None) -> dict[str, Any]:

@@ -173,7 +173,8 @@ def figure_text(best: dict[str, Any]) -> str:
     if best.get("verdict") in ("level", "unstable") and best.get("uncertainty"):
         return f"{speed_phrase(best)} ({best['uncertainty']}; {pair_text(best)})"
     sure = f", {percent(spread)}" if isinstance(spread, (int, float)) else ""
-    return f"{speed_phrase(best)} ({pair_text(best)}{sure})"
+    light = f", {best['speed_of_light_text']}" if best.get("speed_of_light_text") else ""
+    return f"{speed_phrase(best)} ({pair_text(best)}{sure}{light})"
 
 
 def _record(ls: Host, job: Job, best: dict[str, Any], written: list[Path], cu_src: str | None) -> None:

@@ -88,6 +88,7 @@ class Job:
                 "referenceMs": best.get("reference_ms"), "retimed": best.get("retimed"),
                 "spread": best.get("spread"), "headline": best.get("headline"),
                 "uncertainty": best.get("uncertainty"), "warnings": best.get("warnings"),
+                "speedOfLight": best.get("speed_of_light_text"),
                 "delivered": self.delivered, "summary": self.summary}
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from lsprotocol import types
 
 from contracts.precision import precision_phrase
+from contracts.runrecord import StoppedEarly
 from contracts.shapes import SKIPPED, ShapeReport
 from hiera_ls.best import kept_back, reported_speedup, words
 from hiera_ls.modules import ANNOTATION_HELP, ModuleClass
@@ -73,6 +74,18 @@ def shapes_text(best: dict[str, Any]) -> str | None:
     serves = (f"serves batch {cover[0]}–{cover[1]}, the reference elsewhere" if cover else
               "fixed-shape only: other shapes run the reference")
     return f"Shapes: {'; '.join(said)}; {serves}"
+
+
+def stopped_early_text(obj: dict[str, Any]) -> str | None:
+    """'Stopped early after round 1: ...' when the run left budget unspent at its speed of light."""
+    raw = obj.get("stopped_early")
+    if not isinstance(raw, dict):
+        return None
+    try:
+        text = StoppedEarly.from_json(raw).summary()
+    except (TypeError, ValueError):
+        return None
+    return text[0].upper() + text[1:]
 
 
 def outcome_counts(obj: dict[str, Any]) -> tuple[int, int, Counter[str]]:
@@ -153,6 +166,10 @@ def module_hover(module: ModuleClass, obj: dict[str, Any] | None, job_line: str 
         parts.append(f"{head} · **{speed_phrase(best)}** · {pair_text(best)}{judged}{running}")
         if sure := sureness(best):
             parts.append(sure)
+        if best.get("speed_of_light_text"):
+            parts.append(f"Speed of light: **{best['speed_of_light_text']}** · {best.get('speed_of_light_detail')}")
+        if stop := stopped_early_text(obj):
+            parts.append(stop)
         if result_file:
             parts.append(f"Result: `{result_file}` beside this file")
         if shapes := shapes_text(best):
@@ -180,8 +197,9 @@ def module_hover(module: ModuleClass, obj: dict[str, Any] | None, job_line: str 
 
 
 def lens_summary(obj: dict[str, Any]) -> str:
-    """'1.4× faster than eager · chosen direction: M': the best and the direction the last round chose; a
-    bottleneck only where Nsight Compute measured the best ('· ncu: memory-bound (M)')."""
+    """'1.4× faster than eager · 62% of speed of light, memory-bound · chosen direction: M': the best, its share
+    of the task's bound where there is one, and the direction the last round chose; a bottleneck only where
+    Nsight Compute measured the best ('· ncu: memory-bound (M)')."""
     best = obj.get("best")
     d = last_direction(obj)
     if best and isinstance(best.get("speedup"), (int, float)):
@@ -190,7 +208,8 @@ def lens_summary(obj: dict[str, Any]) -> str:
         head = "running"
     else:
         head = "no valid candidate"
-    parts = [head] + ([f"chosen direction: {d}"] if d else [])
+    light = (best or {}).get("speed_of_light_text")
+    parts = [head] + ([light] if light else []) + ([f"chosen direction: {d}"] if d else [])
     measured = ((best or {}).get("bottleneck") or {}).get("direction")
     if measured in BOUND_LABELS:
         parts.append(f"ncu: {BOUND_LABELS[measured]} ({measured})")

@@ -408,8 +408,10 @@ def writes_outside_scratch(e: Escape, target: str) -> list[str]:
                 + [str(p) for p in store if a.token in p.name])
     if target == "home":
         # hiera's bytecode cache (engine/pycache.py) is written there by its own trusted processes and shown to
-        # the sandbox read-only: what changes in it is not a candidate's, but no candidate's mark may be in it.
-        cache = ".cache/hiera/pycache/"
+        # the sandbox read-only, and the checker caches the device's measured ceilings there
+        # (engine/evaluate/ceilings.py; never shown to a sandbox): what changes in them is not a candidate's,
+        # but no candidate's mark may be in them.
+        cache = (".cache/hiera/pycache/", ".cache/hiera/ceilings.json")
         marks = [f"pwned-{kind}:{a.token}".encode() for kind in ("py", "cpp", "cu")]
         after = snapshot(a.home)
         theirs = [k for k in after if k.startswith(cache) and any(m in (a.home / k).read_bytes() for m in marks)]

@@ -74,10 +74,26 @@ def test_speedups_inside_the_timing_spread_are_counted_apart_and_a_roofline_abov
     s = group_summary(rs)["hiera"]
     assert s["fast_1"] == pytest.approx(0.75)  # 1.02x counts as faster ...
     assert s["faster_beyond_spread"] == pytest.approx(0.5)  # ... but not clear of the 3% spread
+    rs[3].speed_of_light = {"bound": "compute", "fraction": 1.2}
     md = bench_markdown(rs, bench_summary(rs), "# t")
-    assert "| 120%* |" in md and "above 100%" in md and "(l1/conv)" in md
+    assert "| 120% compute* |" in md and "above 100% (l1/conv)" in md
     rs[3].roofline_fraction = 0.9
     assert "above 100%" not in bench_markdown(rs, bench_summary(rs), "# t")
+
+
+def test_the_speed_of_light_column_and_its_geomean_over_the_tasks_with_a_bound() -> None:
+    rs = [_result("l1", 2.0, 1.0), _result("l1", 1.5, 1.0), _result("l1", 1.1, 1.0)]
+    rs[0].roofline_fraction, rs[0].speed_of_light = 0.9, {"bound": "memory", "fraction": 0.9}
+    rs[0].stopped_early = {"round": 1, "fraction": 0.9, "bound": "memory", "candidates_saved": 12,
+                           "seconds_saved": 40.0}
+    rs[1].roofline_fraction, rs[1].speed_of_light = 0.1, {"bound": "compute", "fraction": 0.1}
+    s = bench_summary(rs)
+    h = s["overall"]["hiera"]
+    assert h["geomean_speed_of_light"] == pytest.approx(0.3) and h["tasks_with_bound"] == 2  # sqrt(0.9 * 0.1)
+    assert (h["stopped_early"], h["candidates_saved"], h["seconds_saved"]) == (1, 12, 40.0)
+    md = bench_markdown(rs, s, "# t")
+    assert "| 90% memory (stopped) |" in md and "| 10% compute |" in md
+    assert "| overall | 30% (2) | 1 (12, 40 s) |" in md
 
 
 def test_median_wall_of_an_even_count_is_the_mean_of_the_middle_two() -> None:

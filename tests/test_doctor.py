@@ -26,7 +26,7 @@ def test_a_quick_doctor_on_this_machine_names_every_piece_a_run_uses():
     rc, out = _doctor("--quick", "--device", "cpu")
     names = [c["name"] for c in out["checks"]]
     assert names == ["python, torch", "GPU and driver", "nvcc", "bubblewrap (the sandbox)", "CUDA libraries",
-                     "bytecode cache"]
+                     "bytecode cache", "speed-of-light ceilings"]
     by = {c["name"]: c for c in out["checks"]}
     assert by["CUDA libraries"]["status"] == "skipped"  # the CPU uses none of them
     for c in out["checks"]:
@@ -89,3 +89,17 @@ def test_on_a_gpu_every_check_passes_and_ncu_profiles_in_the_sandbox():
     by = {c["name"]: c for c in out["checks"]}
     assert by["Nsight Compute (ncu)"]["status"] == "ok", by["Nsight Compute (ncu)"]
     assert rc == 0 and out["ready"], out
+
+
+def test_the_doctor_measures_the_devices_ceilings_once_and_shows_them(tmp_path, monkeypatch):
+    cache = {"HIERA_CEILINGS": str(tmp_path / "ceilings.json")}
+    monkeypatch.setenv("HIERA_CEILINGS", cache["HIERA_CEILINGS"])
+    _, quick = _doctor("--quick", "--device", "cpu", env=cache)
+    (c,) = [c for c in quick["checks"] if c["name"] == "speed-of-light ceilings"]
+    assert c["status"] == "missing" and "without --quick" in c["fix"] and quick["ceilings"] is None
+    c = doctor.ceilings(CPU, measure=True)  # what the full doctor does, without building and profiling a kernel
+    assert c.status == "ok" and "GB/s" in c.detail and "GFLOP/s" in c.detail
+    _, again = _doctor("--quick", "--device", "cpu", env=cache)
+    (c,) = [c for c in again["checks"] if c["name"] == "speed-of-light ceilings"]
+    assert c["status"] == "ok" and again["ceilings"]["dram_gbps"] > 0
+    assert "copy" in again["ceilings"]["how"]["dram_gbps"]

@@ -166,18 +166,19 @@ def test_cpu_candidate_of_a_transpose_task_is_valid(task: str, tmp_path: Path) -
 
 
 def test_a_best_at_the_roofline_sends_no_round_to_torch_compile() -> None:
-    """The same 1.05x, but measured at the workload's roofline bound: torch.compile cannot find more there
-    (it moves the same bytes), so the round stays with the generated kernels."""
-    from engine.agents.expert.space_direction import workload
+    """The same 1.05x, but measured at the task's speed of light: torch.compile cannot find more there (it moves
+    the same bytes), so the round stays with the generated kernels."""
+    from contracts.speed_of_light import SpeedOfLight
     from engine.evaluate.outcome import Outcome, Status, Timing
 
     s = spec("expert_transpose.py")
     be = ExpertBackend()
     hist = (RoundRecord(1, Space.PURE_CUDA, Direction.M, "M.smem_transpose", 1.05, ()),)
-    bound = workload(ctx_for(s)).roofline_ms
-    for ms, lands in ((bound / 0.95, Space.PURE_CUDA), (bound / 0.5, Space.LIBRARIES_PYTORCH)):
+    ms = 0.1
+    for share, lands in ((0.95, Space.PURE_CUDA), (0.5, Space.LIBRARIES_PYTORCH)):
         best = Outcome("r1c1", Status.VALID, "", candidate=Timing.from_samples([ms] * 5, "test"),
-                       reference=Timing.from_samples([ms * 1.05] * 5, "test"))
+                       reference=Timing.from_samples([ms * 1.05] * 5, "test"),
+                       speed_of_light=SpeedOfLight("memory", 1, 0, "DRAM", share, ms * share, ms))
         ctx = replace(ctx_for(s, history=hist, rnd=2), parent_outcome=best)
         choice = be.ssda.select_space(ctx)
         assert choice.space is lands, choice.rationale

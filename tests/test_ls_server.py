@@ -194,11 +194,14 @@ async def test_optimize_job_end_to_end(client: LanguageClient, workspace: Path):
         (5, types.DiagnosticSeverity.Information), (6, types.DiagnosticSeverity.Warning),
         (7, types.DiagnosticSeverity.Information)]
     assert by_line[6].message == (
-        "ncu: 60% of the kernel's stall samples, mostly waiting on global/local memory (L1TEX) [long_scoreboard]; "
+        "ncu: 60% of the kernel's stall samples, pressing on memory: mostly waiting on global/local memory (L1TEX) "
+        "[long_scoreboard]; "
         "20,480 excess global sectors (50% of the kernel's): uncoalesced access → M (memory transactions)")
-    assert by_line[7].message == ("ncu: 15% of the kernel's stall samples, mostly L1 queue full: too many "
-                                  "global/local memory instructions [lg_throttle] → M (memory transactions)")
-    assert by_line[5].message.startswith("ncu: 6% of the kernel's stall samples, mostly waiting on shared memory")
+    assert by_line[7].message == ("ncu: 15% of the kernel's stall samples, pressing on memory: mostly L1 queue "
+                                  "full: too many global/local memory instructions [lg_throttle] → M (memory "
+                                  "transactions)")
+    assert by_line[5].message.startswith("ncu: 6% of the kernel's stall samples, pressing on shared memory / special "
+                                         "math (MIO): mostly waiting on shared memory")
     khover = await client.text_document_hover_async(types.HoverParams(
         types.TextDocumentIdentifier(cu_uri), types.Position(line_of(cu, "__global__"), 20)))
     assert "Nsight Compute · `scale_bias_relu_kernel`" in khover.contents.value

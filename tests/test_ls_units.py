@@ -180,9 +180,11 @@ def test_line_diagnostics_show_hot_lines_and_findings_only():
     assert [(d.range.start.line, d.range.start.character, d.severity) for d in diags] == [
         (1, 2, warn), (2, 2, info), (3, 2, warn)]
     assert [d.message for d in diags] == [
-        "ncu: 85% of the kernel's stall samples, mostly waiting on global/local memory (L1TEX) [long_scoreboard]; "
+        "ncu: 85% of the kernel's stall samples, pressing on memory: mostly waiting on global/local memory (L1TEX) "
+        "[long_scoreboard]; "
         "200 excess global sectors (20% of the kernel's): uncoalesced access → M (memory transactions)",
-        "ncu: 10% of the kernel's stall samples, mostly waiting at __syncthreads [barrier]; 20 excess global "
+        "ncu: 10% of the kernel's stall samples, pressing on synchronization: mostly waiting at __syncthreads "
+        "[barrier]; 20 excess global "
         "sectors (2% of the kernel's): uncoalesced access → P (parallelism)",
         "ncu: 50 excess shared-memory wavefronts (50% of the kernel's): bank conflicts → M (memory transactions)"]
     assert all(d.source == "hiera" and d.code == "ncu" for d in diags)

@@ -72,7 +72,8 @@ def test_the_0_to_1_percent_lines_are_dropped():
     assert sorted(hot) == [10, 12]  # 89% and 9%; lines 7, 8 and 9 hold under 1% each
     assert hot[10].warning and hot[10].direction == "M"
     assert hot[10].message() == (
-        "89% of the kernel's stall samples, mostly waiting on global/local memory (L1TEX) [long_scoreboard]; "
+        "89% of the kernel's stall samples, pressing on memory: mostly waiting on global/local memory (L1TEX) "
+        "[long_scoreboard]; "
         "1,835,008 excess global sectors (78% of the kernel's): uncoalesced access → M (memory transactions)")
     assert not hot[12].warning and "draining memory writes at exit [drain]" in hot[12].message()
 
@@ -161,7 +162,9 @@ def test_the_h200_softmax_profile_gets_its_hot_lines_not_24_marks():
     hot = hot_lines(Profile(kernels=(k,), lines=lines))
     assert [h.finding.line for h in hot] == [69, 102, 114, 110, 106, 24, 19, 46]  # ties: by line
     assert [h.finding.line for h in hot if h.warning] == [69]  # the one line with a fifth of the samples
-    assert hot[0].message() == ("29% of the kernel's stall samples, mostly waiting on global/local memory (L1TEX) "
+    assert hot[0].message() == ("29% of the kernel's stall samples, pressing on memory: mostly waiting on global/local "
+                                "memory (L1TEX) "
                                 "[long_scoreboard] → R (data reuse / pipelining)")
-    assert hot[7].message() == "5% of the kernel's stall samples, mostly waiting at __syncthreads [barrier] → P " \
+    assert hot[7].message() == "5% of the kernel's stall samples, pressing on synchronization: mostly waiting at " \
+                               "__syncthreads [barrier] → P " \
                                "(parallelism)"

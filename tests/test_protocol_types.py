@@ -69,7 +69,7 @@ PAIRS: dict[str, tuple[type, set[str], set[str]]] = {
     "Outcome": (rr.CandidateRow, set(), {"retime"}),
     "RoundDecision": (rr.RoundSummary, set(), {"space_title"}),
     "BestCandidate": (rr.RunBest, {"first_import"}, {"first", "space_title", "headline", "uncertainty", "warnings",
-                                                     "why"}),
+                                                     "why", "speed_of_light_text", "speed_of_light_detail"}),
     "RunResults": (rr.RunResult, {"budget", "retimed", "notices"}, {"chart", "compile_ms", "profile", "delivered"}),
 }
 
@@ -90,6 +90,10 @@ def test_nested_objects_match_too():
     ts = ts_interfaces()
     assert inline(ts["BestCandidate"]["paths"]) == json_keys(rr.ResultPaths)
     assert inline(ts["RunResults"]["tokens"]) == json_keys(rr.Tokens)
+    assert set(ts["StoppedEarly"]) == set(json_keys(rr.StoppedEarly))
+    from contracts.speed_of_light import SpeedOfLight
+
+    assert set(ts["SpeedOfLight"]) == set(SpeedOfLight("memory", 0, 0, "", 0.0).to_json())
     # a re-timed best's first pair, and a round's kept best: projections of a figure
     assert set(inline(ts["BestCandidate"]["first"])) <= set(json_keys(rr.Figure))
     assert set(inline(ts["RoundDecision"]["best"])) <= set(json_keys(rr.BestFigure))

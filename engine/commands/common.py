@@ -30,6 +30,7 @@ from contracts.precision import AUTO, PrecisionRefused, module_precision, tolera
 from contracts.precision import resolve as resolve_precision
 from contracts.runrecord import BestFigure, Figure, RunBest, verdict_phrase
 from contracts.settings_schema import BUDGET, CANDIDATES, DEADLINE, ROUNDS, SECONDS_MAX
+from contracts.speed_of_light import SpeedOfLight, detail, phrase, share_text
 from contracts.task import TaskError, TaskSpec, load_task
 from contracts.wording import flag_phrase
 from engine.evaluate.outcome import Outcome, Precision
@@ -268,6 +269,25 @@ def fig_text(fig: Figure | BestFigure | RunBest) -> str:
     return f"{fig.speedup:.2f}x, {verdict_phrase(fig)}"
 
 
+def light_cell(sol: SpeedOfLight | None) -> str:
+    """A table cell: '62% memory', or '-' without a bound."""
+    return f"{share_text(sol.fraction)} {sol.bound}" if sol else "-"
+
+
+def light_line(sol: SpeedOfLight) -> str:
+    """'62% of speed of light, memory-bound: bound 26 us (memory): 1.05 MB and 262 kFLOP, at memory 40 GB/s'."""
+    return f"{phrase(sol)}: {detail(sol)}"
+
+
+def speed_of_light_text(o: Outcome) -> str | None:
+    """The outcome's figure against its bound, with what the bound is made of and leaves out; or why none."""
+    sol = o.speed_of_light
+    if sol is None:
+        why = o.extra.get("speed_of_light") if isinstance(o.extra, dict) else None
+        return why if isinstance(why, str) and o.candidate else None
+    return "; ".join([light_line(sol), *sol.notes[:3]])
+
+
 def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Table:
     from engine.loop import figure
 
@@ -285,6 +305,9 @@ def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Tab
                                f"max {o.candidate.max_ms:.4g}, spread {o.candidate.spread:.1%})")
         fig = figure(o, retimed=False)
         t.add_row("speedup", f"[bold]{fig.speedup:.2f}x[/bold]: {verdict_phrase(fig)}" if fig else "-")
+    sol_row = speed_of_light_text(o)
+    if sol_row:
+        t.add_row("speed of light", escape(sol_row))
     if o.error:
         t.add_row("worst error", escape(f"{o.error.where}: expected {o.error.expected:.6g}, got {o.error.got:.6g}"))
     t.add_row("device", escape(o.device))

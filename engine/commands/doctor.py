@@ -30,7 +30,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     def progress(c: Any) -> None:
         print(f"  {c.status:8} {c.name} ({c.seconds:.1f} s)", file=sys.stderr, flush=True)
 
-    checks = run_checks(device, sandbox=not args.no_sandbox, quick=args.quick, progress=progress)
+    checks = run_checks(device, sandbox=not args.no_sandbox, quick=args.quick, progress=progress,
+                        remeasure=args.measure_ceilings)
     if args.json:
         print(as_json(checks, device), flush=True)
     else:
@@ -58,4 +59,7 @@ def register(sub: Any) -> None:
     p.add_argument("--quick", action="store_true",
                    help="only look for the pieces: no build, evaluation, profile or compile (default: off)")
     p.add_argument("--json", action="store_true", help="print the checks as one JSON object (default: off)")
+    p.add_argument("--measure-ceilings", action="store_true",
+                   help="measure the device's speed-of-light ceilings anew, merged with the cache: each can only "
+                        "rise (default: measured once per device)")
     p.set_defaults(func=cmd_doctor)

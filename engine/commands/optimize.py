@@ -56,6 +56,8 @@ from engine.commands.common import (
     eval_limits,
     fig_text,
     folding_table,
+    light_cell,
+    light_line,
     load_task_or_exit,
     precision_or_exit,
     reason_text,
@@ -180,7 +182,7 @@ class HumanProgress:
 
 
 def summary_table(result: RunResult) -> Table:
-    t = folding_table("round", "space", "direction", "strategy", "valid", "best x",
+    t = folding_table("round", "space", "direction", "strategy", "valid", "best x", "speed of light",
                       title=f"hiera optimize · run {result.run_id} · {result.status}", title_justify="left",
                       caption="* a first pair, not timed again on its own" if any(
                           r.best and not r.best.retimed for r in result.rounds) else None,
@@ -189,8 +191,9 @@ def summary_table(result: RunResult) -> Table:
         valid = [o for o in r.outcomes if o.status == "valid"]
         b = r.best
         best = f"{b.speedup:.2f}{'' if b.retimed else '*'} ({b.verdict})" if b else "none valid"
+        light = light_cell(b.speed_of_light if b else None)
         t.add_row(str(r.round), escape(space_title(r.space, result.device)), r.direction, escape(r.strategy),
-                  f"{len(valid)}/{len(r.outcomes)}", best)
+                  f"{len(valid)}/{len(r.outcomes)}", best, light)
     return t
 
 
@@ -455,6 +458,10 @@ def ending(result: RunResult, args: argparse.Namespace, store: RunStore) -> list
                   f"{b.round} · {space_title(b.space, result.device)} · {b.direction}"
                   + (f" · {precision_phrase(result.precision)}" if result.precision else "")))
     lines += [("yellow", f"flagged: {flag_phrase(f)}") for f in b.flags]
+    if b.speed_of_light:
+        lines.append(("", f"speed of light: {light_line(b.speed_of_light)}"))
+    if result.stopped_early:
+        lines.append(("", result.stopped_early.summary()))
     paths = [p for p in (b.paths.py, b.paths.cu) if p] if b.paths else []
     if kept_aside(b):
         code = "" if by_signal else f"; exit status {EXIT_NOT_WRITTEN}"

@@ -13,8 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from contracts.precision import precision_phrase
-from contracts.runrecord import RETIMED, SLOWER_DIR, BestFigure, best_of_rows, latest_figures, pick_best
+from contracts.runrecord import (
+    RETIMED,
+    SLOWER_DIR,
+    BestFigure,
+    StoppedEarly,
+    best_of_rows,
+    latest_figures,
+    pick_best,
+)
 from contracts.runstore import RunReader
+from contracts.speed_of_light import SpeedOfLight
 from contracts.verdict import median
 from contracts.wording import flag_phrase, is_cpu, space_title
 from engine.commands.common import (
@@ -23,6 +32,8 @@ from engine.commands.common import (
     console,
     fig_text,
     folding_table,
+    light_cell,
+    light_line,
     reason_text,
     shown_path,
     workspace_of,
@@ -114,6 +125,7 @@ def build_report(store: RunReader, run_id: str) -> dict[str, Any]:
         "profiled": sorted(store.profiles(run_id)),
         "phases": (run.get("summary") or {}).get("phases") or {},
         "profiling": (run.get("summary") or {}).get("profiling"),
+        "stopped_early": (run.get("summary") or {}).get("stopped_early"),
         "notices": store.notices(run_id),
     }
 
@@ -141,6 +153,13 @@ def _print_header(rep: dict[str, Any]) -> None:
                       + (f" · {precision_phrase(rep.get('precision'))}" if rep.get("precision") else ""))
         for flag in b.get("flags") or []:
             console.print(f"[yellow]flagged:[/yellow] {escape(flag_phrase(flag))}")
+        sol = SpeedOfLight.from_json(b.get("speed_of_light"))
+        if sol is not None:
+            console.print(f"speed of light: {escape(light_line(sol))}")
+            for note in sol.notes:
+                console.print(f"  [dim]{escape(note)}[/dim]")
+    if rep.get("stopped_early"):
+        console.print(escape(StoppedEarly.from_json(rep["stopped_early"]).summary()))
     if rep["eager_median_ms"] is not None:
         console.print(f"eager: {rep['eager_median_ms']:.4g} ms, the median over the run's {rep['eager_pairs']} pairs")
     f = rep["files"]
@@ -258,14 +277,15 @@ def cmd_report(args: argparse.Namespace) -> int:
     unprofiled = ("not profiled: Nsight Compute profiles CUDA kernels and this run is on the CPU" if is_cpu(device)
                   else "not profiled (--no-profile, ncu unavailable, or the profile failed: see the notices)")
     t = folding_table("round", "space", "C P M R T", "chosen", "strategy", "ncu bottleneck of the parent", "best x",
-                      caption="* a first pair, not timed again on its own", caption_justify="left")
+                      "speed of light", caption="* a first pair, not timed again on its own", caption_justify="left")
     for d in rep["rounds"]:
         s = d["scores"]
         b = d["best"]
         best = f"{b['speedup']:.2f}{'' if b['retimed'] else '*'} ({b['verdict']})" if b else "none valid"
         t.add_row(str(d["round"]), escape(space_title(d["space"], device)),
                   " ".join(f"{s.get(k, 0):.1f}" for k in "CPMRT"), d["direction"], escape(d["strategy"]),
-                  escape(d["profile_bottleneck"] or unprofiled), best)
+                  escape(d["profile_bottleneck"] or unprofiled), best,
+                  light_cell(SpeedOfLight.from_json((b or {}).get("speed_of_light"))))
     console.print(t)
     c = folding_table("candidate", "round", "status", "speedup", "reason")
     for x in rep["candidates"]:

@@ -635,6 +635,23 @@ class Checker:
         perturb = self._perturber(req, ref, pool)
         return reference_timer(ref, pool, perturb, self.device, self.flusher)
 
+    def ceilings(self, remeasure: bool = False) -> dict[str, Any]:
+        """This device's measured ceilings (ceilings.py): cached, else measured now, with no runner alive; a
+        measurement that fails leaves no bound, said so, and the evaluation goes on without one."""
+        from engine.evaluate import ceilings
+
+        try:
+            pinned = ceilings.load(self.device)
+            if remeasure and not (pinned and pinned.pinned):
+                c = ceilings.save(ceilings.measure(self.device, self.flusher.buf.numel()))
+            else:
+                c = ceilings.for_device(self.device, self.flusher.buf.numel())
+        except (RuntimeError, OSError, ValueError) as e:
+            return {"ceilings": None, "why": f"measuring this device's ceilings failed ({type(e).__name__}: {e})"}
+        if c is None:
+            return {"ceilings": None, "why": "the ceilings are not measured (HIERA_CEILINGS=off)"}
+        return {"ceilings": c.to_json(), "why": None}
+
     def close(self) -> None:
         if self._exchange is not None:
             self._exchange.close()

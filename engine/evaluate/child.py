@@ -26,6 +26,7 @@ def _die_with_parent() -> None:
 
 def _child(conn: Connection, task_path: str, device: str, precision: str, workdir: str, sandboxed: bool) -> None:
     from engine.evaluate.checker import Checker
+    from engine.evaluate.requests import CeilingsRequest
 
     try:
         session = Checker(task_path, device, precision, workdir, sandboxed)
@@ -41,6 +42,9 @@ def _child(conn: Connection, task_path: str, device: str, precision: str, workdi
         if req is None:
             session.close()
             return
+        if isinstance(req, CeilingsRequest):
+            conn.send(("reply", session.ceilings(req.remeasure)))
+            continue
         reply = session.evaluate(req)
         conn.send(("reply", reply))
         if reply.fatal:

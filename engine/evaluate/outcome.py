@@ -9,6 +9,7 @@ from typing import Any
 from contracts import precision as precision_policy
 from contracts.shapes import ShapeReport
 from contracts.spaces import Space
+from contracts.speed_of_light import SpeedOfLight
 from contracts.verdict import timing_spread
 from engine.untrusted import clean
 
@@ -154,6 +155,9 @@ class Outcome:
     # What it was found valid on at other batch sizes (issue 29); None: not checked (a task that fixes its
     # shapes, a kind left out, an invalid verdict).
     shapes: ShapeReport | None = None
+    # The candidate's time against the task's speed-of-light bound on this device (engine/evaluate/
+    # speed_of_light.py); None where there is no bound or no valid time.
+    speed_of_light: SpeedOfLight | None = None
 
     def __post_init__(self) -> None:
         # The reason and the flags carry text the candidate controls (its compiler's log, its runner's error,
@@ -193,6 +197,7 @@ class Outcome:
             "device": self.device,
             "precision": self.precision.value,
             "shapes": self.shapes.to_json() if self.shapes else None,
+            "speed_of_light": self.speed_of_light.to_json() if self.speed_of_light else None,
             **({"extra": self.extra} if self.extra else {}),
         }
 
@@ -209,4 +214,5 @@ class Outcome:
             precision=Precision(d.get("precision", "fp32")), device=d.get("device", ""),
             extra=d.get("extra", {}),
             shapes=ShapeReport.from_json(d["shapes"]) if isinstance(d.get("shapes"), dict) else None,
+            speed_of_light=SpeedOfLight.from_json(d.get("speed_of_light")),
         )

@@ -11,11 +11,13 @@ from pathlib import Path
 from contracts.contract import contract_layout, write_contract
 from contracts.device import CPU, Device
 from contracts.spaces import Space, check_source
+from contracts.speed_of_light import Ceilings
 from contracts.task import TaskSpec
 from engine.evaluate.build import BuildConfig, build_many
 from engine.evaluate.outcome import BuildResult, Candidate, CandidateKind, Outcome, Precision, Status
 from engine.evaluate.requests import EvalReply, EvalRequest
 from engine.evaluate.sandbox import probe
+from engine.evaluate.speed_of_light import Bound, bound_for, check, suspect_flag
 from engine.evaluate.worker import Worker, WorkerDied, WorkerLimits
 
 
@@ -89,6 +91,8 @@ class Evaluator:
                              workdir=str(workdir / "eval"), sandboxed=settings.sandbox)
         self.device_info: dict[str, object] = {}
         self.warm_s = 0.0  # the latest compiles ahead (evaluate): what a torch.compile candidate cost to compile
+        self._bound: Bound | str | None = None  # the task's speed of light here, once the ceilings are known
+        self._remeasured = False  # the ceilings were measured again before a time was refused
 
     def __enter__(self) -> Evaluator:
         return self
@@ -105,6 +109,20 @@ class Evaluator:
         if not self.worker.alive():
             self.device_info = self.worker.start()
         return self.device_info
+
+    def speed_of_light(self, remeasure: bool = False) -> Bound | str:
+        """The task's speed-of-light bound on this device (or why there is none), from its graph and the device's
+        measured ceilings. Asked before the first build, so that a first measurement has the device to itself;
+        `remeasure`: measure the ceilings again (merged with the cache: each can only rise)."""
+        if self._bound is None or remeasure:
+            self.ensure_worker()
+            answer = self.worker.ceilings(remeasure)
+            c = Ceilings.from_json(answer.get("ceilings"))
+            if c is not None:
+                self.device_info["ceilings"] = c.to_json()
+            self._bound = (bound_for(self.task, c, self.settings.precision.value, self.settings.device.is_cuda)
+                           if c is not None else f"no speed of light: {answer.get('why')}")
+        return self._bound
 
     @property
     def build_config(self) -> BuildConfig:
@@ -150,6 +168,7 @@ class Evaluator:
         the order given; `warm_s` is then the wall time the compiles ahead took."""
         self.ensure_worker()
         capped = cap or (lambda s: s)
+        self.speed_of_light()
         outcomes: dict[str, Outcome] = {}
 
         def report(c: Candidate, o: Outcome) -> None:
@@ -222,7 +241,32 @@ class Evaluator:
             list(pool.map(warm, cands))
 
     def _finish(self, out: Outcome) -> Outcome:
-        return replace(out, device=self.device_label(), precision=self.settings.precision)
+        return self._against_light(replace(out, device=self.device_label(), precision=self.settings.precision))
+
+    def _against_light(self, out: Outcome) -> Outcome:
+        """A valid time beside the task's bound; one faster than the bound beyond its spread is not credited
+        (`suspect`, naming the bytes, the FLOPs, the ceiling and the time). The trust decision is the checker
+        side's: the bound comes from the task's graph and the measured ceilings, nothing the candidate says."""
+        b = self._bound
+        if not (out.valid and out.candidate and out.candidate.median_ms > 0):
+            return out
+        if not isinstance(b, Bound):
+            return replace(out, extra={**out.extra, "speed_of_light": b}) if b else out
+        ms, spread = out.candidate.median_ms, out.candidate.spread
+        why = check(b, ms, spread)
+        if why is not None and not self._remeasured:
+            # Before refusing a time, make sure the ceilings are not what is wrong: a first measurement taken
+            # while the machine was busy reads low. Measured again now (the runner is gone), each can only rise.
+            self._remeasured = True
+            again = self.speed_of_light(remeasure=True)
+            if not isinstance(again, Bound):
+                return out
+            b, why = again, check(again, ms, spread)
+        sol = b.figure(ms)
+        if why is None:
+            return replace(out, speed_of_light=sol)
+        return replace(out, status=Status.SUSPECT, reason=why, flags=(*out.flags, suspect_flag(b, ms)),
+                       speed_of_light=sol, shapes=None)
 
     def device_label(self) -> str:
         name = self.device_info.get("name") if self.device_info else None

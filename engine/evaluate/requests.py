@@ -15,6 +15,14 @@ from engine.evaluate.outcome import ErrorStats, Status, Timing
 
 
 @dataclass(frozen=True)
+class CeilingsRequest:
+    """Ask the checker for its device's measured ceilings (engine/evaluate/ceilings.py): from the cache, else
+    measured now, while nothing else of the run uses the device."""
+
+    remeasure: bool = False
+
+
+@dataclass(frozen=True)
 class EvalRequest:
     candidate_id: str
     kind: str  # CandidateKind value

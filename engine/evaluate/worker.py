@@ -24,7 +24,7 @@ from typing import Any
 from engine.evaluate import sandbox
 from engine.evaluate.candidate_process import exit_text
 from engine.evaluate.outcome import Status
-from engine.evaluate.requests import EvalReply, EvalRequest
+from engine.evaluate.requests import CeilingsRequest, EvalReply, EvalRequest
 
 
 @dataclass(frozen=True)
@@ -130,6 +130,22 @@ class Worker:
         if reply.fatal:
             self.kill()
         return reply
+
+    def ceilings(self, remeasure: bool = False, timeout_s: float = 180.0) -> dict[str, Any]:
+        """The device's measured ceilings from the checker: {"ceilings": their JSON or None, "why": ...}."""
+        if not self.alive():
+            self.start()
+        assert self.conn is not None
+        self.conn.send(CeilingsRequest(remeasure))
+        if not self.conn.poll(timeout_s):
+            self.kill()
+            return {"ceilings": None, "why": f"measuring the device's ceilings took over {timeout_s:.0f} s"}
+        try:
+            _kind, reply = self.conn.recv()
+        except (EOFError, ConnectionResetError):
+            self.kill()
+            return {"ceilings": None, "why": "the evaluation worker died measuring the device's ceilings"}
+        return reply if isinstance(reply, dict) else {"ceilings": None, "why": "no answer"}
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -485,6 +485,10 @@ async function main() {
       if (/CUDA/.test(text)) {
         throw new Error(`a CPU run's hover speaks of CUDA: ${text}`);
       }
+      // The best beside what this CPU can do: its share of the task's bound from the measured ceilings.
+      if (!/Speed of light: \d+(\.\d+)?% of speed of light, (memory|compute)-bound/.test(text)) {
+        throw new Error(`the hover shows no speed of light: ${text.slice(0, 400)}`);
+      }
       if (!expectWin && /nothing was written/i.test(text.split('HIERA ·').slice(1).join(''))) {
         throw new Error(`the hover repeats the diagnostic's sentence: ${text.slice(0, 400)}`);
       }
@@ -558,6 +562,9 @@ async function main() {
       }
       if (!expectWin && !/\d+(\.\d+)?× slower than eager/.test(text)) {
         throw new Error("the results view does not give the slowdown's size");
+      }
+      if (!/speed of light\s*\d+(\.\d+)?% of speed of light, (memory|compute)-bound/.test(text)) {
+        throw new Error(`the results view shows no speed of light: ${text.slice(0, 400)}`);
       }
       return `${marks} candidates, ${rows} round(s), table ${fits}; ${text.split('\n').find((l) => /beat eager|faster than eager|level with eager/.test(l)) ?? ''}`;
     });

@@ -45,6 +45,8 @@ export interface JobStatus {
   uncertainty?: string | null;
   /** Each flag the engine set on the best, in words ('flagged: over 10× — check before trusting'). */
   warnings?: string[] | null;
+  /** The best's share of the task's speed of light, in the server's words ('62% of speed of light, memory-bound'). */
+  speedOfLight?: string | null;
   /** Whether result files were written beside the module. */
   delivered?: boolean | null;
   /** The sentence that tells the job's end (the server leaves the toast to the extension). */
@@ -112,6 +114,30 @@ export interface RoundDecision {
   best?: { candidate_id: string; speedup: number; retimed: boolean } | null;
 }
 
+/**
+ * A time against the task's speed of light (contracts/speed_of_light.py): the least time this device could take,
+ * from the bytes that must move and the FLOPs that must be done over its measured ceilings; fraction = bound / time.
+ */
+export interface SpeedOfLight {
+  bound: 'memory' | 'compute' | 'launch';
+  bytes: number;
+  flops: number;
+  ceiling: string;
+  fraction: number;
+  bound_ms: number;
+  time_ms: number;
+  notes: string[];
+}
+
+/** A run that stopped spending its budget at its speed of light (contracts/runrecord.py StoppedEarly). */
+export interface StoppedEarly {
+  round: number;
+  fraction: number;
+  bound: string;
+  candidates_saved: number;
+  seconds_saved: number;
+}
+
 export interface BestCandidate {
   candidate_id: string;
   speedup: number;
@@ -140,6 +166,11 @@ export interface BestCandidate {
   warnings?: string[];
   /** Why this candidate is the reported best ("r2c1, timed again on its own (its first pair read 1.50×)"). */
   why?: string;
+  /** Its time against the task's speed of light; null where the device's ceilings or the graph give no bound. */
+  speed_of_light?: SpeedOfLight | null;
+  /** The server's words for it: '62% of speed of light, memory-bound', and what the bound is made of. */
+  speed_of_light_text?: string | null;
+  speed_of_light_detail?: string | null;
 }
 
 export interface ChartEntry {
@@ -197,6 +228,8 @@ export interface RunResults {
   precision?: string | null;
   /** Its tolerance (contracts/precision.py tolerance_json: rtol, atol, what they meet); absent from older engines. */
   tolerance?: Record<string, unknown> | null;
+  /** Set when the run stopped spending its budget because its best reached its speed of light. */
+  stopped_early?: StoppedEarly | null;
 }
 
 export type RunResultsParams = { runId: string } | { uri: string };

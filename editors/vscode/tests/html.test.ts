@@ -190,3 +190,21 @@ describe('results page', () => {
     assert.match(renderResultsBody(null, 'server down'), /server down/);
   });
 });
+
+describe('the speed of light in the results view', () => {
+  it('shows the server\'s words for the best\'s share of its bound, and a stop at it', () => {
+    const r = sampleResults();
+    assert.ok(r.best);
+    r.best.speed_of_light = { bound: 'memory', bytes: 1050624, flops: 262144, ceiling: 'memory 40 GB/s', fraction: 0.62, bound_ms: 0.026, time_ms: 0.042, notes: [] };
+    r.best.speed_of_light_text = '62% of speed of light, memory-bound';
+    r.best.speed_of_light_detail = 'bound 26 us (memory): 1.05 MB and 262 kFLOP, at memory 40 GB/s';
+    r.stopped_early = { round: 1, fraction: 0.91, bound: 'memory', candidates_saved: 12, seconds_saved: 40 };
+    const html = renderResultsBody(r);
+    assert.match(html, /speed of light<\/span><span class="fact-value">62% of speed of light, memory-bound · bound 26 us/);
+    assert.match(html, /stopped early<\/span><span class="fact-value">after round 1, at 91% of its speed of light: 12 candidates \(about 40 s\) not spent/);
+  });
+
+  it('says nothing of it where there is no bound', () => {
+    assert.doesNotMatch(renderResultsBody(sampleResults()), /speed of light/);
+  });
+});

@@ -113,17 +113,16 @@ def best_speedup(ctx: Context) -> float | None:
     return max(vals) if vals else None
 
 
-# A best at this share of the workload's roofline bound is done: a round elsewhere cannot gain 10%.
+# A best at this share of the task's speed of light is done: a round elsewhere cannot gain 10%.
 AT_ROOFLINE = 0.9
 
 
 def roofline_share(ctx: Context, w: Workload) -> float | None:
-    """The roofline bound over the best candidate's measured time (1.0: at the bound), when both are known."""
+    """The best candidate's share of the task's speed of light (1.0: at the bound): the checker's figure from the
+    task's graph and the device's measured ceilings (engine/evaluate/speed_of_light.py), when it gave one."""
     o = ctx.parent_outcome
-    ms = o.candidate.median_ms if o is not None and o.valid and o.candidate is not None else None
-    if not ms or not w.roofline_ms or ms <= 0:
-        return None
-    return w.roofline_ms / ms
+    sol = o.speed_of_light if o is not None and o.valid else None
+    return sol.fraction if sol is not None else None
 
 
 def select_space(ctx: Context, fresh: Callable[[Space], bool] | None = None) -> SpaceChoice:
@@ -170,7 +169,7 @@ def select_space(ctx: Context, fresh: Callable[[Space], bool] | None = None) -> 
         # A best already at the bound has nothing for torch.compile to find (it cannot move fewer bytes than
         # the bound counts); its candidates cost a compile each in the evaluator. Seen on the H200: a sigmoid
         # over 6.4 GB at 100% of the bound spent a round of 75 s verifying torch.compile variants.
-        note += f" The best so far runs at {at_bound:.0%} of the roofline, so no round goes to torch.compile."
+        note += f" The best so far runs at {at_bound:.0%} of its speed of light, so no round goes to torch.compile."
     elif (last and ctx.history and Space.LIBRARIES_PYTORCH in ctx.allowed_spaces
             and _valid_in(ctx, Space.LIBRARIES_PYTORCH) is None and best is not None and best < 1.2
             and choice.space is not Space.LIBRARIES_PYTORCH and ctx.on_gpu and not used_up(Space.LIBRARIES_PYTORCH)):

@@ -113,6 +113,14 @@ function summary(r: RunResults): string {
     fact('best', r.best ? `${bestPhrase(r.best)} · ${pairOf(r.best)} · round ${r.best.round}` : 'no valid candidate'),
     fact('eager median', r.reference_ms !== null ? formatMs(r.reference_ms) : '—'),
   ];
+  if (r.best?.speed_of_light_text) {
+    // The server's words for the best's share of the task's bound, and what the bound is made of.
+    facts.push(fact('speed of light', `${r.best.speed_of_light_text}${r.best.speed_of_light_detail ? ` · ${r.best.speed_of_light_detail}` : ''}`));
+  }
+  if (r.stopped_early) {
+    const s = r.stopped_early;
+    facts.push(fact('stopped early', `after round ${s.round}, at ${Math.round(s.fraction * 100)}% of its speed of light: ${s.candidates_saved} candidates (about ${s.seconds_saved.toFixed(0)} s) not spent`));
+  }
   const compiled = r.compile_ms;
   if (compiled?.default != null) {
     facts.push(fact('torch.compile', formatMs(compiled.default)));
