@@ -37,6 +37,7 @@ from contracts.runrecord import (
     RunStarted,
     Tokens,
     event_json,
+    figure_key,
 )
 from contracts.task import TaskSpec
 from contracts.vocabulary import Direction, Space
@@ -237,7 +238,7 @@ class Loop:
             self.emit(CandidateFinished(
                 r, i, of, c.id, str(self.store.run_dir(state.run_id) / "candidates" / f"{c.id}{c.kind.suffix}"),
                 o.status.value, o.reason[:2000], o.speedup, o.candidate.median_ms if o.candidate else None,
-                state.best.speedup if state.best else None, self._best_event(state)))
+                state.best.speedup if state.best else None, self._best_event(state), figure(o, False)))
 
         for i, (c, o) in sorted(taken.items()):
             index_of[c.id] = i
@@ -257,7 +258,7 @@ class Loop:
 
         self.clock.enter("build")
         self.evaluator.evaluate(cands, on_outcome=finished, on_start=started)
-        round_best = max((o for o in outcomes if o.valid), key=lambda o: o.speedup or 0.0, default=None)
+        round_best = max((o for o in outcomes if o.valid), key=lambda o: figure_key(figure(o, False)), default=None)
         if self.settings.profile and state.best is not None and round_best is not None \
                 and round_best.candidate_id == state.best.candidate.id:
             skip = self.profiles.not_needed(state, ctx, r)
@@ -289,7 +290,8 @@ class Loop:
         if not o.valid or not o.speedup:
             return
         state.valid[c.id] = Best(c, o, r, space, d)
-        if state.best is None or (o.speedup or 0) > state.best.speedup:
+        # The best so far by the run's rule (faster first, then the interval's lower end), among first pairs.
+        if state.best is None or state.valid[c.id].key > state.best.key:
             state.best = state.valid[c.id]
 
     def _record_usage(self, state: LoopState, r: int) -> None:
@@ -311,8 +313,11 @@ class Loop:
 
     @staticmethod
     def _candidate_row(c: Candidate, o: Outcome, i: int) -> CandidateRow:
+        fig = figure(o, False)
         return CandidateRow(c.id, i, o.status.value, o.reason[:CandidateRow.REASON_CHARS], o.speedup,
-                            o.candidate.median_ms if o.candidate else None, o.shapes)
+                            o.candidate.median_ms if o.candidate else None, o.shapes,
+                            fig.verdict if fig else None, fig.low if fig else None, fig.high if fig else None,
+                            fig.confidence if fig else None)
 
     def _round_bests(self, state: LoopState) -> None:
         """Each round's best by the run's own rule (pick_best over its candidates' latest figures)."""
@@ -341,7 +346,8 @@ class Loop:
                 first_use = first_import_note(cuda) if paths.cu else first_call_note(best.candidate.source)
             run_best = RunBest(f.candidate_id, f.speedup, f.candidate_ms, f.reference_ms, f.retimed, f.spread,
                                f.verdict, best.round, best.space.value, best.direction.value, list(best.outcome.flags),
-                               paths, first_use, f.candidate_spread, f.reference_spread, best.outcome.shapes)
+                               paths, first_use, f.candidate_spread, f.reference_spread, best.outcome.shapes,
+                               f.low, f.high, f.confidence, self.files.not_delivered(f, paths))
         result = RunResult(
             run_id=state.run_id, status=status, task=str(self.spec.path),
             device=self.evaluator.device_label() if hasattr(self, "evaluator") else str(self.settings.eval.device),

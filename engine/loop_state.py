@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from contracts import verdict as rule
-from contracts.runrecord import BestFigure, Figure, RoundSummary, pick_best
+from contracts.runrecord import BestFigure, Figure, RoundSummary, figure_key, pick_best
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import RoundRecord, Usage
 from engine.evaluate.outcome import Candidate, Outcome
@@ -60,12 +60,13 @@ class LoopSettings:
 # --- the run's figures: one rule for "the best", whoever shows it ----------------------------------------------
 
 def figure(o: Outcome, retimed: bool) -> Figure | None:
-    """A valid outcome's figure: speedup, both times and the verdict, all from one and the same pair (the pair's
-    spread and verdict by contracts/verdict.py)."""
+    """A valid outcome's figure: speedup, both times, the interval and the verdict, all from one and the same pair
+    (by contracts/verdict.py: the interval from the pair's samples)."""
     if not (o.valid and o.candidate and o.reference and o.speedup):
         return None
     return Figure.of_pair(o.candidate.median_ms, o.reference.median_ms, retimed, o.candidate.spread,
-                          o.reference.spread, unstable=rule.flagged_unstable(o.flags))
+                          o.reference.spread, unstable=rule.flagged_unstable(o.flags),
+                          interval=rule.timings_interval(o.candidate, o.reference))
 
 
 @dataclass
@@ -81,6 +82,11 @@ class Best:
     def speedup(self) -> float:
         return self.outcome.speedup or 0.0
 
+    @property
+    def key(self) -> tuple[int, float, float]:
+        """What the run's best is the largest of (contracts/runrecord.py figure_key)."""
+        return figure_key(figure(self.outcome, self.retimed))
+
     def figure(self) -> BestFigure:
         fig = figure(self.outcome, self.retimed)
         assert fig is not None, "a Best holds a valid, timed outcome"
@@ -88,7 +94,7 @@ class Best:
 
 
 def best_of(pool: Iterable[Best]) -> Best | None:
-    return pick_best(pool, lambda b: b.speedup, lambda b: b.retimed)
+    return pick_best(pool, lambda b: b.key, lambda b: b.retimed)
 
 
 @dataclass

@@ -221,7 +221,7 @@ def module_diagnostic(module: ModuleClass, obj: dict[str, Any] | None, result_fi
             what, code = f"{w['headline']} ({w['uncertainty']})", "unstable-timing"
         else:
             detail = w["uncertainty"] if verdict == "level" else pair_text(best)
-            what, code = f"no kernel beat eager: the best is {w['headline']} ({detail})", "slower-than-eager"
+            what, code = f"no kernel beat eager: the best is {w['headline']} ({detail})", "not-delivered"
         message = (f"HIERA: {what}{flagged}; nothing was written beside this file, the kept files are in "
                    f"{kept_folder(obj, root)}")
         severity = types.DiagnosticSeverity.Warning

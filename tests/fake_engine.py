@@ -12,8 +12,8 @@ It builds and times nothing, so a test job takes a fraction of a second.
 Like the engine (engine/loop.py), it times the best once more before it reports it: a re-timing row
 `<id>-retimed` (round of the best, index 0) with its own pair, 0.95x the eager and 1.02x the candidate
 time of the first, and the reported best is that pair's; a best whose verdict is not `faster` goes to the run's
-`slower-than-eager/` folder, not to --results-dir; a speedup over 10x is flagged `excessive_speedup`, as the
-checker flags it.
+`not-delivered/` folder (with its REASON.txt), not to --results-dir; a speedup over 10x is flagged
+`excessive_speedup`, as the checker flags it.
 
 Behaviour knobs, from `<workspace>/fake_engine.json` ({"delay": .., "mode": .., "notice": ..}; a test writes
 it, since one server serves the whole test) or the environment:
@@ -169,7 +169,8 @@ def candidate_ms(mode: str, r: int, i: int) -> float:
 def figure_of(o: Outcome, retimed: bool) -> rr.Figure:
     assert o.candidate is not None and o.reference is not None
     return rr.Figure.of_pair(o.candidate.median_ms, o.reference.median_ms, retimed, o.candidate.spread,
-                             o.reference.spread, unstable=rule.flagged_unstable(list(o.flags)))
+                             o.reference.spread, unstable=rule.flagged_unstable(list(o.flags)),
+                             interval=rule.timings_interval(o.candidate, o.reference))
 
 
 def flagged(o: Outcome, extra: list[str] | None = None) -> Outcome:
@@ -266,7 +267,7 @@ def optimize(a: argparse.Namespace) -> int:
                     store.set_reference(run_id, REF_MS, device)
                 if outcome.speedup:
                     pool[cid] = Best(cid, outcome, r, space)
-                    if best is None or outcome.speedup > best.speedup:
+                    if best is None or rr.figure_key(figure_of(outcome, False)) > rr.figure_key(best.figure()):
                         best = pool[cid]
                 rows.append(rr.CandidateRow(cid, i, st.value, reason, outcome.speedup, ms, shapes=outcome.shapes))
                 source = str(run_dir / "candidates" / f"{cid}{kind.suffix}")
@@ -285,7 +286,9 @@ def optimize(a: argparse.Namespace) -> int:
         f = best.figure()
         folder = Path(a.results_dir) if a.results_dir else task.parent
         if f.verdict != Verdict.FASTER.value:  # not faster than eager: kept in the run's folder, as the engine does
-            folder = run_dir / rr.SLOWER_DIR
+            folder = run_dir / rr.NOT_DELIVERED_DIR
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / rr.NOT_DELIVERED_REASON).write_text(rr.not_delivered_reason(f, best.outcome.flags) + "\n")
         folder.mkdir(parents=True, exist_ok=True)
         py, cu = free_pair(folder, f"{task.stem}_hiera", kind.suffix)
         py.write_text(modelnew(task, best.cid))
@@ -293,9 +296,13 @@ def optimize(a: argparse.Namespace) -> int:
         run_best = rr.RunBest(f.candidate_id, f.speedup, f.candidate_ms, f.reference_ms, f.retimed, f.spread,
                               f.verdict, best.round, best.space, "M", list(best.outcome.flags),
                               rr.ResultPaths(str(py), str(cu)), first_import_note(kind is CandidateKind.CUDA),
-                              f.candidate_spread, f.reference_spread, best.outcome.shapes)
+                              f.candidate_spread, f.reference_spread, best.outcome.shapes, f.low, f.high,
+                              f.confidence,
+                              rr.not_delivered_reason(f, best.outcome.flags) if f.verdict != Verdict.FASTER.value
+                              else None)
     for rs in rounds:  # each round's best by the run's rule
-        top = rr.pick_best([b for b in pool.values() if b.round == rs.round], lambda b: b.speedup, lambda b: b.retimed)
+        top = rr.pick_best([b for b in pool.values() if b.round == rs.round], lambda b: rr.figure_key(b.figure()),
+                           lambda b: b.retimed)
         rs.best = top.figure() if top else None
     result = rr.RunResult(run_id, status, str(task), device, a.backend, REF_MS, run_best, sum(sizes),
                           sum(len(r.outcomes) for r in rounds), retimed, rounds, rr.Tokens(0, 0),
@@ -318,7 +325,7 @@ def retime(store: RunStore, run_id: str, pool: dict[str, Best], mode: str, devic
     """Time the best once more and report that pair, as engine/loop.py _confirm_best does: a best that falls
     behind another valid candidate gives way to it, which is timed again the same way (at most 3 times)."""
     tried: set[str] = set()
-    best = max(pool.values(), key=lambda b: b.speedup)
+    best = max(pool.values(), key=lambda b: rr.figure_key(b.figure()))
     while best.cid not in tried and len(tried) < 3:
         tried.add(best.cid)
         emit(rr.RetimeStarted(best.cid, best.figure()))
@@ -334,10 +341,10 @@ def retime(store: RunStore, run_id: str, pool: dict[str, Best], mode: str, devic
                                outcome, best.round, 0)
         pool[best.cid] = Best(best.cid, outcome, best.round, best.space, retimed=True)
         done = best.cid
-        best = max(pool.values(), key=lambda b: b.speedup)
-        top = rr.pick_best(pool.values(), lambda b: b.speedup, lambda b: b.retimed)
+        best = max(pool.values(), key=lambda b: rr.figure_key(b.figure()))
+        top = rr.pick_best(pool.values(), lambda b: rr.figure_key(b.figure()), lambda b: b.retimed)
         emit(rr.RetimeFinished(done, Status.VALID.value, figure_of(outcome, True), top.figure() if top else None))
-    top = rr.pick_best(pool.values(), lambda b: b.speedup, lambda b: b.retimed)
+    top = rr.pick_best(pool.values(), lambda b: rr.figure_key(b.figure()), lambda b: b.retimed)
     assert top is not None
     return top, len(tried)
 

@@ -15,7 +15,7 @@ from rich.table import Table
 
 from contracts.device import Device
 from contracts.runrecord import (
-    SLOWER_DIR,
+    KEPT_DIRS,
     BestFigure,
     CandidateFinished,
     Notice,
@@ -355,7 +355,7 @@ def exit_status(result: RunResult) -> int:
 
 
 def kept_aside(b: RunBest) -> bool:
-    return b.paths is not None and Path(b.paths.py).parent.name == SLOWER_DIR
+    return b.paths is not None and Path(b.paths.py).parent.name in KEPT_DIRS
 
 
 def resume_command(run_id: str, args: argparse.Namespace) -> str:
@@ -423,8 +423,9 @@ def ending(result: RunResult, args: argparse.Namespace, store: RunStore) -> list
     lines += [("yellow", f"flagged: {flag_phrase(f)}") for f in b.flags]
     paths = [p for p in (b.paths.py, b.paths.cu) if p] if b.paths else []
     if kept_aside(b):
-        lines.append(("", "not written beside the task (it is not faster than eager; exit status "
-                          f"{EXIT_NOT_WRITTEN}); kept in the run's folder (--keep-slower writes it beside the task):"))
+        why = b.not_delivered or "not delivered: it is not faster than eager"
+        lines.append(("", f"{why} (exit status {EXIT_NOT_WRITTEN}); kept in the run's folder with the reason "
+                          "(--keep-slower writes it beside the task):"))
     lines += [("", f"  {'' if kept_aside(b) else 'wrote '}{shown_path(p)}") for p in paths]
     if b.first_import and b.paths:
         lines.append(("dim", f"  {Path(b.paths.py).name}: {b.first_import}"))

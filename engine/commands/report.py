@@ -12,7 +12,16 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from contracts.runrecord import RETIMED, SLOWER_DIR, BestFigure, best_of_rows, latest_figures, pick_best
+from contracts.runrecord import (
+    KEPT_DIRS,
+    RETIMED,
+    BestFigure,
+    best_of_rows,
+    figure_key,
+    latest_figures,
+    pick_best,
+    row_figure,
+)
 from contracts.runstore import RunReader
 from contracts.verdict import median
 from contracts.wording import flag_phrase, is_cpu, space_title
@@ -71,9 +80,10 @@ def _files(run: dict[str, Any], best: dict[str, Any] | None) -> dict[str, Any]:
         why = ("no valid candidate" if best is None else
                "the run did not write them (it ended before finishing: --resume continues it)")
         return {"written": [], "kept_aside": False, "why": why}
-    aside = any(Path(p).parent.name == SLOWER_DIR for p in written)
-    why = ("not faster than eager: kept in the run's folder (--keep-slower writes such a result beside the task)"
-           if aside else "beside the task" if not run["settings"].get("results_dir") else "in --results-dir")
+    aside = any(Path(p).parent.name in KEPT_DIRS for p in written)
+    kept = ((best or {}).get("not_delivered") or "not delivered: not faster than eager") + (
+        "; kept in the run's folder (--keep-slower writes such a result beside the task)")
+    why = kept if aside else "beside the task" if not run["settings"].get("results_dir") else "in --results-dir"
     return {"written": written, "kept_aside": aside, "why": why}
 
 
@@ -88,8 +98,8 @@ def build_report(store: RunReader, run_id: str) -> dict[str, Any]:
     pool = latest_figures(cands)
     round_best = {}
     for d in decisions:
-        b = pick_best([x for x in pool.values() if x[0]["round"] == d["round"]], lambda x: x[0]["speedup"],
-                      lambda x: x[1])
+        b = pick_best([x for x in pool.values() if x[0]["round"] == d["round"]],
+                      lambda x: figure_key(row_figure(x[0], x[1])), lambda x: x[1])
         round_best[d["round"]] = _row_figure(*b) if b else None
     best = _best(run, cands)
     return {
