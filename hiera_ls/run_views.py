@@ -42,7 +42,7 @@ def pair_text(best: dict[str, Any]) -> str:
 
 
 def sureness(best: dict[str, Any]) -> str:
-    """The uncertainty and the flags, as one line: '±2%: 1.37–1.43× · flagged: over 10× — check before trusting'."""
+    """The uncertainty and the flags, as one line: '1.3–1.5× at 95% · flagged: over 10× — check before trusting'."""
     w = words(best)
     return " · ".join(x for x in [w["uncertainty"], *w["warnings"]] if x)
 

@@ -19,10 +19,11 @@ Behaviour knobs, from `<workspace>/fake_engine.json` ({"delay": .., "mode": .., 
 it, since one server serves the whole test) or the environment:
   HIERA_FAKE_DELAY   seconds per candidate (default 0.02): long enough to cancel a job or time the server
   HIERA_FAKE_MODE    ok | slower | much_slower | level | level_slower | big | no_valid | crash | fail_build
-                     (default ok); slower: valid but 0.8x eager; much_slower: 88x slower; level: 1.01x, inside
-                     the 2% spread of its timings (level_slower: 0.99x); big: 20x and more (flagged)
+                     (default ok); slower: valid but 0.8x eager; much_slower: 88x slower; level: 1.002x, its
+                     95% interval straddling 1 (level_slower: 0.998x); big: 20x and more (flagged)
   HIERA_FAKE_NOTICE  when set, one `notice` event with this text
-  "spread"           each timing's spread (interquartile range over median, default 0.02); over 1.0: unstable
+  "spread"           each timing's spread (interquartile range over median, default 0.02)
+  "flags"            flags the checker set on every valid outcome (an unstable_timing one: no verdict)
   "device"           the device the run reports (default "cpu")
   "kernel"           the kernel's suffix: ".cu" (default) or ".cpp" (C++ candidates, as the engine writes on the CPU)
   "profile"          whether the best's run has a profile (default true; a CPU run has none)
@@ -136,9 +137,9 @@ def emit(ev: rr.Event) -> None:
 
 
 def timing(ms: float, spread: float = 0.02) -> Timing:
-    """A timing of median `ms` whose interquartile range is `spread` of it."""
-    lo, hi = ms * (1 - spread / 2), ms * (1 + spread / 2)
-    return Timing(ms, lo * 0.99, hi * 1.01, ms, ms * 0.01, lo, hi, 100, "perf_counter")
+    """A timing of 100 calls spaced evenly from ms x (1 - spread) to ms x (1 + spread): median `ms`, interquartile
+    range `spread` of it, and the samples the interval of a figure is read from (contracts/verdict.py)."""
+    return Timing.from_samples([ms * (1 + spread * (2 * i / 99 - 1)) for i in range(100)], "perf_counter")
 
 
 def modelnew(task: Path, cid: str) -> str:
@@ -161,8 +162,8 @@ REF_MS = 0.5
 
 
 def candidate_ms(mode: str, r: int, i: int) -> float:
-    return {"slower": REF_MS * 1.25, "much_slower": REF_MS * 88, "level": REF_MS / 1.01,
-            "level_slower": REF_MS * 1.01,
+    return {"slower": REF_MS * 1.25, "much_slower": REF_MS * 88, "level": REF_MS / 1.002,
+            "level_slower": REF_MS * 1.002,
             "big": REF_MS / (19.0 + r + i)}.get(mode, REF_MS / (1.0 + 0.2 * r + 0.05 * i))
 
 

@@ -29,6 +29,7 @@ from contracts.device import Device
 from contracts.runrecord import BestFigure, Figure, RunBest, verdict_phrase
 from contracts.settings_schema import BUDGET, CANDIDATES, ROUNDS, SECONDS_MAX
 from contracts.task import TaskError, TaskSpec, load_task
+from contracts.verdict import ratio_text
 from contracts.wording import flag_phrase
 from engine.evaluate.outcome import Outcome, Precision
 from engine.untrusted import escape
@@ -241,7 +242,8 @@ def folding_table(*headers: str, **kw: Any) -> Table:
 
 
 def fig_text(fig: Figure | BestFigure | RunBest) -> str:
-    return f"{fig.speedup:.2f}x, {verdict_phrase(fig)}"
+    """'3.4x, faster than eager (2.1–5.6x at 95%, all of it above 1)'; a slowdown by its own size ('2.0x slower')."""
+    return f"{ratio_text(fig.speedup, fig.spread, 'x')}, {verdict_phrase(fig)}"
 
 
 def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Table:
@@ -260,7 +262,8 @@ def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Tab
         t.add_row("candidate", f"{o.candidate.median_ms:.4g} ms median (min {o.candidate.min_ms:.4g}, "
                                f"max {o.candidate.max_ms:.4g}, spread {o.candidate.spread:.1%})")
         fig = figure(o, retimed=False)
-        t.add_row("speedup", f"[bold]{fig.speedup:.2f}x[/bold]: {verdict_phrase(fig)}" if fig else "-")
+        t.add_row("speedup", f"[bold]{ratio_text(fig.speedup, fig.spread, 'x')}[/bold]: {verdict_phrase(fig)}"
+                  if fig else "-")
     if o.error:
         t.add_row("worst error", escape(f"{o.error.where}: expected {o.error.expected:.6g}, got {o.error.got:.6g}"))
     t.add_row("device", escape(o.device))
