@@ -28,7 +28,7 @@ from rich.table import Table
 from contracts.device import Device
 from contracts.runrecord import BestFigure, Figure, RunBest, verdict_phrase
 from contracts.settings_schema import BUDGET, CANDIDATES, ROUNDS, SECONDS_MAX
-from contracts.task import TaskError, TaskSpec, load_task
+from contracts.task import LOAD_TIMEOUT_S, TaskError, TaskSpec, check_task_path, check_task_text, load_task
 from contracts.verdict import ratio_text
 from contracts.wording import flag_phrase
 from engine.evaluate.outcome import Outcome, Precision
@@ -104,11 +104,31 @@ def task_workdir(workspace: Path, spec: TaskSpec) -> Path:
     return workspace / ".hiera" / "tasks" / f"{spec.name}-{spec.source_hash}"
 
 
-def load_task_or_exit(path: str, device: Device | None = None) -> TaskSpec:
-    """The task, or a usage error naming what is wrong with it; with the device that will evaluate it, also
-    refused when it cannot fit there (engine/commands/checks.py)."""
+def say_slow_load(path: str) -> Callable[[str, float, float], None]:
+    """What a slow task load says on stderr every few seconds (contracts/task.py SLOW_LOAD_S): where it is, and the
+    limit (a forward that hangs printed nothing for 300 s)."""
+    def say(step: str, seconds: float, limit: float) -> None:
+        console.print(f"[yellow]loading {escape(Path(path).name)}:[/yellow] still in {escape(step)} after "
+                      f"{seconds:.0f} s (stopped at {limit:.0f} s; --load-timeout SECONDS changes that)")
+    return say
+
+
+def task_text_or_exit(path: str) -> None:
+    """The checks of a task file that need no process (its path, and its text: binary, not UTF-8, not Python, no
+    Model/get_inputs/get_init_inputs), said as usage errors before anything imports torch."""
     try:
-        spec = load_task(path)
+        check_task_path(Path(path))
+        check_task_text(Path(path))
+    except TaskError as e:
+        raise UsageError(str(e)) from e
+
+
+def load_task_or_exit(path: str, device: Device | None = None, timeout_s: float | None = None) -> TaskSpec:
+    """The task, or a usage error naming what is wrong with it; with the device that will evaluate it, also
+    refused when it cannot fit there (engine/commands/checks.py). A load past timeout_s (default LOAD_TIMEOUT_S)
+    is stopped; from a few seconds on, stderr says where it is."""
+    try:
+        spec = load_task(path, timeout_s or LOAD_TIMEOUT_S, on_slow=say_slow_load(path))
     except TaskError as e:
         raise UsageError(str(e)) from e
     if device is not None:
@@ -133,7 +153,17 @@ def candidate_file_or_exit(name: str, device: Device | None = None) -> Path:
     return path
 
 
+def device_text_or_exit(device: str) -> None:
+    """A --device that names no device is refused before torch is imported (finding a GPU needs it: seconds)."""
+    if device != "auto":
+        try:
+            Device.parse(device)
+        except ValueError:
+            raise UsageError(f"--device {device}: expected cpu, cuda, cuda:N or auto") from None
+
+
 def device_or_exit(device: str) -> Device:
+    device_text_or_exit(device)
     from engine.evaluate.pipeline import resolve_device
 
     try:
@@ -156,6 +186,9 @@ def add_eval_limits(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                    help="limit on verifying and timing one candidate; past it the candidate is a timeout (default: "
                         "derived from the reference's own time, so a far slower candidate ends in seconds)")
+    p.add_argument("--load-timeout", type=seconds, default=LOAD_TIMEOUT_S, metavar="SECONDS",
+                   help="limit on loading the task (importing it, building Model, one forward in a process of its "
+                        f"own); past it the command stops with the step it was in (default: {LOAD_TIMEOUT_S:g})")
     p.add_argument("--build-timeout", type=seconds, default=120.0, metavar="SECONDS",
                    help="limit on compiling one candidate; past it the candidate failed to build (default: 120)")
     p.add_argument("--no-sandbox", action="store_true",
@@ -174,7 +207,8 @@ def eval_limits(args: argparse.Namespace) -> dict[str, Any]:
 
 def eval_limit_flags(args: argparse.Namespace) -> list[str]:
     """The same limits as command-line flags, for the hiera processes a command starts."""
-    flags = ["--build-timeout", repr(args.build_timeout), "--shapes", args.shapes]
+    flags = ["--build-timeout", repr(args.build_timeout), "--shapes", args.shapes,
+             "--load-timeout", repr(args.load_timeout)]
     if args.timeout is not None:
         flags += ["--timeout", repr(args.timeout)]
     return flags + (["--no-sandbox"] if args.no_sandbox else [])

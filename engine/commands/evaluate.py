@@ -19,11 +19,13 @@ from engine.commands.common import (
     check_sandbox,
     console,
     device_or_exit,
+    device_text_or_exit,
     escape,
     eval_limits,
     load_task_or_exit,
     outcome_table,
     shown_path,
+    task_text_or_exit,
     task_workdir,
     user_build_log,
     whole_number,
@@ -39,9 +41,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from engine.loop import figure, uninterrupted
     from engine.store import RunStore
 
+    device_text_or_exit(args.device)
+    task_text_or_exit(args.task)  # the usage errors that need no torch, first
     device = device_or_exit(args.device)
     paths = [candidate_file_or_exit(name, device) for name in args.candidate]
-    spec = load_task_or_exit(args.task, device)
+    spec = load_task_or_exit(args.task, device, args.load_timeout)
     space = Space(args.space)
     cands = []
     for n, cand_path in enumerate(paths, start=1):

@@ -50,6 +50,7 @@ from engine.commands.common import (
     check_sandbox,
     console,
     device_or_exit,
+    device_text_or_exit,
     eval_limits,
     fig_text,
     folding_table,
@@ -57,6 +58,7 @@ from engine.commands.common import (
     reason_text,
     rounds_arg,
     shown_path,
+    task_text_or_exit,
     task_workdir,
     whole_number,
     workspace_of,
@@ -73,16 +75,29 @@ DEFAULT_ROUNDS, DEFAULT_CANDIDATES = 3, 6
 EXIT_TERMINATED = 143  # stopped by SIGTERM (the language server's cancel), 128 + 15
 
 
-def make_backend(args: argparse.Namespace, workspace: Path) -> Backend:
+def llm_config_or_exit(args: argparse.Namespace, workspace: Path) -> Any:
+    """The LLM backend's configuration (hiera.toml, the flags, the environment), or a usage error that says what is
+    missing, before anything slow runs (a misconfigured LLM was said 8-12 s in, after torch loaded). None for the
+    expert backend."""
+    if args.backend != "llm":
+        return None
+    from engine.llm_config import load_llm_config, overrides_from_args
+
+    try:
+        return load_llm_config(workspace, overrides_from_args(args))
+    except ValueError as e:
+        raise UsageError(str(e)) from e
+
+
+def make_backend(args: argparse.Namespace, workspace: Path, config: Any = None) -> Backend:
     if args.backend == "expert":
         from engine.agents.expert import ExpertBackend
 
         return ExpertBackend()
     from engine.agents.llm import BackendUnavailable, LLMBackend
-    from engine.llm_config import load_llm_config, overrides_from_args
 
     try:
-        config = load_llm_config(workspace, overrides_from_args(args))
+        config = config or llm_config_or_exit(args, workspace)
         backend = LLMBackend(config)
         check = backend.check_endpoint()
     except (BackendUnavailable, ValueError) as e:
@@ -263,10 +278,18 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     task_arg = args.task or (run["task_path"] if run else None)
     if not task_arg:
         raise UsageError("give a task file: hiera optimize TASK.py (or --resume RUN_ID to continue a run)")
+    if run and run.get("backend") in ("expert", "llm"):
+        args.backend = run["backend"]  # the run goes on with the backend that started it
+    # What can be refused without torch is, first and at once (well under a second): the device's name, the task
+    # file's text, the LLM's configuration.
+    device_text = run["settings"].get("device", args.device) if run else args.device
+    device_text_or_exit(device_text)
+    task_text_or_exit(task_arg)
+    llm_config = llm_config_or_exit(args, workspace)
     # Finding the device imports torch (seconds) and loading the task probes it in a process of its own: both
     # at once. A device error is still said before the task is used.
-    finding = in_background(lambda: device_or_exit(run["settings"].get("device", args.device) if run else args.device))
-    spec = load_task_or_exit(task_arg)
+    finding = in_background(lambda: device_or_exit(device_text))
+    spec = load_task_or_exit(task_arg, timeout_s=args.load_timeout)
     device = finding.result()
     task_fits(spec, device)
     if run and spec.source_hash != run["task_hash"]:
@@ -274,10 +297,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
                          "against the old task); start a new run")
     settings = _settings(args, device, run["settings"] if run else None)
     results_writable(settings.results_dir or spec.path.parent, beside_task=settings.results_dir is None)
-    if run and run.get("backend") in ("expert", "llm"):
-        args.backend = run["backend"]  # the run goes on with the backend that started it
     check_sandbox(settings.eval.sandbox, device)
-    backend = make_backend(args, workspace)
+    backend = make_backend(args, workspace, llm_config)
     store = store or RunStore.for_workspace(workspace)
     events = args.events == "jsonl"
 
