@@ -181,14 +181,18 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout (default: off)")
 
 
+def add_load_timeout(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--load-timeout", type=seconds, default=LOAD_TIMEOUT_S, metavar="SECONDS",
+                   help="limit on loading the task (importing it, building Model, one forward in a process of its "
+                        f"own); past it the command stops with the step it was in (default: {LOAD_TIMEOUT_S:g})")
+
+
 def add_eval_limits(p: argparse.ArgumentParser) -> None:
     """The evaluator's limits and its sandbox (mapped to EvalSettings by eval_limits)."""
     p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                    help="limit on verifying and timing one candidate; past it the candidate is a timeout (default: "
                         "derived from the reference's own time, so a far slower candidate ends in seconds)")
-    p.add_argument("--load-timeout", type=seconds, default=LOAD_TIMEOUT_S, metavar="SECONDS",
-                   help="limit on loading the task (importing it, building Model, one forward in a process of its "
-                        f"own); past it the command stops with the step it was in (default: {LOAD_TIMEOUT_S:g})")
+    add_load_timeout(p)
     p.add_argument("--build-timeout", type=seconds, default=120.0, metavar="SECONDS",
                    help="limit on compiling one candidate; past it the candidate failed to build (default: 120)")
     p.add_argument("--no-sandbox", action="store_true",
