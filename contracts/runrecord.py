@@ -280,18 +280,21 @@ class RoundSummary:
     rationale: str
     outcomes: list[CandidateRow]
     best: BestFigure | None = None  # by the run's rule, set when the run ends
+    # The space as what it was on the run's device ("native C++" on the CPU, where `space` keeps the engine's id,
+    # pure_cuda): contracts/wording.py space_title. None from older engines.
+    space_title: str | None = None
 
     def to_json(self) -> Json:
         return {"round": self.round, "space": self.space, "scores": self.scores, "direction": self.direction,
                 "strategy": self.strategy, "rationale": self.rationale,
                 "outcomes": [o.to_json() for o in self.outcomes],
-                "best": self.best.to_json() if self.best else None}
+                "best": self.best.to_json() if self.best else None, "space_title": self.space_title}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RoundSummary:
         return cls(d.get("round"), d.get("space"), d.get("scores"), d.get("direction"), d.get("strategy"),
                    d.get("rationale"), [CandidateRow.from_json(o) for o in d.get("outcomes") or []],
-                   _opt(BestFigure, d.get("best")))
+                   _opt(BestFigure, d.get("best")), d.get("space_title"))
 
 
 @dataclass(frozen=True)
@@ -335,6 +338,7 @@ class RunBest:
     # Why the best was not written beside the task (its verdict, in words with its interval; the same text as the
     # reason file beside the kept copy in NOT_DELIVERED_DIR); None when it was, or when the run wrote nothing.
     not_delivered: str | None = None
+    space_title: str | None = None  # its space as what it was on the run's device (RoundSummary.space_title)
 
     @property
     def figure(self) -> BestFigure:
@@ -346,7 +350,7 @@ class RunBest:
         return {**self.figure.to_json(), "round": self.round, "space": self.space, "direction": self.direction,
                 "flags": self.flags, "paths": self.paths.to_json() if self.paths else None,
                 "first_import": self.first_import, "shapes": self.shapes.to_json() if self.shapes else None,
-                "not_delivered": self.not_delivered}
+                "not_delivered": self.not_delivered, "space_title": self.space_title}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RunBest:
@@ -356,7 +360,8 @@ class RunBest:
         return cls(f.candidate_id, f.speedup, f.candidate_ms, ref, f.retimed, f.spread, f.verdict,
                    d.get("round"), d.get("space"), d.get("direction"), list(d.get("flags") or []),
                    _opt(ResultPaths, d.get("paths")), d.get("first_import"), f.candidate_spread, f.reference_spread,
-                   _opt(ShapeReport, d.get("shapes")), f.low, f.high, f.confidence, d.get("not_delivered"))
+                   _opt(ShapeReport, d.get("shapes")), f.low, f.high, f.confidence, d.get("not_delivered"),
+                   d.get("space_title"))
 
 
 @dataclass(frozen=True)
@@ -551,6 +556,19 @@ class RetimeFinished:
 
 
 @dataclass(frozen=True)
+class Progress:
+    """How much of the run's work is done, as the engine counts it (engine/progress.py): `total` is the candidates
+    the rounds generated (a later round's as asked), plus the re-timings and profiles begun; `what` is the step
+    under way; `seconds` is how long it has run (set on a heartbeat, every 15 s of one long step; else null)."""
+
+    EVENT: ClassVar[str] = "progress"
+    done: int
+    total: int
+    what: str
+    seconds: float | None = None
+
+
+@dataclass(frozen=True)
 class Failed:
     """The run failed (an exception in the engine): its message and where its log is."""
 
@@ -568,10 +586,10 @@ class Result:
 
 
 Event = (RunStarted | Notice | ReferenceTimed | RoundStarted | CandidateStarted | CandidateFinished | RoundFinished
-         | RetimeStarted | RetimeFinished | Failed | Result)
+         | RetimeStarted | RetimeFinished | Progress | Failed | Result)
 EVENTS: dict[str, type[Any]] = {c.EVENT: c for c in (RunStarted, Notice, ReferenceTimed, RoundStarted,
                                                       CandidateStarted, CandidateFinished, RoundFinished,
-                                                      RetimeStarted, RetimeFinished, Failed, Result)}
+                                                      RetimeStarted, RetimeFinished, Progress, Failed, Result)}
 # Fields holding a nested type, by event: (field, its type).
 _NESTED: dict[str, tuple[tuple[str, type[Any]], ...]] = {
     "candidate_finished": (("best", BestFigure), ("figure", Figure)), "round_finished": (("best", BestFigure),),

@@ -13,6 +13,7 @@ continues where it stopped without measuring a finished candidate again.
 
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import Future
 from dataclasses import replace
@@ -41,6 +42,7 @@ from contracts.runrecord import (
 )
 from contracts.task import TaskSpec
 from contracts.vocabulary import Direction, Space
+from contracts.wording import space_title
 from engine.agents.base import Backend, Context, DirectionScores, Invalid, RoundRecord, SpaceChoice
 from engine.background import in_background, uninterrupted
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status
@@ -59,6 +61,7 @@ from engine.loop_state import (
     median,
 )
 from engine.phases import PhaseClock
+from engine.progress import WorkCount
 from engine.result_files import ResultFiles
 from engine.retiming import MAX_RETIMES, confirm_best, flag_noisy_reference
 from engine.store import RunStore
@@ -88,11 +91,14 @@ class Loop:
         self.clock = PhaseClock("start", started_s)
         self.profiles = LoopProfiles(self)
         self.files = ResultFiles(self)
+        self._emit_lock = threading.Lock()  # the heartbeat (engine/progress.py) emits from a thread of its own
+        self.work = WorkCount(self.emit, self.sizes)
 
     # --- events -------------------------------------------------------------------------------------
 
     def emit(self, event: Event) -> None:
-        self.sink(event_json(event))
+        with self._emit_lock:
+            self.sink(event_json(event))
 
     def notice(self, state: LoopState, message: str) -> None:
         message = clean(message)  # a notice may quote a candidate's reason or a model's words
@@ -143,6 +149,8 @@ class Loop:
                 self.emit(RunStarted(state.run_id, str(self.spec.path), ev.device_label(), len(self.sizes),
                                      s.candidates, s.total, self.backend.name, str(self.store.db_path),
                                      str(self.store.run_dir(state.run_id))))
+                self.work.resumed({rs.round: len(rs.outcomes) for rs in state.rounds})
+                self.work.start()
                 if s.profile and not on_gpu:
                     state.profiling_off = ("profiling off: Nsight Compute profiles CUDA devices and this run is on "
                                            "the CPU")
@@ -150,7 +158,9 @@ class Loop:
                 if reference is not None:
                     self.profiles.build_ahead(state, info, first_round)
                     self.clock.enter("reference_profile")
+                    self.work.begin("profiling the reference with Nsight Compute", extra=True)
                     state.parent_profile = self.profiles.record(state, "reference", reference.result())
+                    self.work.finish()
                     state.profiling["reference"] = state.parent_profile is not None
                 for r in range(first_round, len(self.sizes) + 1):
                     self._round(state, r, info)
@@ -160,6 +170,9 @@ class Loop:
                 with uninterrupted():
                     ev.close()  # its processes end now, not when the with block is left
                     return self.finish(state, "stopped")
+            except BaseException:
+                self.work.stop()  # no heartbeat after the run failed
+                raise
         return self.finish(state, "finished")
 
     @staticmethod
@@ -203,6 +216,7 @@ class Loop:
         generated = self.backend.oa.generate(ctx, choice.space, strategy, size)
         self._record_usage(state, r)
         of = min(len(generated), size)  # the round's candidates: the OA may write fewer than it was asked for
+        self.work.round_generated(r, of)
         cands: list[Candidate] = []
         invalid: list[tuple[int, Invalid]] = []
         index_of: dict[str, int] = {}  # candidate id -> its 1-based position among the K generated
@@ -239,6 +253,7 @@ class Loop:
                 r, i, of, c.id, str(self.store.run_dir(state.run_id) / "candidates" / f"{c.id}{c.kind.suffix}"),
                 o.status.value, o.reason[:2000], o.speedup, o.candidate.median_ms if o.candidate else None,
                 state.best.speedup if state.best else None, self._best_event(state), figure(o, False)))
+            self.work.finish(f"round {r} candidate {i}/{of}: {o.status.value}")
 
         for i, (c, o) in sorted(taken.items()):
             index_of[c.id] = i
@@ -254,6 +269,7 @@ class Loop:
             finished(c, Outcome(c.id, Status.BUILD_FAILED, f"no usable source: {inv.reason}"))
         def started(c: Candidate) -> None:
             self.clock.enter("evaluate_other")  # the builds are done; split by the worker's own figures
+            self.work.begin(f"round {r} candidate {index_of.get(c.id, 0)}/{of}: verifying and timing")
             self.emit(CandidateStarted(r, index_of.get(c.id, 0), of))
 
         self.clock.enter("build")
@@ -266,14 +282,17 @@ class Loop:
                 state.profiling["skipped"][skip] = state.profiling["skipped"].get(skip, 0) + 1
             else:
                 self.clock.enter("profile")
+                self.work.begin(f"profiling {state.best.candidate.id} with Nsight Compute", extra=True)
                 prof = self.profiles.profile(state, state.best.candidate, state.best.candidate.id)
+                self.work.finish()
                 if prof is not None:
                     state.parent_profile = prof
                     state.profiling["rounds_profiled"] += 1
         state.history.append(RoundRecord(r, choice.space, direction, strategy.name,
                                          state.best.speedup if state.best else None, tuple(outcomes)))
         state.rounds.append(RoundSummary(r, choice.space.value, scores.as_json(), direction.value, strategy.name,
-                                         f"{choice.rationale} | {scores.rationale}", rows))
+                                         f"{choice.rationale} | {scores.rationale}", rows,
+                                         space_title=space_title(choice.space.value, str(self.settings.eval.device))))
         self.emit(RoundFinished(r, state.best.speedup if state.best else None, self._best_event(state)))
 
     def account(self, state: LoopState, c: Candidate, o: Outcome, r: int, i: int, retime: bool = False) -> None:
@@ -326,6 +345,7 @@ class Loop:
             rs.best = b.figure() if b else None
 
     def finish(self, state: LoopState, status: str) -> RunResult:
+        self.work.stop()
         self.clock.enter("finish")
         best = state.best
         paths: ResultPaths | None = None
@@ -347,7 +367,8 @@ class Loop:
             run_best = RunBest(f.candidate_id, f.speedup, f.candidate_ms, f.reference_ms, f.retimed, f.spread,
                                f.verdict, best.round, best.space.value, best.direction.value, list(best.outcome.flags),
                                paths, first_use, f.candidate_spread, f.reference_spread, best.outcome.shapes,
-                               f.low, f.high, f.confidence, self.files.not_delivered(f, paths))
+                               f.low, f.high, f.confidence, self.files.not_delivered(f, paths),
+                               space_title(best.space.value, str(self.settings.eval.device)))
         result = RunResult(
             run_id=state.run_id, status=status, task=str(self.spec.path),
             device=self.evaluator.device_label() if hasattr(self, "evaluator") else str(self.settings.eval.device),

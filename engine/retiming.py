@@ -70,7 +70,10 @@ def retime_one(loop: Loop, state: LoopState, best: Best, c: Candidate) -> Outcom
     candidate failed on its own). The stored `-retimed` row is the pooled outcome."""
     outs: list[Outcome] = []
     while True:
+        loop.work.begin(f"re-timing {best.candidate.id} on its own"
+                        + (f" (evaluation {len(outs) + 1}, samples pooled)" if outs else ""), extra=True)
         (o,) = loop.evaluator.evaluate([c])
+        loop.work.finish(f"re-timed {best.candidate.id}: {o.status.value}")
         if not o.valid:
             loop.account(state, c, o, best.round, 0, retime=True)
             return o

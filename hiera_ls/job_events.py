@@ -16,6 +16,7 @@ from contracts.runrecord import (
     CandidateStarted,
     Failed,
     Notice,
+    Progress,
     ReferenceTimed,
     Result,
     RetimeFinished,
@@ -87,6 +88,12 @@ def apply_event(job: Job, line: dict[str, Any]) -> Step | None:
             job.best_speedup = ev.best.speedup
         fresh = times(ev.figure.speedup) if ev.figure is not None else f"{ev.status}, not kept"
         return Step(f"re-timed {ev.candidate_id}: {fresh} · best {times(job.best_speedup)}", done=True)
+    if isinstance(ev, Progress):
+        job.work_done, job.work_total = ev.done, ev.total
+        if ev.seconds is not None:  # a heartbeat during one long step: say it is still going
+            return Step(f"{ev.what} ({ev.seconds:.0f} s) · best {times(job.best_speedup)}"
+                        if job.best_speedup else f"{ev.what} ({ev.seconds:.0f} s)")
+        return Step(job.message) if job.message else None
     if isinstance(ev, Result):
         job.result = ev.result
         job.run_id = ev.result.run_id or job.run_id

@@ -178,10 +178,11 @@ def module_hover(module: ModuleClass, obj: dict[str, Any] | None, job_line: str 
 
 
 def lens_summary(obj: dict[str, Any]) -> str:
-    """'1.4× faster than eager · chosen direction: M': the best and the direction the last round chose; a
-    bottleneck only where Nsight Compute measured the best ('· ncu: memory-bound (M)')."""
+    """'1.4× faster than eager · chosen direction: M': the best and the direction of the round that made it (the
+    hover's, from the same record: the lens said the last round's R beside a hover's round 1, P), the last round's
+    before there is a best; a bottleneck only where Nsight Compute measured the best ('· ncu: memory-bound (M)')."""
     best = obj.get("best")
-    d = last_direction(obj)
+    d = (best or {}).get("direction") or last_direction(obj)
     if best and isinstance(best.get("speedup"), (int, float)):
         head = speed_phrase(best)
     elif obj.get("status") == "running":

@@ -62,6 +62,7 @@ from contracts import verdict as rule  # noqa: E402
 from contracts.export import first_import_note, free_pair  # noqa: E402
 from contracts.shapes import ShapeReport  # noqa: E402
 from contracts.verdict import EXCESSIVE_SPEEDUP, Verdict  # noqa: E402
+from contracts.wording import space_title  # noqa: E402
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status, Timing  # noqa: E402
 from engine.phases import ORDER as PHASE_ORDER  # noqa: E402
 from engine.store import RunStore  # noqa: E402
@@ -273,8 +274,10 @@ def optimize(a: argparse.Namespace) -> int:
                 rows.append(rr.CandidateRow(cid, i, st.value, reason, outcome.speedup, ms, shapes=outcome.shapes))
                 source = str(run_dir / "candidates" / f"{cid}{kind.suffix}")
                 emit(rr.CandidateFinished(r, i, size, cid, source, st.value, reason, outcome.speedup, ms,
-                                          best.speedup if best else None, best.figure() if best else None))
-            rounds.append(rr.RoundSummary(r, space, scores, "M", strategy, rationale, rows))
+                                          best.speedup if best else None, best.figure() if best else None,
+                                          figure_of(outcome, False) if outcome.speedup else None))
+            rounds.append(rr.RoundSummary(r, space, scores, "M", strategy, rationale, rows,
+                                          space_title=space_title(space, device)))
             emit(rr.RoundFinished(r, best.speedup if best else None, best.figure() if best else None))
         if best is not None:
             best, retimed = retime(store, run_id, pool, mode, device, spread, kind, k.get("flags"))
@@ -300,7 +303,7 @@ def optimize(a: argparse.Namespace) -> int:
                               f.candidate_spread, f.reference_spread, best.outcome.shapes, f.low, f.high,
                               f.confidence,
                               rr.not_delivered_reason(f, best.outcome.flags) if f.verdict != Verdict.FASTER.value
-                              else None)
+                              else None, space_title(best.space, device))
     for rs in rounds:  # each round's best by the run's rule
         top = rr.pick_best([b for b in pool.values() if b.round == rs.round], lambda b: rr.figure_key(b.figure()),
                            lambda b: b.retimed)

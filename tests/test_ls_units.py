@@ -268,6 +268,20 @@ def test_lens_summary_names_the_verdict_and_the_chosen_direction_never_an_unmeas
     assert "bound" not in lens_summary({**measured, "best": {**measured["best"], "bottleneck": None}})
 
 
+def test_the_lens_and_the_hover_name_the_same_direction_for_the_same_best():
+    """The best came from round 1 (direction P); the last round chose R: both views say P, from the best's record."""
+    from hiera_ls.modules import ModuleClass
+    from hiera_ls.run_views import module_hover
+
+    best = {"candidate_id": "r1c2", "speedup": 2.0, "verdict": "faster", "round": 1, "space": "pure_cuda",
+            "direction": "P", "candidate_ms": 1.0, "reference_ms": 2.0}
+    obj = {"best": best, "rounds": [{"round": 1, "direction": "P", "outcomes": []},
+                                    {"round": 2, "direction": "R", "outcomes": []}], "device": "cpu"}
+    assert lens_summary(obj) == "2.00× faster than eager · chosen direction: P"
+    module = ModuleClass("Model", "kernelbench", 0, 0, 6, 10)
+    assert "round 1, native C++, chosen direction P" in module_hover(module, obj, None, None)
+
+
 def test_result_names_never_collide_and_stay_importable(tmp_path: Path):
     (tmp_path / "t_hiera.cu").write_text("x")
     assert [p.name for p in free_targets(tmp_path, "t_hiera", [".py", ".cu"], set())] == ["t_hiera_2.py",

@@ -18,6 +18,7 @@ import argparse
 import math
 import os
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,20 @@ from contracts.wording import flag_phrase
 from engine.evaluate.outcome import Outcome, Precision
 from engine.untrusted import escape
 
-console = Console(stderr=True, highlight=False)
+
+def _console() -> Console:
+    """stderr through rich. Where it is not a terminal (a pipe, a log, CI) lines are not wrapped at 80 columns: a
+    wrapped line split the run ids `--resume` needs; tables lay out at 200 columns there unless COLUMNS says."""
+    try:
+        tty = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if tty:
+        return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, soft_wrap=True, width=None if os.environ.get("COLUMNS") else 200)
+
+
+console = _console()
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 130
 EXIT_NOT_WRITTEN = 3  # optimize: a valid best, not faster than eager; kept in the run's folder, nothing beside the task

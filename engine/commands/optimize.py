@@ -29,11 +29,13 @@ from contracts.runrecord import (
     event_json,
     parse_event,
 )
+from contracts.runrecord import Progress as ProgressEvent
 from contracts.shapes import ShapeReport, describe_range
-from contracts.verdict import median
+from contracts.verdict import median, ratio_text
 from contracts.vocabulary import Space
 from contracts.wording import flag_phrase, readable_rationale, space_title
 from engine.agents.base import Backend
+from engine.commands.candidate_line import candidate_line, figure_words
 from engine.commands.checks import results_writable, task_fits, workspace_writable
 from engine.commands.common import (
     EXIT_INVALID,
@@ -125,21 +127,24 @@ def best_label(fig: BestFigure | RunBest | None) -> str:
     if fig is None:
         return "no valid candidate yet"
     pair = "re-timed" if fig.retimed else "first pair"
-    return f"best {fig.speedup:.2f}x ({fig.verdict}, {pair})"
+    return f"best {ratio_text(fig.speedup, fig.spread, 'x')} ({fig.verdict}, {pair})"
 
 
 class HumanProgress:
-    """Live progress on stderr: one line per candidate above a bar with the round and the best so far; the
-    same lines in plain text on stdout when it is a log (plain.py)."""
+    """Live progress on stderr: one line per candidate (verbose: with its whole reason) above a bar that counts the
+    run's work as the engine counts it (its `progress` events: engine/progress.py), with the step under way and the
+    best so far; the same lines in plain text on stdout when it is a log (plain.py), heartbeats included."""
 
-    def __init__(self, total: int, plain: PlainLines | None = None):
+    def __init__(self, total: int, plain: PlainLines | None = None, verbose: bool = False):
         self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TimeElapsedColumn(), console=console, transient=False)
         self.task = self.progress.add_task("starting", total=total)
         self.plain = plain or PlainLines(json_on_stdout=True)  # none asked for: no plain lines
+        self.verbose = verbose
         self.best: BestFigure | RunBest | None = None
         self.round = 0
         self.device = ""
+        self.what = ""
 
     def __call__(self, line: dict[str, Any]) -> None:
         e = parse_event(line)
@@ -163,15 +168,26 @@ class HumanProgress:
                           f"{escape(e.strategy)}\n  [dim]{escape(readable_rationale(e.rationale, self.device))}[/dim]")
             self.plain.say(f"round {e.round}: {space} · {e.direction} · {e.strategy}")
         elif isinstance(e, CandidateFinished):
-            sp = f"{e.speedup:.2f}x" if e.speedup else "-"
             color = "green" if e.status == "valid" else "red"
             name = Path(e.source).name if e.source else None
-            why = first_line(reason_text(line, name, lines=1))
-            console.print(f"  {e.index}/{e.of} [{color}]{e.status}[/{color}] {sp}  [dim]{escape(why)}[/dim]")
+            reason = reason_text(line, name, lines=3)
+            text = candidate_line(e.index, e.of, e.status, e.figure, reason, max(console.width - 1, 40))
+            head = f"  {e.index}/{e.of} {e.status}"
+            console.print(f"  {e.index}/{e.of} [{color}]{e.status}[/{color}]{escape(text[len(head):])}",
+                          soft_wrap=True)
+            if self.verbose and reason:
+                console.print(f"[dim]{escape(reason)}[/dim]")
             self.best = e.best
-            self.progress.advance(self.task)
-            self.plain.say(f"round {e.round} candidate {e.index}/{e.of}: {e.status} {sp} ({why}) · "
-                           f"{best_label(self.best)}")
+            said = figure_words(e.figure) if e.figure else (ratio_text(e.speedup, None, "x") if e.speedup else "")
+            self.plain.say(f"round {e.round} candidate {e.index}/{e.of}: {e.status}"
+                           f"{f' {said}' if said else ''} ({first_line(reason)}) · {best_label(self.best)}")
+        elif isinstance(e, ProgressEvent):
+            self.what = e.what
+            self.progress.update(self.task, total=e.total, completed=e.done)
+            if e.seconds is not None:  # a heartbeat: one step has run a while
+                self.plain.say(f"still {e.what} ({e.seconds:.0f} s; {e.done} of {e.total} steps done)")
+                self.progress.update(self.task, description=f"{e.what} · {best_label(self.best)}")
+                return
         elif isinstance(e, RetimeStarted):
             self.progress.update(self.task, description=f"timing {e.candidate_id} again on its own")
             return
@@ -182,9 +198,8 @@ class HumanProgress:
             self.best = e.best
             self.plain.say(f"{e.candidate_id} timed again on its own: {again}")
         elif isinstance(e, Result):
-            done = self.progress.tasks[0].completed
-            self.progress.update(self.task, total=done, description=f"{e.result.status or 'done'} · "
-                                                                    f"{best_label(e.result.best)}")
+            # A stopped run's bar stays at what it did of what it would have done ("stopped · 3/18"), never 3/3.
+            self.progress.update(self.task, description=f"{e.result.status or 'done'} · {best_label(e.result.best)}")
             self.progress.stop()
             return
         self.progress.update(self.task, description=f"round {self.round} · {best_label(self.best)}")
@@ -307,7 +322,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     plain = PlainLines(events or args.json)
-    human = None if (events or args.json) else HumanProgress(settings.total, plain)
+    human = None if (events or args.json) else HumanProgress(settings.total, plain, args.verbose)
     sink = emit_json if events else (human or (lambda e: None))
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
 
@@ -504,6 +519,8 @@ def register(sub: Any) -> None:
     p.add_argument("--trials", type=whole_number(MIN_TRIALS), default=100,
                    help=f"timing trials per candidate, at least {MIN_TRIALS} (default: 100)")
     p.add_argument("--results-dir", default=None, help="write the result files here (default: beside the task)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="under each candidate's line, its whole reason (default: one line per candidate)")
     p.add_argument("--events", choices=["jsonl"], default=None,
                    help="print progress events as JSON lines on stdout, for editors (docs/protocol.md; default: off)")
     add_eval_limits(p)
