@@ -426,7 +426,7 @@ def _stopped_lines(result: RunResult, args: argparse.Namespace, store: RunStore)
         # A stopped run writes nothing beside the task: its best is a first pair, not yet timed again.
         kept = next(iter(sorted((store.run_dir(result.run_id) / "candidates").glob(f"{b.candidate_id}.*"))), None)
         pair = "timed again on its own" if b.retimed else "its first pair, not yet timed again on its own"
-        lines.append(("", f"best so far: {b.candidate_id}, {b.speedup:.2f}x ({pair}), kept in "
+        lines.append(("", f"best so far: {b.candidate_id}, {ratio_text(b.speedup, b.spread, 'x')} ({pair}), kept in "
                           f"{shown_path(kept) if kept else shown_path(store.run_dir(result.run_id))}; nothing is "
                           "written beside the task until the run finishes"))
     lines.append(("bold", f"continue with: {resume_command(result.run_id, args)}"))

@@ -23,7 +23,7 @@ from contracts.runrecord import (
     row_figure,
 )
 from contracts.runstore import RunReader
-from contracts.verdict import median
+from contracts.verdict import median, ratio_text
 from contracts.wording import flag_phrase, is_cpu, space_title
 from engine.commands.common import (
     EXIT_OK,
@@ -214,7 +214,7 @@ def _run_line(run: dict[str, Any]) -> dict[str, Any]:
     if run["kind"] == "eval" and summary.get("status") and summary["status"] != "valid":
         result = summary["status"]
     elif best and best.get("speedup"):
-        result = f"{best['speedup']:.2f}x {best.get('verdict') or ''}".strip()
+        result = f"{ratio_text(best['speedup'], None, 'x')} {best.get('verdict') or ''}".strip()
     else:
         result = "no valid candidate" if run["status"] == "finished" else "-"
     return {"id": run["id"], "kind": run["kind"], "status": run["status"], "task": run["task_name"],
@@ -276,7 +276,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         name = Path(x["source_path"]).name if x.get("source_path") else None
         flags = "".join(f"\nflagged: {flag_phrase(f)}" for f in x["flags"])
         c.add_row(escape(x["id"]), str(x["round"]), x["status"],
-                  f"{x['speedup']:.2f}x" if x["speedup"] else "-",  # the status and reason beside it say why
+                  ratio_text(x["speedup"], None, "x") if x["speedup"] else "-",  # the status and reason say why
                   escape(reason_text(x, name, lines=3) + flags))
     console.print(c)
     m = rep["direction_vs_bottleneck"]
