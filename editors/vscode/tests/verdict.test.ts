@@ -150,3 +150,15 @@ describe('the verdict rule, as the extension shows it', () => {
     assert.equal(none.text, '$(info) HIERA 2.56× slower');
   });
 });
+
+describe('each candidate in the results view: its verdict read off its own interval', () => {
+  it('says faster, level or slower by the port of the rule, with the interval', () => {
+    const r = sampleResults();
+    const outcomes = r.rounds[1].outcomes;
+    outcomes[0] = { ...outcomes[0], low: 1.12, high: 1.4, confidence: 0.95, verdict: 'faster' };
+    outcomes[2] = { ...outcomes[2], low: 0.8, high: 1.3, confidence: 0.95, verdict: 'level' };
+    const body = unescape(renderResultsBody(r));
+    assert.ok(body.includes('1.25× faster (1.12–1.40× at 95%)'), body);
+    assert.ok(body.includes('1.00× level (0.80–1.30× at 95%)'), body);
+  });
+});
