@@ -157,8 +157,10 @@ describe('each candidate in the results view: its verdict read off its own inter
     const outcomes = r.rounds[1].outcomes;
     outcomes[0] = { ...outcomes[0], low: 1.12, high: 1.4, confidence: 0.95, verdict: 'faster' };
     outcomes[2] = { ...outcomes[2], low: 0.8, high: 1.3, confidence: 0.95, verdict: 'level' };
+    r.rounds[0].outcomes[1] = { ...r.rounds[0].outcomes[1], speedup: 0.5, low: 0.45, high: 0.55, confidence: 0.95 };
     const body = unescape(renderResultsBody(r));
     assert.ok(body.includes('1.25× faster (1.12–1.40× at 95%)'), body);
     assert.ok(body.includes('1.00× level (0.80–1.30× at 95%)'), body);
+    assert.ok(body.includes('2.00× slower (1.82–2.22× slower at 95%)'), body);
   });
 });

@@ -145,9 +145,11 @@ function outcomeItem(o: DecisionRow['outcomes'][number]): string {
       `${rt.candidate_ms !== null && rt.reference_ms !== null ? ` (${escapeHtml(formatMs(rt.candidate_ms))} vs ${escapeHtml(formatMs(rt.reference_ms))} eager)` : ''}</span>`
     : '';
   // Its own first pair's verdict, read off the interval its row carries by the one rule (results/verdict.ts).
+  // (a slowdown's ratio already says "slower": "1.50× slower (1.4–1.6× slower at 95%)")
+  const verdict = typeof o.low === 'number' && typeof o.high === 'number' ? verdictOfInterval(o.low, o.high) : null;
   const sure =
-    typeof o.low === 'number' && typeof o.high === 'number'
-      ? ` ${escapeHtml(verdictOfInterval(o.low, o.high))} (${escapeHtml(intervalText(o.low, o.high, o.confidence))})`
+    verdict !== null
+      ? `${verdict === 'slower' ? '' : ` ${escapeHtml(verdict)}`} (${escapeHtml(intervalText(o.low, o.high, o.confidence))})`
       : '';
   return (
     `<li class="outcome outcome-${o.status === 'valid' ? 'valid' : 'invalid'}"><span class="mono">#${o.index}</span> ` +
