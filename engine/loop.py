@@ -249,11 +249,12 @@ class Loop:
             self.consider(state, c, o, r, choice.space, direction)
             outcomes.append(o)
             rows.append(self._candidate_row(c, o, i))
+            # the count first: a view's report of the candidate then shows it (engine/progress.py)
+            self.work.finish(f"round {r} candidate {i}/{of}: {o.status.value}")
             self.emit(CandidateFinished(
                 r, i, of, c.id, str(self.store.run_dir(state.run_id) / "candidates" / f"{c.id}{c.kind.suffix}"),
                 o.status.value, o.reason[:2000], o.speedup, o.candidate.median_ms if o.candidate else None,
                 state.best.speedup if state.best else None, self._best_event(state), figure(o, False)))
-            self.work.finish(f"round {r} candidate {i}/{of}: {o.status.value}")
 
         for i, (c, o) in sorted(taken.items()):
             index_of[c.id] = i

@@ -93,7 +93,7 @@ def apply_event(job: Job, line: dict[str, Any]) -> Step | None:
         if ev.seconds is not None:  # a heartbeat during one long step: say it is still going
             return Step(f"{ev.what} ({ev.seconds:.0f} s) · best {times(job.best_speedup)}"
                         if job.best_speedup else f"{ev.what} ({ev.seconds:.0f} s)")
-        return Step(job.message) if job.message else None
+        return None  # the counts only: the engine sends them before the event they go with (its next report)
     if isinstance(ev, Result):
         job.result = ev.result
         job.run_id = ev.result.run_id or job.run_id

@@ -132,6 +132,9 @@ def rationale_of(space: str, device: str) -> str:
             f"SIMD cover the whole graph. | pointwise chain of 2 op(s): memory-bound -> {space}, M 0.80")
 
 
+WORK = {"done": 0, "extra": 0, "total": 0}  # the run's count of its steps (progress events)
+
+
 def emit(ev: rr.Event) -> None:
     sys.stdout.write(json.dumps(rr.event_json(ev)) + "\n")
     sys.stdout.flush()
@@ -236,6 +239,7 @@ def optimize(a: argparse.Namespace) -> int:
     rounds: list[rr.RoundSummary] = []
     best: Best | None = None
     status, retimed = "finished", 0
+    WORK["total"] = sum(sizes)
     pool: dict[str, Best] = {}
     try:
         if mode == "crash":
@@ -273,6 +277,9 @@ def optimize(a: argparse.Namespace) -> int:
                         best = pool[cid]
                 rows.append(rr.CandidateRow(cid, i, st.value, reason, outcome.speedup, ms, shapes=outcome.shapes))
                 source = str(run_dir / "candidates" / f"{cid}{kind.suffix}")
+                WORK["done"] += 1  # the engine's count of its work (engine/progress.py), said before the event
+                emit(rr.Progress(WORK["done"], sum(sizes) + WORK["extra"], f"round {r} candidate {i}/{size}: "
+                                                                           f"{st.value}"))
                 emit(rr.CandidateFinished(r, i, size, cid, source, st.value, reason, outcome.speedup, ms,
                                           best.speedup if best else None, best.figure() if best else None,
                                           figure_of(outcome, False) if outcome.speedup else None))
@@ -347,6 +354,9 @@ def retime(store: RunStore, run_id: str, pool: dict[str, Best], mode: str, devic
         done = best.cid
         best = max(pool.values(), key=lambda b: rr.figure_key(b.figure()))
         top = rr.pick_best(pool.values(), lambda b: rr.figure_key(b.figure()), lambda b: b.retimed)
+        WORK["done"] += 1
+        WORK["extra"] += 1
+        emit(rr.Progress(WORK["done"], WORK["total"] + WORK["extra"], f"re-timed {done}: valid"))
         emit(rr.RetimeFinished(done, Status.VALID.value, figure_of(outcome, True), top.figure() if top else None))
     top = rr.pick_best(pool.values(), lambda b: rr.figure_key(b.figure()), lambda b: b.retimed)
     assert top is not None

@@ -86,7 +86,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
             # The whole compiler output, against the user's file name and lines.
             shown_reason = user_build_log(outcome.reason, shown)
             print(json.dumps({**outcome.to_json(), "reason": shown_reason, "verdict": fig and fig.verdict,
-                              "spread": fig and fig.spread, "run_id": run_id, "candidate_file": str(path)}),
+                              "spread": fig and fig.spread, "low": fig and fig.low, "high": fig and fig.high,
+                              "confidence": fig and fig.confidence, "run_id": run_id, "candidate_file": str(path)}),
                   flush=True)
         else:
             console.print(outcome_table(outcome, f"{path.name} against {spec.name}", shown))
