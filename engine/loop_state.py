@@ -40,8 +40,8 @@ class LoopSettings:
     profile_kernels: int = 6
     results_dir: Path | None = None  # None: beside the task
     write_results: bool = True
-    # A best that is not faster than eager (level within the spread of its timings, or slower) is not what a
-    # user asked for: it goes to the run's folder, not beside their module, unless they ask for it.
+    # A best that is not faster than eager (its 95% interval includes 1, or lies below it) is not what a user asked
+    # for: it goes to the run's folder (not-delivered/), not beside their module, unless they ask for it.
     keep_slower: bool = False
     eval: EvalSettings = field(default_factory=EvalSettings)
 
