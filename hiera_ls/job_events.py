@@ -90,9 +90,11 @@ def apply_event(job: Job, line: dict[str, Any]) -> Step | None:
         return Step(f"re-timed {ev.candidate_id}: {fresh} · best {times(job.best_speedup)}", done=True)
     if isinstance(ev, Progress):
         job.work_done, job.work_total = ev.done, ev.total
-        if ev.seconds is not None:  # a heartbeat during one long step: say it is still going
-            return Step(f"{ev.what} ({ev.seconds:.0f} s) · best {times(job.best_speedup)}"
-                        if job.best_speedup else f"{ev.what} ({ev.seconds:.0f} s)")
+        if ev.seconds is not None:  # a heartbeat during one long step: say it is still going, where it is
+            # (the lens shows this message, and says the round and candidate the status bar says)
+            doing = ev.what.split(": ", 1)[1] if ev.what.startswith("round ") and ": " in ev.what else ev.what
+            head = f"re-timing {job.retiming} on its own" if job.retiming else where(job)
+            return Step(f"{head} · {doing} ({ev.seconds:.0f} s)")
         return None  # the counts only: the engine sends them before the event they go with (its next report)
     if isinstance(ev, Result):
         job.result = ev.result

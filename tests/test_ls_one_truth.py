@@ -51,7 +51,7 @@ def test_a_cancelled_runs_counts_are_its_real_counts(tmp_path: Path) -> None:
 def test_the_editors_progress_is_the_engines_count_with_a_heartbeat(tmp_path: Path) -> None:
     """The bar's percentage is the engine's done of total (it jumped 38 -> 66% counting candidates of K x rounds
     where a round generated fewer); a heartbeat during a long step is a new message with its seconds."""
-    from contracts.runrecord import Progress, RunStarted, event_json
+    from contracts.runrecord import CandidateStarted, Progress, RunStarted, event_json
     from hiera_ls.job import Job
     from hiera_ls.job_events import apply_event
     from hiera_ls.job_progress import percentage
@@ -60,5 +60,7 @@ def test_the_editors_progress_is_the_engines_count_with_a_heartbeat(tmp_path: Pa
     apply_event(job, event_json(RunStarted("run", "t.py", "cpu", 3, 6, 18, "expert", "s.db", str(tmp_path))))
     apply_event(job, event_json(Progress(7, 10, "round 2 candidate 1/1: valid")))
     assert percentage(job, True) == 70
+    apply_event(job, event_json(CandidateStarted(3, 1, 3)))
     step = apply_event(job, event_json(Progress(7, 10, "round 3 candidate 1/3: verifying and timing", 45.0)))
-    assert step is not None and step.message == "round 3 candidate 1/3: verifying and timing (45 s)"
+    # the round and candidate kept in front, as the code lens shows the message and the status bar the fields
+    assert step is not None and step.message == "round 3/3 · candidate 1/3 · best - · verifying and timing (45 s)"
