@@ -24,6 +24,8 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from contracts.task_source import REQUIRED, missing_message
+
 # Attributes every nn.Module has; they are not the task's scalar constants.
 _MODULE_BOOKKEEPING = {"training", "dump_patches", "call_super_init"}
 
@@ -178,15 +180,9 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
                       f"importing the task raised {type(e).__name__}: {e}",
                       "make the file importable on its own (no side effects that need other files)")
 
-    missing = [n for n in ("Model", "get_inputs", "get_init_inputs") if not hasattr(module, n)]
+    missing = [n for n in REQUIRED if not hasattr(module, n)]
     if missing:
-        hints = {
-            "Model": "add `class Model(nn.Module)` with __init__ and forward",
-            "get_inputs": "add `def get_inputs(): return [torch.rand(...), ...]` (the forward's inputs)",
-            "get_init_inputs": "add `def get_init_inputs(): return [...]` (Model's constructor arguments)",
-        }
-        return _error("format", path, None, f"not a KernelBench task: missing {', '.join(missing)}",
-                      "; ".join(hints[m] for m in missing))
+        return _error("format", path, None, *missing_message(missing))
 
     import torch
 

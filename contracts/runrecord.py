@@ -28,7 +28,14 @@ from contracts.verdict import Verdict, verdict_of  # noqa: F401 - the rule's hom
 Json = dict[str, Any]
 
 RETIMED = "-retimed"  # suffix of a re-timing's candidate id in the run store (the engine times its best again)
-SLOWER_DIR = "slower-than-eager"  # where a best that is not faster than eager goes, inside its run's folder
+# Where a best that is not delivered (its verdict is not `faster`) goes, inside its run's folder, beside a reason
+# file (NOT_DELIVERED_REASON) that says why in the verdict's words and numbers. Runs before this name used
+# OLD_SLOWER_DIR; readers still recognise it.
+NOT_DELIVERED_DIR = "not-delivered"
+NOT_DELIVERED_REASON = "REASON.txt"
+OLD_SLOWER_DIR = "slower-than-eager"
+KEPT_DIRS = (NOT_DELIVERED_DIR, OLD_SLOWER_DIR)
+SLOWER_DIR = OLD_SLOWER_DIR  # the name older code and tests import
 BEST_SO_FAR_DIR = "best-so-far"  # a run's best as it stands, rewritten at each new best (a killed run keeps it)
 # Why a run stopped before the end of its rounds (RunResult.stop_reason): its deadline (`--deadline`, the editor's
 # `hiera.deadline`), Ctrl-C, SIGTERM (the editor's cancel), or the model endpoint going away mid-run.
@@ -44,7 +51,7 @@ def _opt(cls: Any, v: Any) -> Any:
 
 @dataclass(frozen=True)
 class Figure:
-    """A valid outcome's figure: speedup, both times and the verdict, all from one and the same pair."""
+    """A valid outcome's figure: speedup, both times, the interval and the verdict, all from one and the same pair."""
 
     speedup: float
     candidate_ms: float
@@ -52,36 +59,49 @@ class Figure:
     retimed: bool
     spread: float
     verdict: str  # a Verdict's value
-    # The two timings' own spreads (`spread` is the larger): an unstable verdict names them.
+    # The two timings' own spreads (`spread` is the larger; they set the figure's digits).
     candidate_spread: float | None = None
     reference_spread: float | None = None
     # The candidate's time against the task's speed-of-light bound (contracts/speed_of_light.py); None: no bound.
     speed_of_light: SpeedOfLight | None = None
+    # The interval of the speedup the verdict is read from (contracts/verdict.py): at `confidence` (0.95) from the
+    # pair's samples, or the quartile range (confidence None) for a record that kept none.
+    low: float | None = None
+    high: float | None = None
+    confidence: float | None = None
 
     def to_json(self) -> Json:
         return {"speedup": self.speedup, "candidate_ms": self.candidate_ms, "reference_ms": self.reference_ms,
                 "retimed": self.retimed, "spread": self.spread, "verdict": self.verdict,
                 "candidate_spread": self.candidate_spread, "reference_spread": self.reference_spread,
-                "speed_of_light": self.speed_of_light.to_json() if self.speed_of_light else None}
+                "speed_of_light": self.speed_of_light.to_json() if self.speed_of_light else None,
+                "low": self.low, "high": self.high, "confidence": self.confidence}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Figure:
         return cls(d.get("speedup"), d.get("candidate_ms"), d.get("reference_ms"), d.get("retimed"),
                    d.get("spread"), d.get("verdict"), d.get("candidate_spread"), d.get("reference_spread"),
-                   SpeedOfLight.from_json(d.get("speed_of_light")))
+                   SpeedOfLight.from_json(d.get("speed_of_light")), d.get("low"), d.get("high"), d.get("confidence"))
 
     @classmethod
     def of_pair(cls, candidate_ms: float, reference_ms: float, retimed: bool, candidate_spread: float | None,
                 reference_spread: float | None, unstable: bool = False,
-                speed_of_light: SpeedOfLight | None = None) -> Figure:
-        """The figure of one timed pair (each side's median and spread) by the one rule, contracts/verdict.py.
-        unstable: the evaluator found a side's calls swinging too far for any median (its `unstable_timing`
-        flag: a fastest call far under the median, which the middle half's spread alone can miss)."""
+                speed_of_light: SpeedOfLight | None = None,
+                interval: tuple[float, float, float | None] | None = None) -> Figure:
+        """The figure of one timed pair (each side's median and spread, the interval of their ratio:
+        rule.timings_interval) by the one rule, contracts/verdict.py. unstable: the evaluator found the two
+        sides not timed alike (its `unstable_timing` flag). No interval at all: level (nothing shows otherwise)."""
         speedup = reference_ms / candidate_ms
         spread = rule.pair_spread(candidate_spread, reference_spread)
-        verdict = rule.Verdict.UNSTABLE if unstable else rule.verdict_of(speedup, spread)
+        low, high, confidence = interval if interval is not None else (None, None, None)
+        verdict = (rule.Verdict.UNSTABLE if unstable else
+                   rule.verdict_of_interval(low, high) if low is not None and high is not None else rule.Verdict.LEVEL)
         return cls(speedup, candidate_ms, reference_ms, retimed, spread, verdict.value, candidate_spread,
-                   reference_spread, speed_of_light)
+                   reference_spread, speed_of_light, low, high, confidence)
+
+    @property
+    def rank(self) -> tuple[int, float]:
+        return rule.rank(self.verdict, self.low)
 
 
 @dataclass(frozen=True)
@@ -98,16 +118,21 @@ class BestFigure:
     candidate_spread: float | None = None
     reference_spread: float | None = None
     speed_of_light: SpeedOfLight | None = None
+    low: float | None = None
+    high: float | None = None
+    confidence: float | None = None
 
     @classmethod
     def of(cls, candidate_id: str, fig: Figure) -> BestFigure:
         return cls(candidate_id, fig.speedup, fig.candidate_ms, fig.reference_ms, fig.retimed, fig.spread,
-                   fig.verdict, fig.candidate_spread, fig.reference_spread, fig.speed_of_light)
+                   fig.verdict, fig.candidate_spread, fig.reference_spread, fig.speed_of_light, fig.low, fig.high,
+                   fig.confidence)
 
     @property
     def figure(self) -> Figure:
         return Figure(self.speedup, self.candidate_ms, self.reference_ms, self.retimed, self.spread, self.verdict,
-                      self.candidate_spread, self.reference_spread, self.speed_of_light)
+                      self.candidate_spread, self.reference_spread, self.speed_of_light, self.low, self.high,
+                      self.confidence)
 
     def to_json(self) -> Json:
         return {"candidate_id": self.candidate_id, **self.figure.to_json()}
@@ -118,8 +143,24 @@ class BestFigure:
 
 
 def verdict_phrase(fig: Figure | BestFigure | RunBest) -> str:
-    """How a figure reads to a user, e.g. "level with eager (within the 24% spread of these timings)"."""
-    return rule.verdict_phrase(fig.verdict, fig.spread, fig.candidate_spread, fig.reference_spread)
+    """How a figure reads to a user, e.g. "level with eager (0.80–1.3x at 95%, which includes 1)"."""
+    return rule.verdict_phrase(fig.verdict, fig.low, fig.high, fig.confidence, fig.spread)
+
+
+def not_delivered_reason(fig: Figure | BestFigure, flags: Iterable[str] = ()) -> str:
+    """Why a best was not written beside its task, in its verdict's words with its numbers (the run's last lines,
+    the reason file beside the kept copy, the editor): 'its speedup, 1.2x (0.80–1.9x at 95%, which includes 1),
+    is level with eager: ...'."""
+    from contracts.verdict import flag_words, ratio_text
+
+    said = f"{ratio_text(fig.speedup, fig.spread, 'x')}, {verdict_phrase(fig)}"
+    if fig.verdict == Verdict.UNSTABLE.value:
+        why = "; ".join(flag_words(f, "x", detail=True).removeprefix("flagged: ") for f in flags
+                        if str(f).startswith(rule.UNSTABLE_FLAG))
+        return (f"not delivered: its figure ({said}) has no verdict: {why or 'the two sides were not timed alike'}; "
+                "a result is written beside the task only when the whole 95% interval of its speedup is above 1")
+    return (f"not delivered: its figure is {said}; a result is written beside the task only when the whole 95% "
+            "interval of its speedup is above 1 (faster than eager)")
 
 
 # --- the rule for "the best", whoever shows it -----------------------------------------------------------------
@@ -127,13 +168,43 @@ def verdict_phrase(fig: Figure | BestFigure | RunBest) -> str:
 T = TypeVar("T")
 
 
-def pick_best(pool: Iterable[T], speedup: Callable[[T], float], retimed: Callable[[T], bool]) -> T | None:
+def pick_best(pool: Iterable[T], key: Callable[[T], Any], retimed: Callable[[T], bool]) -> T | None:
     """The canonical best of a pool of valid candidates (each with its latest figure; a failed re-timing has
-    already removed its candidate): once any candidate has been re-timed, the fastest re-timed one, else
-    the fastest first pair. The loop, `hiera report` and the language server all apply this rule."""
+    already removed its candidate): once any candidate has been re-timed, the best re-timed one, else the best
+    first pair, "best" by `key` (figure_key: faster ones first, then the highest lower end of the interval, so a
+    steady 3.0x beats a 13x whose interval reaches below 1). The loop, `hiera report` and the language server all
+    apply this rule."""
     items = list(pool)
     fresh = [x for x in items if retimed(x)]
-    return max(fresh or items, key=speedup, default=None)
+    return max(fresh or items, key=key, default=None)
+
+
+def figure_key(fig: Figure | BestFigure | None) -> tuple[int, float, float]:
+    """What pick_best ranks a figure by: contracts/verdict.py rank (faster first, then the interval's lower end),
+    the speedup last among equals."""
+    if fig is None:
+        return (0, 0.0, 0.0)
+    return (*rule.rank(fig.verdict, fig.low), fig.speedup or 0.0)
+
+
+def row_figure(row: Mapping[str, Any], retimed: bool) -> Figure | None:
+    """The figure of a stored valid candidate row (contracts/runstore.py: candidate_ms, reference_ms, and its
+    outcome's timing and flags), by the same rule as the engine's; None when it holds no pair."""
+    c, r = row.get("candidate_ms"), row.get("reference_ms")
+    if row.get("status") != "valid" or not (isinstance(c, (int, float)) and c > 0 and isinstance(r, (int, float))
+                                            and r > 0):
+        return None
+    outcome = row.get("outcome") if isinstance(row.get("outcome"), dict) else {}
+    timing = outcome.get("timing") if isinstance(outcome.get("timing"), dict) else {}
+    ct, rt = timing.get("candidate") or {}, timing.get("reference") or {}
+
+    def side(t: Mapping[str, Any], med: float) -> float | None:
+        ok = all(isinstance(t.get(q), (int, float)) for q in ("p25_ms", "p75_ms"))
+        return rule.timing_spread(t["p25_ms"], t["p75_ms"], med) if ok else None
+
+    flags = outcome.get("flags") if isinstance(outcome.get("flags"), list) else []
+    return Figure.of_pair(c, r, retimed, side(ct, c), side(rt, r), rule.flagged_unstable(flags),
+                          interval=rule.timings_interval(ct, rt))
 
 
 def latest_figures(rows: list[Json]) -> dict[str, tuple[Json, bool]]:
@@ -157,7 +228,7 @@ def latest_figures(rows: list[Json]) -> dict[str, tuple[Json, bool]]:
 
 def best_of_rows(rows: list[Json]) -> tuple[Json, bool] | None:
     """The canonical best (pick_best) of stored candidate rows: (its row, re-timed?) or None."""
-    return pick_best(latest_figures(rows).values(), lambda x: x[0]["speedup"], lambda x: x[1])
+    return pick_best(latest_figures(rows).values(), lambda x: figure_key(row_figure(x[0], x[1])), lambda x: x[1])
 
 
 # --- the result object ------------------------------------------------------------------------------------------
@@ -174,6 +245,11 @@ class CandidateRow:
     candidate_ms: float | None
     # What it was found valid on at other batch sizes (contracts/shapes.py); None: not checked.
     shapes: ShapeReport | None = None
+    # Its first pair's verdict and interval (contracts/verdict.py); None for an invalid one or an older record.
+    verdict: str | None = None
+    low: float | None = None
+    high: float | None = None
+    confidence: float | None = None
 
     REASON_CHARS: ClassVar[int] = 500
 
@@ -182,18 +258,22 @@ class CandidateRow:
         """A stored candidate row (contracts/runstore.py: `id`, `idx`) as a round lists it; the reason cut to
         reason_chars as the engine's result keeps it (None: whole)."""
         reason = row["reason"] if reason_chars is None else row["reason"][:reason_chars]
+        fig = row_figure(row, False)
         return cls(row["id"], row.get("idx"), row["status"], reason, row.get("speedup"), row.get("candidate_ms"),
-                   shapes_of(row))
+                   shapes_of(row), fig.verdict if fig else None, fig.low if fig else None,
+                   fig.high if fig else None, fig.confidence if fig else None)
 
     def to_json(self) -> Json:
         return {"candidate_id": self.candidate_id, "index": self.index, "status": self.status,
                 "reason": self.reason, "speedup": self.speedup, "candidate_ms": self.candidate_ms,
-                "shapes": self.shapes.to_json() if self.shapes else None}
+                "shapes": self.shapes.to_json() if self.shapes else None, "verdict": self.verdict,
+                "low": self.low, "high": self.high, "confidence": self.confidence}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> CandidateRow:
         return cls(d.get("candidate_id"), d.get("index"), d.get("status"), d.get("reason"), d.get("speedup"),
-                   d.get("candidate_ms"), _opt(ShapeReport, d.get("shapes")))
+                   d.get("candidate_ms"), _opt(ShapeReport, d.get("shapes")), d.get("verdict"), d.get("low"),
+                   d.get("high"), d.get("confidence"))
 
 
 def shapes_of(row: Mapping[str, Any]) -> ShapeReport | None:
@@ -214,18 +294,21 @@ class RoundSummary:
     rationale: str
     outcomes: list[CandidateRow]
     best: BestFigure | None = None  # by the run's rule, set when the run ends
+    # The space as what it was on the run's device ("native C++" on the CPU, where `space` keeps the engine's id,
+    # pure_cuda): contracts/wording.py space_title. None from older engines.
+    space_title: str | None = None
 
     def to_json(self) -> Json:
         return {"round": self.round, "space": self.space, "scores": self.scores, "direction": self.direction,
                 "strategy": self.strategy, "rationale": self.rationale,
                 "outcomes": [o.to_json() for o in self.outcomes],
-                "best": self.best.to_json() if self.best else None}
+                "best": self.best.to_json() if self.best else None, "space_title": self.space_title}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RoundSummary:
         return cls(d.get("round"), d.get("space"), d.get("scores"), d.get("direction"), d.get("strategy"),
                    d.get("rationale"), [CandidateRow.from_json(o) for o in d.get("outcomes") or []],
-                   _opt(BestFigure, d.get("best")))
+                   _opt(BestFigure, d.get("best")), d.get("space_title"))
 
 
 @dataclass(frozen=True)
@@ -264,17 +347,25 @@ class RunBest:
     reference_spread: float | None = None
     shapes: ShapeReport | None = None  # what it was found valid on at other batch sizes; None: not checked
     speed_of_light: SpeedOfLight | None = None  # its figure against the task's bound; None: no bound
+    low: float | None = None
+    high: float | None = None
+    confidence: float | None = None
+    # Why the best was not written beside the task (its verdict, in words with its interval; the same text as the
+    # reason file beside the kept copy in NOT_DELIVERED_DIR); None when it was, or when the run wrote nothing.
+    not_delivered: str | None = None
+    space_title: str | None = None  # its space as what it was on the run's device (RoundSummary.space_title)
 
     @property
     def figure(self) -> BestFigure:
         return BestFigure(self.candidate_id, self.speedup, self.candidate_ms, self.reference_ms, self.retimed,
                           self.spread, self.verdict, self.candidate_spread, self.reference_spread,
-                          self.speed_of_light)
+                          self.speed_of_light, self.low, self.high, self.confidence)
 
     def to_json(self) -> Json:
         return {**self.figure.to_json(), "round": self.round, "space": self.space, "direction": self.direction,
                 "flags": self.flags, "paths": self.paths.to_json() if self.paths else None,
-                "first_import": self.first_import, "shapes": self.shapes.to_json() if self.shapes else None}
+                "first_import": self.first_import, "shapes": self.shapes.to_json() if self.shapes else None,
+                "not_delivered": self.not_delivered, "space_title": self.space_title}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RunBest:
@@ -284,7 +375,8 @@ class RunBest:
         return cls(f.candidate_id, f.speedup, f.candidate_ms, ref, f.retimed, f.spread, f.verdict,
                    d.get("round"), d.get("space"), d.get("direction"), list(d.get("flags") or []),
                    _opt(ResultPaths, d.get("paths")), d.get("first_import"), f.candidate_spread, f.reference_spread,
-                   _opt(ShapeReport, d.get("shapes")), f.speed_of_light)
+                   _opt(ShapeReport, d.get("shapes")), f.speed_of_light, f.low, f.high, f.confidence,
+                   d.get("not_delivered"), d.get("space_title"))
 
 
 @dataclass(frozen=True)
@@ -499,6 +591,8 @@ class CandidateFinished:
     candidate_ms: float | None
     best_speedup: float | None
     best: BestFigure | None
+    # This candidate's own figure from its first pair (interval and verdict), null when it is not valid.
+    figure: Figure | None = None
 
 
 @dataclass(frozen=True)
@@ -526,6 +620,19 @@ class RetimeFinished:
 
 
 @dataclass(frozen=True)
+class Progress:
+    """How much of the run's work is done, as the engine counts it (engine/progress.py): `total` is the candidates
+    the rounds generated (a later round's as asked), plus the re-timings and profiles begun; `what` is the step
+    under way; `seconds` is how long it has run (set on a heartbeat, every 15 s of one long step; else null)."""
+
+    EVENT: ClassVar[str] = "progress"
+    done: int
+    total: int
+    what: str
+    seconds: float | None = None
+
+
+@dataclass(frozen=True)
 class Failed:
     """The run failed (an exception in the engine): its message and where its log is."""
 
@@ -543,13 +650,13 @@ class Result:
 
 
 Event = (RunStarted | Notice | ReferenceTimed | RoundStarted | CandidateStarted | CandidateFinished | RoundFinished
-         | RetimeStarted | RetimeFinished | Failed | Result)
+         | RetimeStarted | RetimeFinished | Progress | Failed | Result)
 EVENTS: dict[str, type[Any]] = {c.EVENT: c for c in (RunStarted, Notice, ReferenceTimed, RoundStarted,
                                                       CandidateStarted, CandidateFinished, RoundFinished,
-                                                      RetimeStarted, RetimeFinished, Failed, Result)}
+                                                      RetimeStarted, RetimeFinished, Progress, Failed, Result)}
 # Fields holding a nested type, by event: (field, its type).
 _NESTED: dict[str, tuple[tuple[str, type[Any]], ...]] = {
-    "candidate_finished": (("best", BestFigure),), "round_finished": (("best", BestFigure),),
+    "candidate_finished": (("best", BestFigure), ("figure", Figure)), "round_finished": (("best", BestFigure),),
     "retime_started": (("first", BestFigure),), "retime_finished": (("figure", Figure), ("best", BestFigure))}
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from contracts.verdict import ratio_text
+
 
 def variant_sizes(batch: int) -> tuple[int, ...]:
     """The batch sizes every candidate is verified on beside `batch`: 1, half of it, an odd size and twice
@@ -140,7 +142,8 @@ class ShapeReport:
         parts = []
         if self.valid:
             ups = [c.speedup for c in self.checks if c.status == "valid"]
-            said = f" ({', '.join(f'{u:.2f}x' if u else '-' for u in ups)})" if any(ups) else ""
+            # a slowdown by its own size, two significant figures (brief timings): '88x slower', never '0.01x'
+            said = f" ({', '.join(ratio_text(u, 0.1, 'x') if u else '-' for u in ups)})" if any(ups) else ""
             parts.append(f"valid at batch {', '.join(map(str, self.valid))} beside {self.batch}{said}")
         failed = _by_outcome([c for c in self.checks if c.status not in ("valid", SKIPPED)], reasons=True)
         for (status, reason), sizes in failed.items():

@@ -12,9 +12,19 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+from contracts.task_source import check_source
+
+# Loading a task runs it (import, get_init_inputs, Model(...), get_inputs, one forward) in a process of its own;
+# past LOAD_TIMEOUT_S it is stopped and the load is a usage error naming the step it was in (`hiera optimize`,
+# `eval`, `bench`: --load-timeout). From SLOW_LOAD_S on, a caller's on_slow hears where it is, every SLOW_LOAD_S.
+LOAD_TIMEOUT_S = 120.0
+SLOW_LOAD_S = 5.0
 
 
 class TaskError(Exception):
@@ -244,12 +254,23 @@ def check_task_path(path: Path) -> None:
                         f"rename it to {path.name}.py")
 
 
-def probe_task(path: Path | str, timeout_s: float = 300.0) -> dict[str, Any]:
-    """Raw JSON description of a task, produced in a subprocess. Raises TaskError."""
+def check_task_text(path: Path) -> None:
+    """Refuse at once, before any process imports it, a task file whose text cannot be a task
+    (contracts/task_source.py: binary, not UTF-8, not Python, no Model/get_inputs/get_init_inputs)."""
+    problem = check_source(path)
+    if problem is not None:
+        raise TaskError(str(path), problem.line, problem.message, problem.fix, problem.kind)
+
+
+def probe_task(path: Path | str, timeout_s: float = 300.0,
+               on_slow: Callable[[str, float, float], None] | None = None) -> dict[str, Any]:
+    """Raw JSON description of a task, produced in a subprocess. Raises TaskError. on_slow(step, seconds, limit):
+    told every SLOW_LOAD_S while the task is still loading (the step: 'Model.forward', ...)."""
     from contracts.probe import STEP_SUFFIX
 
     path = Path(path)
     check_task_path(path)
+    check_task_text(path)
     with tempfile.TemporaryDirectory(prefix="hiera-probe-") as tmp:
         out = Path(tmp) / "probe.json"
         step_file = out.with_name(out.name + STEP_SUFFIX)
@@ -260,18 +281,33 @@ def probe_task(path: Path | str, timeout_s: float = 300.0) -> dict[str, Any]:
 
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parent.parent),
                                                             os.environ.get("PYTHONPATH", "")]))
-        try:
-            proc = subprocess.run(
-                [sys.executable, "-m", "contracts.probe", str(path.resolve()), str(out)],
-                capture_output=True, text=True, timeout=timeout_s, env=env, cwd=str(path.parent),
-            )
-        except subprocess.TimeoutExpired as e:
-            where, fix = step()
-            raise TaskError(str(path), None, f"loading and running the task took over {timeout_s:.0f} s "
-                                             f"(it was in {where})", fix) from e
+        proc = subprocess.Popen([sys.executable, "-m", "contracts.probe", str(path.resolve()), str(out)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                                cwd=str(path.parent))
+        t0 = time.monotonic()
+        told = t0
+        while True:
+            now = time.monotonic()
+            left = t0 + timeout_s - now
+            try:
+                # communicate() again after its timeout loses no output (the task may print a lot meanwhile)
+                _stdout, stderr = proc.communicate(timeout=max(0.05, min(left, told + SLOW_LOAD_S - now)))
+                break
+            except subprocess.TimeoutExpired:
+                now = time.monotonic()
+                if now - t0 >= timeout_s:
+                    proc.kill()
+                    proc.communicate()
+                    where, fix = step()
+                    raise TaskError(str(path), None, f"loading and running the task took over {timeout_s:.0f} s "
+                                                     f"(it was in {where}; the limit is --load-timeout)",
+                                    f"{fix}, or give it longer with --load-timeout SECONDS") from None
+                if on_slow is not None and now - told >= SLOW_LOAD_S:
+                    told = now
+                    on_slow(step()[0], now - t0, timeout_s)
         if not out.exists():
             where, fix = step()
-            tail = (proc.stderr or "").strip()[-600:]
+            tail = (stderr or "").strip()[-600:]
             raise TaskError(str(path), None,
                             f"the task's process died ({_exit_text(proc.returncode)}) in {where}, before describing it"
                             + (f": {tail}" if tail else ""), fix)
@@ -282,6 +318,7 @@ def probe_task(path: Path | str, timeout_s: float = 300.0) -> dict[str, Any]:
     return raw
 
 
-def load_task(path: Path | str, timeout_s: float = 300.0) -> TaskSpec:
+def load_task(path: Path | str, timeout_s: float = 300.0,
+              on_slow: Callable[[str, float, float], None] | None = None) -> TaskSpec:
     path = Path(path)
-    return spec_from_probe(path, probe_task(path, timeout_s))
+    return spec_from_probe(path, probe_task(path, timeout_s, on_slow))

@@ -13,6 +13,7 @@ continues where it stopped without measuring a finished candidate again.
 
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import Future
 from dataclasses import replace
@@ -39,9 +40,11 @@ from contracts.runrecord import (
     RunStarted,
     Tokens,
     event_json,
+    figure_key,
 )
 from contracts.task import TaskSpec
 from contracts.vocabulary import Direction, Space
+from contracts.wording import space_title
 from engine.agents.base import Backend, Context, DirectionScores, Invalid, RoundRecord, SpaceChoice
 from engine.background import in_background, stop_reason, uninterrupted
 from engine.deadline import Deadline
@@ -63,6 +66,7 @@ from engine.loop_state import (
     median,
 )
 from engine.phases import PhaseClock
+from engine.progress import WorkCount
 from engine.result_files import ResultFiles
 from engine.retiming import MAX_RETIMES, confirm_best, flag_noisy_reference
 from engine.store import RunStore
@@ -96,11 +100,14 @@ class Loop:
         self.profiles = LoopProfiles(self)
         self.files = ResultFiles(self)
         self._kept_best: tuple[str, float, bool] | None = None  # the best-so-far copy last written
+        self._emit_lock = threading.Lock()  # the heartbeat (engine/progress.py) emits from a thread of its own
+        self.work = WorkCount(self.emit, self.sizes)
 
     # --- events -------------------------------------------------------------------------------------
 
     def emit(self, event: Event) -> None:
-        self.sink(event_json(event))
+        with self._emit_lock:
+            self.sink(event_json(event))
 
     def notice(self, state: LoopState, message: str) -> None:
         message = clean(message)  # a notice may quote a candidate's reason or a model's words
@@ -150,6 +157,7 @@ class Loop:
         except KeyboardInterrupt as stop:
             status, state.stop_reason = "stopped", stop_reason(stop)
         except BaseException:
+            self.work.stop()  # no heartbeat after the run failed
             if ev is not None:
                 ev.close(now=True)
             raise
@@ -174,6 +182,8 @@ class Loop:
         self.emit(RunStarted(state.run_id, str(self.spec.path), ev.device_label(), len(self.sizes),
                              s.candidates, s.total, self.backend.name, str(self.store.db_path),
                              str(self.store.run_dir(state.run_id)), s.deadline_s))
+        self.work.resumed({rs.round: len(rs.outcomes) for rs in state.rounds})
+        self.work.start()
         if s.profile and not on_gpu:
             state.profiling_off = ("profiling off: Nsight Compute profiles CUDA devices and this run is on "
                                    "the CPU")
@@ -181,7 +191,9 @@ class Loop:
         if reference is not None:
             self.profiles.build_ahead(state, info, first_round)
             self.clock.enter("reference_profile")
+            self.work.begin("profiling the reference with Nsight Compute", extra=True)
             state.parent_profile = self.profiles.record(state, "reference", reference.result())
+            self.work.finish()
             state.profiling["reference"] = state.parent_profile is not None
         for r in range(first_round, len(self.sizes) + 1):
             if not self._round(state, r, info):
@@ -248,6 +260,7 @@ class Loop:
         generated = [*first, *self.backend.oa.generate(ctx, choice.space, strategy, asked - len(first))]
         self._record_usage(state, r)
         of = min(len(generated), asked)  # the round's candidates: the OA may write fewer than it was asked for
+        self.work.round_generated(r, of)
         cands: list[Candidate] = []
         invalid: list[tuple[int, Invalid]] = []
         index_of: dict[str, int] = {}  # candidate id -> its 1-based position among the K generated
@@ -281,10 +294,12 @@ class Loop:
             self.consider(state, c, o, r, choice.space, direction)
             outcomes.append(o)
             rows.append(self._candidate_row(c, o, i))
+            # the count first: a view's report of the candidate then shows it (engine/progress.py)
+            self.work.finish(f"round {r} candidate {i}/{of}: {o.status.value}")
             self.emit(CandidateFinished(
                 r, i, of, c.id, str(self.store.run_dir(state.run_id) / "candidates" / f"{c.id}{c.kind.suffix}"),
                 o.status.value, o.reason[:2000], o.speedup, o.candidate.median_ms if o.candidate else None,
-                state.best.speedup if state.best else None, self._best_event(state)))
+                state.best.speedup if state.best else None, self._best_event(state), figure(o, False)))
 
         for i, (c, o) in sorted(taken.items()):
             index_of[c.id] = i
@@ -301,6 +316,7 @@ class Loop:
         def started(c: Candidate) -> None:
             self.clock.enter("evaluate_other")  # the builds are done; split by the worker's own figures
             self.plan.started(c)
+            self.work.begin(f"round {r} candidate {index_of.get(c.id, 0)}/{of}: verifying and timing")
             self.emit(CandidateStarted(r, index_of.get(c.id, 0), of))
 
         def admit(c: Candidate, step: str) -> bool:
@@ -316,7 +332,7 @@ class Loop:
                                     cap=self.deadline.cap)
         self._round_costs(cands, outcomes)
         self.plan.end_round(r, of)
-        round_best = max((o for o in outcomes if o.valid), key=lambda o: o.speedup or 0.0, default=None)
+        round_best = max((o for o in outcomes if o.valid), key=lambda o: figure_key(figure(o, False)), default=None)
         if self.settings.profile and state.best is not None and round_best is not None \
                 and round_best.candidate_id == state.best.candidate.id:
             skip = self.profiles.not_needed(state, ctx, r)
@@ -328,7 +344,9 @@ class Loop:
             else:
                 self.clock.enter("profile")
                 t0 = time.perf_counter()
+                self.work.begin(f"profiling {state.best.candidate.id} with Nsight Compute", extra=True)
                 prof = self.profiles.profile(state, state.best.candidate, state.best.candidate.id)
+                self.work.finish()
                 self.plan.spent("profile", time.perf_counter() - t0)
                 if prof is not None:
                     state.parent_profile = prof
@@ -336,7 +354,8 @@ class Loop:
         state.history.append(RoundRecord(r, choice.space, direction, strategy.name,
                                          state.best.speedup if state.best else None, tuple(outcomes)))
         state.rounds.append(RoundSummary(r, choice.space.value, scores.as_json(), direction.value, strategy.name,
-                                         f"{choice.rationale} | {scores.rationale}", rows))
+                                         f"{choice.rationale} | {scores.rationale}", rows,
+                                         space_title=space_title(choice.space.value, str(self.settings.eval.device))))
         self.emit(RoundFinished(r, state.best.speedup if state.best else None, self._best_event(state)))
         return True
 
@@ -372,7 +391,8 @@ class Loop:
         if not o.valid or not o.speedup:
             return
         state.valid[c.id] = Best(c, o, r, space, d)
-        if state.best is None or (o.speedup or 0) > state.best.speedup:
+        # The best so far by the run's rule (faster first, then the interval's lower end), among first pairs.
+        if state.best is None or state.valid[c.id].key > state.best.key:
             state.best = state.valid[c.id]
             self._keep_best(state)
 
@@ -409,8 +429,11 @@ class Loop:
 
     @staticmethod
     def _candidate_row(c: Candidate, o: Outcome, i: int) -> CandidateRow:
+        fig = figure(o, False)
         return CandidateRow(c.id, i, o.status.value, o.reason[:CandidateRow.REASON_CHARS], o.speedup,
-                            o.candidate.median_ms if o.candidate else None, o.shapes)
+                            o.candidate.median_ms if o.candidate else None, o.shapes,
+                            fig.verdict if fig else None, fig.low if fig else None, fig.high if fig else None,
+                            fig.confidence if fig else None)
 
     def _round_bests(self, state: LoopState) -> None:
         """Each round's best by the run's own rule (pick_best over its candidates' latest figures)."""
@@ -419,6 +442,7 @@ class Loop:
             rs.best = b.figure() if b else None
 
     def finish(self, state: LoopState, status: str) -> RunResult:
+        self.work.stop()
         self.clock.enter("finish")
         best = state.best
         paths: ResultPaths | None = None
@@ -440,7 +464,8 @@ class Loop:
             run_best = RunBest(f.candidate_id, f.speedup, f.candidate_ms, f.reference_ms, f.retimed, f.spread,
                                f.verdict, best.round, best.space.value, best.direction.value, list(best.outcome.flags),
                                paths, first_use, f.candidate_spread, f.reference_spread, best.outcome.shapes,
-                               f.speed_of_light)
+                               f.speed_of_light, f.low, f.high, f.confidence, self.files.not_delivered(f, paths),
+                               space_title(best.space.value, str(self.settings.eval.device)))
         result = RunResult(
             run_id=state.run_id, status=status, task=str(self.spec.path),
             device=self.evaluator.device_label() if hasattr(self, "evaluator") else str(self.settings.eval.device),

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from contracts.runrecord import RETIMED, CandidateRow, RoundSummary
 from contracts.vocabulary import Direction, Space
+from contracts.wording import space_title
 from engine.agents.base import RoundRecord, Usage
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome
 from engine.loop_state import LoopState, best_of
@@ -62,7 +63,8 @@ def resume_state(loop: Loop, run_id: str) -> tuple[LoopState, int]:
         if state.best is not None and state.best.round == r and state.best.candidate.id in profiles:
             state.parent_profile = stored_profile(profiles[state.best.candidate.id])
         state.rounds.append(RoundSummary(r, d["space"], d["scores"], d["direction"], d["strategy"],
-                                         d["rationale"], [CandidateRow.from_store(row) for row, _c, _o in taken]))
+                                         d["rationale"], [CandidateRow.from_store(row) for row, _c, _o in taken],
+                                         space_title=space_title(d["space"], str(loop.settings.eval.device))))
         state.evaluated += len(taken)
         next_round = r + 1
     for row in rows:  # re-timings of a best (a run stopped while it confirmed its best)

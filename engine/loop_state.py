@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from contracts import verdict as rule
-from contracts.runrecord import BestFigure, Figure, RoundSummary, StoppedEarly, pick_best
+from contracts.runrecord import BestFigure, Figure, RoundSummary, StoppedEarly, figure_key, pick_best
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import RoundRecord, Usage
 from engine.evaluate.outcome import Candidate, Outcome
@@ -40,8 +40,8 @@ class LoopSettings:
     profile_kernels: int = 6
     results_dir: Path | None = None  # None: beside the task
     write_results: bool = True
-    # A best that is not faster than eager (level within the spread of its timings, or slower) is not what a
-    # user asked for: it goes to the run's folder, not beside their module, unless they ask for it.
+    # A best that is not faster than eager (its 95% interval includes 1, or lies below it) is not what a user asked
+    # for: it goes to the run's folder (not-delivered/), not beside their module, unless they ask for it.
     keep_slower: bool = False
     eval: EvalSettings = field(default_factory=EvalSettings)
     # The run ends by this many seconds after its process started, with its best so far (engine/deadline.py);
@@ -65,13 +65,14 @@ class LoopSettings:
 # --- the run's figures: one rule for "the best", whoever shows it ----------------------------------------------
 
 def figure(o: Outcome, retimed: bool) -> Figure | None:
-    """A valid outcome's figure: speedup, both times and the verdict, all from one and the same pair (the pair's
-    spread and verdict by contracts/verdict.py)."""
+    """A valid outcome's figure: speedup, both times, the interval and the verdict, all from one and the same pair
+    (by contracts/verdict.py: the interval from the pair's samples)."""
     if not (o.valid and o.candidate and o.reference and o.speedup):
         return None
     return Figure.of_pair(o.candidate.median_ms, o.reference.median_ms, retimed, o.candidate.spread,
                           o.reference.spread, unstable=rule.flagged_unstable(o.flags),
-                          speed_of_light=o.speed_of_light)
+                          speed_of_light=o.speed_of_light,
+                          interval=rule.timings_interval(o.candidate, o.reference))
 
 
 @dataclass
@@ -87,6 +88,11 @@ class Best:
     def speedup(self) -> float:
         return self.outcome.speedup or 0.0
 
+    @property
+    def key(self) -> tuple[int, float, float]:
+        """What the run's best is the largest of (contracts/runrecord.py figure_key)."""
+        return figure_key(figure(self.outcome, self.retimed))
+
     def figure(self) -> BestFigure:
         fig = figure(self.outcome, self.retimed)
         assert fig is not None, "a Best holds a valid, timed outcome"
@@ -94,7 +100,7 @@ class Best:
 
 
 def best_of(pool: Iterable[Best]) -> Best | None:
-    return pick_best(pool, lambda b: b.speedup, lambda b: b.retimed)
+    return pick_best(pool, lambda b: b.key, lambda b: b.retimed)
 
 
 @dataclass

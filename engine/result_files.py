@@ -1,6 +1,7 @@
 """Where a run's result goes and what it is: the exported ModelNew file and its kernel, beside the task (or the
---results-dir) when it is faster than eager, else in the run's own folder; one result per run, replaced by a later
-session of the same run, never numbered again."""
+--results-dir) when it is faster than eager, else in the run's own folder under not-delivered/ beside a REASON.txt
+that says why in the verdict's words and numbers; one result per run, replaced by a later session of the same run,
+never numbered again."""
 
 from __future__ import annotations
 
@@ -8,7 +9,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from contracts.export import modelnew_source, result_paths, run_mark
-from contracts.runrecord import BEST_SO_FAR_DIR, SLOWER_DIR, BestFigure, Notice, ResultPaths, Verdict, verdict_phrase
+from contracts.runrecord import (
+    BEST_SO_FAR_DIR,
+    NOT_DELIVERED_DIR,
+    NOT_DELIVERED_REASON,
+    BestFigure,
+    Figure,
+    Notice,
+    ResultPaths,
+    Verdict,
+    not_delivered_reason,
+    verdict_phrase,
+)
 from engine.evaluate.outcome import CandidateKind
 from engine.loop_state import Best
 
@@ -28,7 +40,9 @@ class ResultFiles:
         fig = best.figure()
         directory = self.loop.settings.results_dir
         if fig.verdict != Verdict.FASTER.value and not self.loop.settings.keep_slower:
-            directory = self.loop.store.run_dir(run_id) / SLOWER_DIR
+            directory = self.loop.store.run_dir(run_id) / NOT_DELIVERED_DIR
+            directory.mkdir(parents=True, exist_ok=True)
+            (directory / NOT_DELIVERED_REASON).write_text(not_delivered_reason(fig, best.outcome.flags) + "\n")
         try:
             return self._write_pair(best, fig, run_id, directory)
         except OSError as e:
@@ -53,6 +67,14 @@ class ResultFiles:
             return self._write_pair(best, best.figure(), run_id, directory)
         except OSError:
             return None
+
+    @staticmethod
+    def not_delivered(fig: Figure | BestFigure, paths: ResultPaths | None) -> str | None:
+        """Why the written result is not beside the task (it went to not-delivered/), or None."""
+        if paths is None or Path(paths.py).parent.name != NOT_DELIVERED_DIR:
+            return None
+        reason = Path(paths.py).parent / NOT_DELIVERED_REASON
+        return reason.read_text().strip() if reason.is_file() else not_delivered_reason(fig)
 
     def _write_pair(self, best: Best, fig: BestFigure, run_id: str, directory: Path | None) -> ResultPaths:
         c = best.candidate

@@ -1,8 +1,10 @@
 """Timing the best again before a run reports it, and marking pairs measured under unusual conditions.
 
 The best of many noisy ratios leans high (the winner's curse): the run reports a fresh pair of its best, not the
-pair that picked it (confirm_best), and a pair whose eager timing is far from the run's usual one is flagged
-(flag_noisy_reference)."""
+pair that picked it (confirm_best); where the fresh pair's interval straddles 1 and is too wide to say anything
+(contracts/verdict.py too_wide) the candidate is timed again, up to MORE_PAIRS more times, and the re-timings'
+samples are taken together (never the first pair's: it picked the candidate). A pair whose eager timing is far
+from the run's usual one is flagged (flag_noisy_reference)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from contracts.runrecord import RETIMED, RetimeFinished, RetimeStarted
-from engine.evaluate.outcome import Outcome, Timing
-from engine.loop_state import LoopState, best_of, figure, median
+from contracts.verdict import WIDE, interval_text, too_wide
+from engine.evaluate.outcome import Candidate, Outcome, Timing
+from engine.loop_state import Best, LoopState, best_of, figure, median
 
 if TYPE_CHECKING:
     from engine.loop import Loop
@@ -19,8 +22,11 @@ if TYPE_CHECKING:
 # A pair whose eager timing is outside this band around the run's median eager timing was measured under
 # unusual conditions (another process, a clock change): its ratio is not to be trusted as it stands.
 NOISY_BAND = (2 / 3, 1.5)
-# At most this many re-timings of a best before the run reports (each is one more verify + time).
+# At most this many candidates are re-timed before the run reports (each is one more verify + time).
 MAX_RETIMES = 3
+# The budget for an interval too wide to say anything: at most this many more evaluations of one re-timed
+# candidate, their samples pooled with its re-timing's (on a busy 2-core machine one evaluation is 5-20 s).
+MORE_PAIRS = 2
 
 
 def off_median(o: Outcome, median_ms: float | None) -> bool:
@@ -47,15 +53,54 @@ def flag_noisy_reference(o: Outcome, seen_ms: list[float]) -> Outcome:
     return replace(o, flags=(*o.flags, flag))
 
 
+def pooled(outcomes: list[Outcome]) -> Outcome:
+    """Several valid evaluations of one candidate as one outcome: the last one's, with every evaluation's samples
+    on both sides (Timing.pooled) and every flag any of them set."""
+    last = outcomes[-1]
+    if len(outcomes) == 1 or last.candidate is None or last.reference is None:
+        return last
+    flags = tuple(dict.fromkeys(f for o in outcomes for f in o.flags))
+    return replace(last, flags=flags, candidate=Timing.pooled([o.candidate for o in outcomes if o.candidate]),
+                   reference=Timing.pooled([o.reference for o in outcomes if o.reference]))
+
+
+def retime_one(loop: Loop, state: LoopState, best: Best, c: Candidate) -> Outcome:
+    """The re-timing of one candidate: one evaluation, and up to MORE_PAIRS more while the pooled interval
+    straddles 1 and is too wide to say anything. A later evaluation that fails is the re-timing's outcome (the
+    candidate failed on its own). The stored `-retimed` row is the pooled outcome."""
+    outs: list[Outcome] = []
+    while True:
+        loop.work.begin(f"re-timing {best.candidate.id} on its own"
+                        + (f" (evaluation {len(outs) + 1}, samples pooled)" if outs else ""), extra=True)
+        (o,) = loop.evaluator.evaluate([c], cap=loop.deadline.cap)
+        loop.work.finish(f"re-timed {best.candidate.id}: {o.status.value}")
+        if not o.valid:
+            loop.account(state, c, o, best.round, 0, retime=True)
+            return o
+        outs.append(o)
+        o = pooled(outs)
+        loop.account(state, c, o, best.round, 0, retime=True)
+        fig = figure(o, True)
+        if fig is None or not too_wide(fig.low, fig.high) or len(outs) > MORE_PAIRS:
+            return o
+        if not loop.plan.retime_fits(best.candidate.id):
+            loop.plan.leave_out(f"more pairs for {best.candidate.id}'s too-wide re-timing")
+            return o
+        loop.notice(state, f"{best.candidate.id} re-timed: {interval_text(fig.low, fig.high, fig.confidence, sign='x')}"
+                           f" straddles 1 and spans more than {WIDE:g}x, too wide to say faster or slower; timing it "
+                           f"again (evaluation {len(outs) + 1} of at most {MORE_PAIRS + 1}, samples pooled)")
+
+
 def confirm_best(loop: Loop, state: LoopState) -> None:
     """Time the best again, on its own, before the run reports it.
 
-    The best is the largest of many ratios, each from one interleaved pair of timings, so its own ratio
+    The best is the largest of many noisy figures, each from one interleaved pair of timings, so its own figure
     leans high (the winner's curse): on the H200 the README job's best read 7.25x from a pair whose eager
     ran 17% slow, where the same kernel time read 6.1x against typical eager runs; on a loaded CPU (2
     shared cores) an eager run slowed 2x makes a 0.9x candidate read 2x. A fresh pair, not used to pick
-    it, is what the run reports. A best that then falls behind another valid candidate gives way to it,
-    which is timed again the same way; after MAX_RETIMES re-timings the fastest re-timed one is reported
+    it, is what the run reports (retime_one: more pairs where its interval is too wide). A best that then falls
+    behind another valid candidate by the run's rule (faster first, then the interval's lower end) gives way to
+    it, which is timed again the same way; after MAX_RETIMES re-timings the best re-timed one is reported
     (pick_best).
     """
     tried: set[str] = set()
@@ -68,8 +113,7 @@ def confirm_best(loop: Loop, state: LoopState) -> None:
         tried.add(best.candidate.id)
         c = replace(best.candidate, id=f"{best.candidate.id}{RETIMED}", note=f"{best.candidate.note} (re-timed)")
         loop.emit(RetimeStarted(best.candidate.id, best.figure()))
-        (o,) = loop.evaluator.evaluate([c], cap=loop.deadline.cap)
-        loop.account(state, c, o, best.round, 0, retime=True)
+        o = retime_one(loop, state, best, c)
         head = f"the best so far ({best.candidate.id}, {best.speedup:.2f}x) was timed again on its own: "
         if o.valid and o.speedup:
             state.valid[best.candidate.id] = replace(best, outcome=o, retimed=True)
@@ -79,8 +123,8 @@ def confirm_best(loop: Loop, state: LoopState) -> None:
         else:
             state.valid.pop(best.candidate.id, None)
             loop.notice(state, head + f"it failed ({o.status.value}: {o.reason[:200]}); it is not kept")
-        # The next to time again: the fastest candidate by its latest figure, re-timed or not.
-        state.best = max(state.valid.values(), key=lambda b: b.speedup, default=None)
+        # The next to time again: the best candidate by its latest figure and the run's rule, re-timed or not.
+        state.best = max(state.valid.values(), key=lambda b: b.key, default=None)
         top = best_of(state.valid.values())  # the best by the rule, as it stands now
         loop.emit(RetimeFinished(best.candidate.id, o.status.value, figure(o, True),
                                  top.figure() if top else None))
@@ -88,5 +132,5 @@ def confirm_best(loop: Loop, state: LoopState) -> None:
     if state.best is not None and top is not None and top is not state.best:
         loop.notice(state, f"{MAX_RETIMES} re-timings spent; {state.best.candidate.id} "
                            f"({state.best.speedup:.2f}x from its first pair) was not re-timed, so the run "
-                           f"reports the fastest re-timed candidate, {top.candidate.id} ({top.speedup:.2f}x)")
+                           f"reports the best re-timed candidate, {top.candidate.id} ({top.speedup:.2f}x)")
     state.best = top

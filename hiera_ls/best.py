@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from contracts import verdict as rule
-from contracts.runrecord import RETIMED, SLOWER_DIR, pick_best
+from contracts.runrecord import KEPT_DIRS, RETIMED, figure_key, pick_best, row_figure
 from contracts.speed_of_light import SpeedOfLight, detail, phrase
 
 
@@ -147,15 +147,23 @@ def canonical_best(best: dict[str, Any] | None, rows: list[dict[str, Any]]) -> d
         spread = rule.pair_spread(c_spread, r_spread)
     flags = best.get("flags") if isinstance(best.get("flags"), list) else flags_of(
         by_id.get(cid + RETIMED) if retimed else by_id.get(cid))
-    verdict = best.get("verdict") if best.get("verdict") in rule.VERDICTS else (
-        rule.Verdict.UNSTABLE.value if rule.flagged_unstable(flags) else
-        rule.verdict_of(speedup, spread).value if spread is not None else None)
+    # The interval and verdict the engine wrote, else the same rule on the store's row of this pair.
+    low, high, confidence = best.get("low"), best.get("high"), best.get("confidence")
+    verdict = best.get("verdict") if best.get("verdict") in rule.VERDICTS else None
+    if verdict is None or not (_num(low) and _num(high)):
+        row = by_id.get(cid + RETIMED) if retimed else by_id.get(cid)
+        fig = row_figure(row, retimed) if row is not None else None
+        if fig is not None and _close(fig.speedup, speedup):
+            low, high, confidence = fig.low, fig.high, fig.confidence
+            verdict = verdict or fig.verdict
+        elif verdict is None and rule.flagged_unstable(flags):
+            verdict = rule.Verdict.UNSTABLE.value
     sol = SpeedOfLight.from_json(best.get("speed_of_light")) or light_of(by_id.get(cid + RETIMED) if retimed
                                                                          else by_id.get(cid))
     out = {**best, "speedup": speedup, "candidate_ms": cand, "reference_ms": ref, "retimed": retimed,
            "spread": spread, "candidate_spread": c_spread, "reference_spread": r_spread, "verdict": verdict,
-           "flags": [str(f) for f in flags], "speed_of_light": sol.to_json() if sol else None,
-           **light_words(sol)}
+           "low": low, "high": high, "confidence": confidence, "flags": [str(f) for f in flags],
+           "speed_of_light": sol.to_json() if sol else None, **light_words(sol)}
     out.pop("paired_reference_ms", None)
     if retimed and first is not None:
         out["first"] = {"speedup": first.speedup, "candidate_ms": first.candidate_ms,
@@ -178,13 +186,13 @@ def light_words(sol: SpeedOfLight | None) -> dict[str, str | None]:
 
 def words(best: dict[str, Any] | None) -> dict[str, Any]:
     """A best's words by contracts/verdict.py: `headline` ('1.4× faster than eager', '88× slower than eager',
-    'level with eager', 'unstable timing: re-run on a quiet machine'), `uncertainty` ('±2%: 1.37–1.43×'; ''
-    when the spread is unknown) and `warnings` (each engine flag in words)."""
+    'level with eager', 'unstable timing: ...'), `uncertainty` (its interval, '1.3–1.5× at 95%'; '' when
+    unknown) and `warnings` (each engine flag in words)."""
     best = best or {}
     speedup, verdict, spread = best.get("speedup"), best.get("verdict"), best.get("spread")
     return {"headline": rule.headline(speedup, verdict, spread),
-            "uncertainty": rule.uncertainty(speedup, verdict, spread, best.get("candidate_spread"),
-                                            best.get("reference_spread")),
+            "uncertainty": rule.uncertainty(speedup, verdict, spread, best.get("low"), best.get("high"),
+                                            best.get("confidence")),
             "warnings": [rule.flag_words(str(f)) for f in best.get("flags") or []]}
 
 
@@ -213,14 +221,24 @@ def why(best: dict[str, Any], rows: list[dict[str, Any]], sign: str = rule.TIMES
 
 def with_retimes(rounds: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The rounds with each outcome's re-timing (`retime`, or None) and the round's kept best (`best`:
-    candidate_id, speedup, retimed) by the engine's rule (pick_best), so that tables show the figure the run
-    keeps, not the first pair's."""
+    candidate_id, speedup, retimed) by the engine's rule (pick_best over each candidate's latest figure), so that
+    tables show the figure the run keeps, not the first pair's."""
     again = retimings(rows)
+    by_id = {r.get("id"): r for r in rows}
     out = []
     for r in rounds:
         outcomes = [{**o, "retime": retime_json(again.get(o.get("candidate_id")))} for o in r.get("outcomes") or []]
-        kept = [(s, rt, o.get("candidate_id")) for o in outcomes for s, rt in [reported_speedup(o)] if s is not None]
-        top = pick_best(kept, lambda k: k[0], lambda k: k[1])
+        kept = []
+        for o in outcomes:
+            s, rt = reported_speedup(o)
+            if s is None:
+                continue
+            cid = o.get("candidate_id")
+            row = again.get(cid) if rt else by_id.get(cid)
+            fig = row_figure(row, rt) if row is not None else None
+            key = figure_key(fig) if fig is not None else (*rule.rank(o.get("verdict"), o.get("low")), s)
+            kept.append((s, rt, cid, key))
+        top = pick_best(kept, lambda k: k[3], lambda k: k[1])
         out.append({**r, "outcomes": outcomes,
                     "best": {"candidate_id": top[2], "speedup": top[0], "retimed": top[1]} if top else None})
     return out
@@ -228,12 +246,12 @@ def with_retimes(rounds: list[dict[str, Any]], rows: list[dict[str, Any]]) -> li
 
 def kept_back(best: dict[str, Any] | None) -> bool:
     """A best that is not written beside the module: the engine writes only a `faster` best there
-    (engine/loop.py write_results), and one it kept in the run's slower-than-eager folder is kept back."""
+    (engine/loop.py write_results), and one it kept in the run's not-delivered folder is kept back."""
     if not best:
         return False
     speedup = _num(best.get("speedup"))
     py = str((best.get("paths") or {}).get("py") or "")
-    if f"/{SLOWER_DIR}/" in py or speedup is None:
+    if any(f"/{d}/" in py for d in KEPT_DIRS) or speedup is None:
         return True
     verdict = best.get("verdict")
     return verdict != rule.Verdict.FASTER.value if verdict in rule.VERDICTS else speedup <= 1.0

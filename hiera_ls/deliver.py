@@ -17,7 +17,6 @@ from typing import Any, Protocol
 from lsprotocol import types
 
 from contracts.hotlines import Elsewhere, HotLine
-from contracts.verdict import percent
 from hiera_ls.best import kept_back
 from hiera_ls.edits import client_can_create_files, create_files_edit, free_targets, result_stem
 from hiera_ls.files import read_text_or_none
@@ -167,14 +166,13 @@ async def _deliver_optimize(ls: Host, job: Job) -> None:
 
 def figure_text(best: dict[str, Any]) -> str:
     """The best's figure in one clause of the job's last message: '1.4× faster than eager (340 µs vs 475 µs
-    eager, re-timed, ±2%)'; a level or unstable one with the numbers behind it ('level with eager (1.01× ±4%:
-    0.97–1.05×; 495 µs vs 500 µs eager)')."""
-    spread = best.get("spread")
-    if best.get("verdict") in ("level", "unstable") and best.get("uncertainty"):
-        return f"{speed_phrase(best)} ({best['uncertainty']}; {pair_text(best)})"
-    sure = f", {percent(spread)}" if isinstance(spread, (int, float)) else ""
+    eager, re-timed, 1.3–1.5× at 95%)'; a level or unstable one with the numbers behind it first ('level with
+    eager (1.0×, 0.80–1.3× at 95%; 495 µs vs 500 µs eager)')."""
+    sure = best.get("uncertainty")
+    if best.get("verdict") in ("level", "unstable") and sure:
+        return f"{speed_phrase(best)} ({sure}; {pair_text(best)})"
     light = f", {best['speed_of_light_text']}" if best.get("speed_of_light_text") else ""
-    return f"{speed_phrase(best)} ({pair_text(best)}{sure}{light})"
+    return f"{speed_phrase(best)} ({pair_text(best)}{f', {sure}' if sure else ''}{light})"
 
 
 def _record(ls: Host, job: Job, best: dict[str, Any], written: list[Path], cu_src: str | None) -> None:

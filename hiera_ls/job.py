@@ -52,6 +52,9 @@ class Job:
     best_speedup: float | None = None
     retiming: str | None = None  # the candidate being timed again on its own (retime_started), else None
     retimes: int = 0  # re-timings started: the run is past its rounds, confirming its best
+    # The run's work as the engine counts it (its `progress` events: engine/progress.py); None from older engines.
+    work_done: int | None = None
+    work_total: int | None = None
     message: str = "queued"
     run_device: str | None = None  # the device the engine reported (run_started): the words of the views
     result: RunResult | None = None  # an optimize job's `result` event

@@ -16,6 +16,7 @@ from contracts.runrecord import (
     CandidateStarted,
     Failed,
     Notice,
+    Progress,
     ReferenceTimed,
     Result,
     RetimeFinished,
@@ -87,6 +88,14 @@ def apply_event(job: Job, line: dict[str, Any]) -> Step | None:
             job.best_speedup = ev.best.speedup
         fresh = times(ev.figure.speedup) if ev.figure is not None else f"{ev.status}, not kept"
         return Step(f"re-timed {ev.candidate_id}: {fresh} · best {times(job.best_speedup)}", done=True)
+    if isinstance(ev, Progress):
+        job.work_done, job.work_total = ev.done, ev.total
+        if ev.seconds is not None:  # a heartbeat during one long step: say it is still going, where it is
+            # (the lens shows this message, and says the round and candidate the status bar says)
+            doing = ev.what.split(": ", 1)[1] if ev.what.startswith("round ") and ": " in ev.what else ev.what
+            head = f"re-timing {job.retiming} on its own" if job.retiming else where(job)
+            return Step(f"{head} · {doing} ({ev.seconds:.0f} s)")
+        return None  # the counts only: the engine sends them before the event they go with (its next report)
     if isinstance(ev, Result):
         job.result = ev.result
         job.run_id = ev.result.run_id or job.run_id

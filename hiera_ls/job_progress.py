@@ -2,8 +2,9 @@
 button) and the `hiera/jobStatus` notification.
 
 Progress needs a token the client accepted (`window/workDoneProgress/create`); a client without a progress UI
-still gets every `hiera/jobStatus`. The bar counts finished candidates of the run's whole budget (run_started's
-`budget`).
+still gets every `hiera/jobStatus`. The bar is the engine's own count of its work (its `progress` events: the
+candidates its rounds generated, re-timings and profiles); from an engine without them, finished candidates of the
+run's whole budget (run_started's `budget`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ def percentage(job: Job, done: bool) -> int | None:
     """How far the run is, in percent of its candidates (its budget: the last round takes what is left, so it may
     be shorter than the others); None before the engine said how many it runs. Every round before the current one
     ran K candidates. done: the job's current candidate has finished (else it is under way and not counted yet)."""
+    if job.work_total:
+        return max(0, min(100, int(100 * (job.work_done or 0) / job.work_total)))
     per_round = job.per_round or job.of
     total = job.budget or (job.rounds * per_round if job.rounds and per_round else None)
     if not (total and per_round and job.round):

@@ -52,6 +52,11 @@ def assemble(reader: StoreReader, run: dict[str, Any], live: bool = True) -> dic
     if isinstance(summary, dict) and "rounds" in summary:
         out = dict(summary)
         out.setdefault("run_id", run["id"])
+        # A stopped run's summary lists its complete rounds; the round it stopped in is in the store: its counts
+        # are the store's (a cancelled run's hover said "0 valid · 0 invalid" where 3 were valid).
+        listed = sum(len(r.get("outcomes") or []) for r in out.get("rounds") or [])
+        if len([c for c in cands if not c["id"].endswith(RETIMED)]) > listed:
+            out["rounds"] = _rebuilt(reader, run, cands)["rounds"]
     else:
         out = _rebuilt(reader, run, cands)
     out["best"] = canonical_best(out.get("best"), cands)

@@ -44,7 +44,7 @@ def pair_text(best: dict[str, Any]) -> str:
 
 
 def sureness(best: dict[str, Any]) -> str:
-    """The uncertainty and the flags, as one line: '±2%: 1.37–1.43× · flagged: over 10× — check before trusting'."""
+    """The uncertainty and the flags, as one line: '1.3–1.5× at 95% · flagged: over 10× — check before trusting'."""
     w = words(best)
     return " · ".join(x for x in [w["uncertainty"], *w["warnings"]] if x)
 
@@ -198,10 +198,11 @@ def module_hover(module: ModuleClass, obj: dict[str, Any] | None, job_line: str 
 
 def lens_summary(obj: dict[str, Any]) -> str:
     """'1.4× faster than eager · 62% of speed of light, memory-bound · chosen direction: M': the best, its share
-    of the task's bound where there is one, and the direction the last round chose; a bottleneck only where
-    Nsight Compute measured the best ('· ncu: memory-bound (M)')."""
+    of the task's bound where there is one, and the direction of the round that made it (the hover's, from the same
+    record: the lens said the last round's R beside a hover's round 1, P), the last round's before there is a best;
+    a bottleneck only where Nsight Compute measured the best ('· ncu: memory-bound (M)')."""
     best = obj.get("best")
-    d = last_direction(obj)
+    d = (best or {}).get("direction") or last_direction(obj)
     if best and isinstance(best.get("speedup"), (int, float)):
         head = speed_phrase(best) + (f" at {obj['precision']}" if obj.get("precision") else "")
     elif obj.get("status") == "running":
@@ -242,7 +243,7 @@ def module_diagnostic(module: ModuleClass, obj: dict[str, Any] | None, result_fi
             what, code = f"{w['headline']} ({w['uncertainty']})", "unstable-timing"
         else:
             detail = w["uncertainty"] if verdict == "level" else pair_text(best)
-            what, code = f"no kernel beat eager: the best is {w['headline']} ({detail})", "slower-than-eager"
+            what, code = f"no kernel beat eager: the best is {w['headline']} ({detail})", "not-delivered"
         message = (f"HIERA: {what}{flagged}; nothing was written beside this file, the kept files are in "
                    f"{kept_folder(obj, root)}")
         severity = types.DiagnosticSeverity.Warning

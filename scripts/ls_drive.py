@@ -31,6 +31,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from contracts.runrecord import KEPT_DIRS
 from hiera_ls import scripted_client as hc
 
 
@@ -121,7 +122,7 @@ async def drive(a: argparse.Namespace) -> int:
             if created:
                 problems.append(f"a best that is not faster than eager ({best.get('verdict')}) was written beside "
                                 f"the module: {created}")
-            if not kept.is_file() or kept.parent.name != "slower-than-eager":
+            if not kept.is_file() or kept.parent.name not in KEPT_DIRS:
                 problems.append(f"the {best.get('verdict')} best's files are not kept in the run's folder: {kept}")
 
         await rec.wait_for(lambda: bool(rec.diagnostics.get(uri)), 5.0)

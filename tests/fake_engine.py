@@ -12,17 +12,18 @@ It builds and times nothing, so a test job takes a fraction of a second.
 Like the engine (engine/loop.py), it times the best once more before it reports it: a re-timing row
 `<id>-retimed` (round of the best, index 0) with its own pair, 0.95x the eager and 1.02x the candidate
 time of the first, and the reported best is that pair's; a best whose verdict is not `faster` goes to the run's
-`slower-than-eager/` folder, not to --results-dir; a speedup over 10x is flagged `excessive_speedup`, as the
-checker flags it.
+`not-delivered/` folder (with its REASON.txt), not to --results-dir; a speedup over 10x is flagged
+`excessive_speedup`, as the checker flags it.
 
 Behaviour knobs, from `<workspace>/fake_engine.json` ({"delay": .., "mode": .., "notice": ..}; a test writes
 it, since one server serves the whole test) or the environment:
   HIERA_FAKE_DELAY   seconds per candidate (default 0.02): long enough to cancel a job or time the server
   HIERA_FAKE_MODE    ok | slower | much_slower | level | level_slower | big | no_valid | crash | fail_build
-                     (default ok); slower: valid but 0.8x eager; much_slower: 88x slower; level: 1.01x, inside
-                     the 2% spread of its timings (level_slower: 0.99x); big: 20x and more (flagged)
+                     (default ok); slower: valid but 0.8x eager; much_slower: 88x slower; level: 1.002x, its
+                     95% interval straddling 1 (level_slower: 0.998x); big: 20x and more (flagged)
   HIERA_FAKE_NOTICE  when set, one `notice` event with this text
-  "spread"           each timing's spread (interquartile range over median, default 0.02); over 1.0: unstable
+  "spread"           each timing's spread (interquartile range over median, default 0.02)
+  "flags"            flags the checker set on every valid outcome (an unstable_timing one: no verdict)
   "device"           the device the run reports (default "cpu")
   "kernel"           the kernel's suffix: ".cu" (default) or ".cpp" (C++ candidates, as the engine writes on the CPU)
   "profile"          whether the best's run has a profile (default true; a CPU run has none)
@@ -59,8 +60,11 @@ _import_store_without_torch()
 from contracts import runrecord as rr  # noqa: E402
 from contracts import verdict as rule  # noqa: E402
 from contracts.export import first_import_note, free_pair  # noqa: E402
+from contracts.precision import tolerance_json  # noqa: E402
 from contracts.shapes import ShapeReport  # noqa: E402
+from contracts.speed_of_light import SpeedOfLight  # noqa: E402
 from contracts.verdict import EXCESSIVE_SPEEDUP, Verdict  # noqa: E402
+from contracts.wording import space_title  # noqa: E402
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status, Timing  # noqa: E402
 from engine.phases import ORDER as PHASE_ORDER  # noqa: E402
 from engine.store import RunStore  # noqa: E402
@@ -130,15 +134,18 @@ def rationale_of(space: str, device: str) -> str:
             f"SIMD cover the whole graph. | pointwise chain of 2 op(s): memory-bound -> {space}, M 0.80")
 
 
+WORK = {"done": 0, "extra": 0, "total": 0}  # the run's count of its steps (progress events)
+
+
 def emit(ev: rr.Event) -> None:
     sys.stdout.write(json.dumps(rr.event_json(ev)) + "\n")
     sys.stdout.flush()
 
 
 def timing(ms: float, spread: float = 0.02) -> Timing:
-    """A timing of median `ms` whose interquartile range is `spread` of it."""
-    lo, hi = ms * (1 - spread / 2), ms * (1 + spread / 2)
-    return Timing(ms, lo * 0.99, hi * 1.01, ms, ms * 0.01, lo, hi, 100, "perf_counter")
+    """A timing of 100 calls spaced evenly from ms x (1 - spread) to ms x (1 + spread): median `ms`, interquartile
+    range `spread` of it, and the samples the interval of a figure is read from (contracts/verdict.py)."""
+    return Timing.from_samples([ms * (1 + spread * (2 * i / 99 - 1)) for i in range(100)], "perf_counter")
 
 
 def modelnew(task: Path, cid: str) -> str:
@@ -161,15 +168,22 @@ REF_MS = 0.5
 
 
 def candidate_ms(mode: str, r: int, i: int) -> float:
-    return {"slower": REF_MS * 1.25, "much_slower": REF_MS * 88, "level": REF_MS / 1.01,
-            "level_slower": REF_MS * 1.01,
+    return {"slower": REF_MS * 1.25, "much_slower": REF_MS * 88, "level": REF_MS / 1.002,
+            "level_slower": REF_MS * 1.002,
             "big": REF_MS / (19.0 + r + i)}.get(mode, REF_MS / (1.0 + 0.2 * r + 0.05 * i))
+
+
+# The stand-in task's bound, as the real engine computes one for scale_bias_relu on the CPU: memory-bound.
+BOUND_MS = 0.05
 
 
 def figure_of(o: Outcome, retimed: bool) -> rr.Figure:
     assert o.candidate is not None and o.reference is not None
-    return rr.Figure.of_pair(o.candidate.median_ms, o.reference.median_ms, retimed, o.candidate.spread,
-                             o.reference.spread, unstable=rule.flagged_unstable(list(o.flags)))
+    ms = o.candidate.median_ms
+    sol = SpeedOfLight("memory", 1_050_624, 262_144, "memory 40 GB/s", BOUND_MS / ms, BOUND_MS, ms)
+    return rr.Figure.of_pair(ms, o.reference.median_ms, retimed, o.candidate.spread,
+                             o.reference.spread, unstable=rule.flagged_unstable(list(o.flags)), speed_of_light=sol,
+                             interval=rule.timings_interval(o.candidate, o.reference))
 
 
 def flagged(o: Outcome, extra: list[str] | None = None) -> Outcome:
@@ -233,6 +247,7 @@ def optimize(a: argparse.Namespace) -> int:
     rounds: list[rr.RoundSummary] = []
     best: Best | None = None
     status, retimed = "finished", 0
+    WORK["total"] = sum(sizes)
     pool: dict[str, Best] = {}
     try:
         if mode == "crash":
@@ -266,13 +281,18 @@ def optimize(a: argparse.Namespace) -> int:
                     store.set_reference(run_id, REF_MS, device)
                 if outcome.speedup:
                     pool[cid] = Best(cid, outcome, r, space)
-                    if best is None or outcome.speedup > best.speedup:
+                    if best is None or rr.figure_key(figure_of(outcome, False)) > rr.figure_key(best.figure()):
                         best = pool[cid]
                 rows.append(rr.CandidateRow(cid, i, st.value, reason, outcome.speedup, ms, shapes=outcome.shapes))
                 source = str(run_dir / "candidates" / f"{cid}{kind.suffix}")
+                WORK["done"] += 1  # the engine's count of its work (engine/progress.py), said before the event
+                emit(rr.Progress(WORK["done"], sum(sizes) + WORK["extra"], f"round {r} candidate {i}/{size}: "
+                                                                           f"{st.value}"))
                 emit(rr.CandidateFinished(r, i, size, cid, source, st.value, reason, outcome.speedup, ms,
-                                          best.speedup if best else None, best.figure() if best else None))
-            rounds.append(rr.RoundSummary(r, space, scores, "M", strategy, rationale, rows))
+                                          best.speedup if best else None, best.figure() if best else None,
+                                          figure_of(outcome, False) if outcome.speedup else None))
+            rounds.append(rr.RoundSummary(r, space, scores, "M", strategy, rationale, rows,
+                                          space_title=space_title(space, device)))
             emit(rr.RoundFinished(r, best.speedup if best else None, best.figure() if best else None))
         if best is not None:
             best, retimed = retime(store, run_id, pool, mode, device, spread, kind, k.get("flags"))
@@ -285,7 +305,9 @@ def optimize(a: argparse.Namespace) -> int:
         f = best.figure()
         folder = Path(a.results_dir) if a.results_dir else task.parent
         if f.verdict != Verdict.FASTER.value:  # not faster than eager: kept in the run's folder, as the engine does
-            folder = run_dir / rr.SLOWER_DIR
+            folder = run_dir / rr.NOT_DELIVERED_DIR
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / rr.NOT_DELIVERED_REASON).write_text(rr.not_delivered_reason(f, best.outcome.flags) + "\n")
         folder.mkdir(parents=True, exist_ok=True)
         py, cu = free_pair(folder, f"{task.stem}_hiera", kind.suffix)
         py.write_text(modelnew(task, best.cid))
@@ -293,9 +315,13 @@ def optimize(a: argparse.Namespace) -> int:
         run_best = rr.RunBest(f.candidate_id, f.speedup, f.candidate_ms, f.reference_ms, f.retimed, f.spread,
                               f.verdict, best.round, best.space, "M", list(best.outcome.flags),
                               rr.ResultPaths(str(py), str(cu)), first_import_note(kind is CandidateKind.CUDA),
-                              f.candidate_spread, f.reference_spread, best.outcome.shapes)
+                              f.candidate_spread, f.reference_spread, best.outcome.shapes, f.speed_of_light, f.low,
+                              f.high, f.confidence,
+                              rr.not_delivered_reason(f, best.outcome.flags) if f.verdict != Verdict.FASTER.value
+                              else None, space_title(best.space, device))
     for rs in rounds:  # each round's best by the run's rule
-        top = rr.pick_best([b for b in pool.values() if b.round == rs.round], lambda b: b.speedup, lambda b: b.retimed)
+        top = rr.pick_best([b for b in pool.values() if b.round == rs.round], lambda b: rr.figure_key(b.figure()),
+                           lambda b: b.retimed)
         rs.best = top.figure() if top else None
     result = rr.RunResult(run_id, status, str(task), device, a.backend, REF_MS, run_best, sum(sizes),
                           sum(len(r.outcomes) for r in rounds), retimed, rounds, rr.Tokens(0, 0),
@@ -307,7 +333,9 @@ def optimize(a: argparse.Namespace) -> int:
                                                  rounds_profiled=0, skipped={}, failed=0,
                                                  off=None if device.startswith("cuda") else
                                                  "profiling off: Nsight Compute profiles CUDA devices and this run "
-                                                 "is on the CPU"))
+                                                 "is on the CPU"),
+                          precision=a.precision if a.precision != "auto" else "fp32",
+                          tolerance=tolerance_json(a.precision if a.precision != "auto" else "fp32"))
     store.finish_run(run_id, status, result.to_json())
     emit(rr.Result(result))
     return 0 if best else 1
@@ -318,7 +346,7 @@ def retime(store: RunStore, run_id: str, pool: dict[str, Best], mode: str, devic
     """Time the best once more and report that pair, as engine/loop.py _confirm_best does: a best that falls
     behind another valid candidate gives way to it, which is timed again the same way (at most 3 times)."""
     tried: set[str] = set()
-    best = max(pool.values(), key=lambda b: b.speedup)
+    best = max(pool.values(), key=lambda b: rr.figure_key(b.figure()))
     while best.cid not in tried and len(tried) < 3:
         tried.add(best.cid)
         emit(rr.RetimeStarted(best.cid, best.figure()))
@@ -334,10 +362,13 @@ def retime(store: RunStore, run_id: str, pool: dict[str, Best], mode: str, devic
                                outcome, best.round, 0)
         pool[best.cid] = Best(best.cid, outcome, best.round, best.space, retimed=True)
         done = best.cid
-        best = max(pool.values(), key=lambda b: b.speedup)
-        top = rr.pick_best(pool.values(), lambda b: b.speedup, lambda b: b.retimed)
+        best = max(pool.values(), key=lambda b: rr.figure_key(b.figure()))
+        top = rr.pick_best(pool.values(), lambda b: rr.figure_key(b.figure()), lambda b: b.retimed)
+        WORK["done"] += 1
+        WORK["extra"] += 1
+        emit(rr.Progress(WORK["done"], WORK["total"] + WORK["extra"], f"re-timed {done}: valid"))
         emit(rr.RetimeFinished(done, Status.VALID.value, figure_of(outcome, True), top.figure() if top else None))
-    top = rr.pick_best(pool.values(), lambda b: b.speedup, lambda b: b.retimed)
+    top = rr.pick_best(pool.values(), lambda b: rr.figure_key(b.figure()), lambda b: b.retimed)
     assert top is not None
     return top, len(tried)
 

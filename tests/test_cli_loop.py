@@ -151,7 +151,8 @@ def test_one_best_figure_in_events_result_store_rounds_and_report(tmp_path, spec
     assert last_round_event["retimed"] is False and last_round_event["speedup"] == pytest.approx(4.0)
     assert [e for e in events if e["event"] == "retime_finished"][-1]["best"] == {
         k: best[k] for k in ("candidate_id", "speedup", "candidate_ms", "reference_ms", "retimed", "spread", "verdict",
-                             "candidate_spread", "reference_spread", "speed_of_light")}
+                             "candidate_spread", "reference_spread", "speed_of_light", "low", "high",
+                             "confidence")}
     # The table's per-round best follows the same rule: each round's re-timed figure.
     assert [(r["best"]["candidate_id"][:4], r["best"]["retimed"]) for r in result["rounds"]] == [
         ("r1c1", True), ("r2c1", True)]

@@ -95,7 +95,7 @@ def test_report_of_a_stopped_run_shows_the_rule_best_the_eager_median_and_whole_
     assert main(["report", run_id, "--workspace", str(tmp_path)]) == 0
     err = capsys.readouterr().err
     flat = " ".join(err.replace("│", " ").split())
-    assert "best: 2.00x, faster than eager" in flat and "(timed again on its own)" in flat
+    assert "best: 2.0x, faster than eager (" in flat and "(timed again on its own)" in flat
     assert "eager: 1.1 ms, the median over the run's 3 pairs" in flat  # not the first pair's 9.07 ms
     assert "files: none (the run did not write them" in flat
     assert "model:" not in err  # the expert backend calls no model

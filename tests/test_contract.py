@@ -47,7 +47,9 @@ def test_model_failing_on_its_own_inputs_names_the_line(tmp_path):
 
 
 def test_a_task_that_kills_its_process_is_reported_not_fatal(tmp_path):
-    p = write(tmp_path, "import os\nos._exit(9)\n")
+    # a file that looks like a task (its text passes contracts/task_source.py) and dies on import
+    p = write(tmp_path, "import os\nos._exit(9)\nclass Model:\n    pass\ndef get_inputs():\n    return []\n"
+                        "def get_init_inputs():\n    return []\n")
     with pytest.raises(TaskError) as e:
         load_task(p)
     assert "died" in e.value.message

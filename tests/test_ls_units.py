@@ -275,6 +275,20 @@ def test_lens_summary_names_the_verdict_and_the_chosen_direction_never_an_unmeas
     assert "bound" not in lens_summary({**measured, "best": {**measured["best"], "bottleneck": None}})
 
 
+def test_the_lens_and_the_hover_name_the_same_direction_for_the_same_best():
+    """The best came from round 1 (direction P); the last round chose R: both views say P, from the best's record."""
+    from hiera_ls.modules import ModuleClass
+    from hiera_ls.run_views import module_hover
+
+    best = {"candidate_id": "r1c2", "speedup": 2.0, "verdict": "faster", "round": 1, "space": "pure_cuda",
+            "direction": "P", "candidate_ms": 1.0, "reference_ms": 2.0}
+    obj = {"best": best, "rounds": [{"round": 1, "direction": "P", "outcomes": []},
+                                    {"round": 2, "direction": "R", "outcomes": []}], "device": "cpu"}
+    assert lens_summary(obj) == "2.00× faster than eager · chosen direction: P"
+    module = ModuleClass("Model", "kernelbench", 0, 0, 6, 10)
+    assert "round 1, native C++, chosen direction P" in module_hover(module, obj, None, None)
+
+
 def test_result_names_never_collide_and_stay_importable(tmp_path: Path):
     (tmp_path / "t_hiera.cu").write_text("x")
     assert [p.name for p in free_targets(tmp_path, "t_hiera", [".py", ".cu"], set())] == ["t_hiera_2.py",
@@ -357,30 +371,38 @@ def test_the_best_pairs_its_speedup_with_its_own_eager_time_never_another():
 
 
 def test_verdicts_are_the_engines_rule_applied_to_the_stored_pair():
-    from contracts.verdict import verdict_of
     from hiera_ls.best import canonical_best, kept_back
     from hiera_ls.run_views import lens_summary, speed_phrase
 
     level = canonical_best({"candidate_id": "a", "speedup": 1.01}, [_row("a", 1.0, 1.01, iqr=0.04)])
     assert level["verdict"] == "level" and level["spread"] == pytest.approx(0.04) and kept_back(level)
-    assert level["uncertainty"] == "1.0× ±4%: 0.97–1.1×"  # two significant figures: the spread is wider than 0.01
+    # a stored pair without samples: its quartile range, said as such (two significant figures: the spread is wider
+    # than 0.01)
+    assert level["uncertainty"] == "1.0×, 0.97–1.1× (quartile range)"
     slower = canonical_best({"candidate_id": "a", "speedup": 0.5}, [_row("a", 2.0, 1.0)])
     assert slower["verdict"] == "slower" and kept_back(slower) and slower["headline"] == "2.0× slower than eager"
     assert kept_back({"speedup": 1.2, "paths": {"py": "/w/.hiera/runs/x/slower-than-eager/m_hiera.py"}})
-    # the pair's spread is the larger of the two sides' (not their mean): 0.10 and 0.02 make 1.08x level
-    mixed = _row("b", 1.0, 1.08)
-    mixed["outcome"]["timing"]["candidate"].update(p25_ms=0.95, p75_ms=1.05)
-    b = canonical_best({"candidate_id": "b", "speedup": 1.08}, [mixed])
-    assert b["spread"] == pytest.approx(0.10) and b["verdict"] == verdict_of(1.08, 0.10).value == "level"
+    assert kept_back({"speedup": 1.2, "paths": {"py": "/w/.hiera/runs/x/not-delivered/m_hiera.py"}})
+    # samples kept: the 95% interval decides
+    sampled = _row("b", 1.0, 1.3)
+    sampled["outcome"]["timing"]["candidate"]["samples"] = [1.0 + 0.01 * (i % 7) for i in range(40)]
+    sampled["outcome"]["timing"]["reference"]["samples"] = [1.3 + 0.01 * (i % 5) for i in range(40)]
+    b = canonical_best({"candidate_id": "b", "speedup": 1.3}, [sampled])
+    assert (b["verdict"], b["confidence"]) == ("faster", 0.95) and b["uncertainty"].endswith("at 95%")
     # a slowdown says its size, a level figure says it is level whichever side of 1 it is
     assert speed_phrase({"speedup": 0.0114, "verdict": "slower", "spread": 0.03}) == "88× slower than eager"
     noisy = {"speedup": 0.67, "verdict": "level", "spread": 0.45}
     assert speed_phrase(noisy) == lens_summary({"best": noisy, "rounds": []}) == "level with eager"
-    unstable = canonical_best({"candidate_id": "a", "speedup": 9.0}, [_row("a", 1.0, 9.0, iqr=1.37)])
+    # a wide spread is no verdict of its own any more (9x from sides spread 137%: its quartile range 1.7-48x is
+    # above 1); the evaluator's unstable_timing flag is
+    wide = canonical_best({"candidate_id": "a", "speedup": 9.0}, [_row("a", 1.0, 9.0, iqr=1.37)])
+    assert wide["verdict"] == "faster" and not kept_back(wide)
+    flagged = _row("a", 1.0, 9.0)
+    flagged["outcome"]["flags"] = ["unstable_timing: the candidate's call (0.01 ms) is shorter than the scatter"]
+    unstable = canonical_best({"candidate_id": "a", "speedup": 9.0}, [flagged])
     assert unstable["verdict"] == "unstable" and kept_back(unstable)
-    assert unstable["headline"] == "unstable timing: re-run on a quiet machine"
-    assert unstable["uncertainty"] == ("9.0× from timings spread ±137% (candidate) and ±137% (eager), over the ±100% "
-                                       "limit")
+    assert unstable["headline"] == "unstable timing: the two sides were not timed alike, time it again"
+    assert unstable["warnings"] == ["flagged: the candidate's call (0.01 ms) is shorter than the scatter"]
 
 
 def test_rounds_keep_the_figure_the_run_keeps():

@@ -67,9 +67,9 @@ def inline(ts_type: str) -> list[str]:
 # TS interface -> (its dataclass, fields the extension does not read, fields the language server adds)
 PAIRS: dict[str, tuple[type, set[str], set[str]]] = {
     "Outcome": (rr.CandidateRow, set(), {"retime"}),
-    "RoundDecision": (rr.RoundSummary, set(), {"space_title"}),
-    "BestCandidate": (rr.RunBest, {"first_import"}, {"first", "space_title", "headline", "uncertainty", "warnings",
-                                                     "why", "speed_of_light_text", "speed_of_light_detail"}),
+    "RoundDecision": (rr.RoundSummary, set(), set()),
+    "BestCandidate": (rr.RunBest, {"first_import"}, {"first", "headline", "uncertainty", "warnings", "why",
+                                                     "speed_of_light_text", "speed_of_light_detail"}),
     "RunResults": (rr.RunResult, {"budget", "retimed", "notices"}, {"chart", "compile_ms", "profile", "delivered"}),
 }
 

@@ -50,7 +50,8 @@ def test_the_checker_goes_without_the_setting_and_the_twin_reads_level(tmp_path:
     assert o.status is Status.VALID, kit.describe(o)
     assert not _parity_flags(o), (o.flags, o.extra.get("parity_probe"))
     assert o.extra["parity_probe"]["ratio"] <= PARITY_LIMIT
-    if not any(f.startswith("unstable_timing") for f in o.flags):  # a busy machine may say its figure is noise
+    # a busy machine may say its figure is noise (a side that swung, or a call the clock cannot resolve)
+    if not any(f.startswith(("unstable_timing", "timing_swing")) for f in o.flags):
         assert 0.4 < o.speedup < 2.5, (kit.describe(o), o.extra.get("timing_spread"))
 
 

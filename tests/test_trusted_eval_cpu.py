@@ -39,9 +39,13 @@ INT_TASK = ATTACKS / "tasks" / "int_cumsum.py"
 
 
 def claimed_fast(o: Any) -> bool:
-    """`valid` and faster than FAST with the timing standing: a speedup flagged `unstable_timing` is no claim
-    (on a loaded 2-core machine an honest reference swings fiftyfold, and with it any ratio)."""
-    return o.valid and o.speedup > kit.FAST and not any(f.startswith("unstable_timing") for f in o.flags)
+    """`valid` and faster than FAST with the timing standing: a figure whose 95% interval reaches 1 (level) or whose
+    sides were not timed alike (unstable) is no claim (on a loaded 2-core machine an honest reference swings
+    fiftyfold, and with it any ratio: its interval then says so)."""
+    from engine.loop_state import figure
+
+    fig = figure(o, retimed=False) if o.valid else None
+    return fig is not None and o.speedup > kit.FAST and fig.verdict == "faster"
 
 
 def load_module(path: Path, name: str) -> Any:
@@ -765,7 +769,12 @@ def test_a_checker_killed_mid_candidate_leaves_nothing_in_dev_shm_nor_its_runner
 
 # --- a reference whose timings swing (issue 24, "also seen") ----------------------------------------------------
 
-def test_a_reference_whose_timings_swing_a_hundredfold_makes_the_timing_unstable_not_a_speedup(tmp_path: Path) -> None:
+def test_a_reference_whose_timings_swing_a_hundredfold_makes_the_figure_level_not_a_speedup(tmp_path: Path) -> None:
+    """Half the reference's calls wait 5 ms: its median could be anything between a fast call and a slow one, so the
+    95% interval of the speedup spans both and straddles 1 (level, never delivered as faster), and the swing is
+    flagged with its own numbers."""
+    from engine.loop_state import figure
+
     with kit.arena_at(tmp_path) as a:
         o = kit.evaluate_api(a, ATTACKS / "tasks" / "jittery_relu.py", [("honest_relu.py", None)])["honest_relu"]
     assert o.valid, kit.describe(o)
@@ -774,8 +783,10 @@ def test_a_reference_whose_timings_swing_a_hundredfold_makes_the_timing_unstable
     # lower a fast one), and the ratio means nothing. Not the median over the fastest: with an even number of
     # calls the median is the mean of a slow and a fast one, 16x on a machine whose relu takes 0.17 ms.
     assert spread["p75_ms"] / spread["p25_ms"] > 10, spread
-    flags = [f for f in o.flags if f.startswith("unstable_timing")]
-    assert flags and "the reference's calls" in flags[0], o.flags
+    flags = [f for f in o.flags if f.startswith("timing_swing")]
+    assert flags and "eager's calls ran" in flags[0], o.flags
+    fig = figure(o, retimed=False)
+    assert fig is not None and fig.verdict == "level" and fig.low < 1 < fig.high, fig
 
 
 # --- honest candidates under an artificial CPU load ---------------------------------------------------------------

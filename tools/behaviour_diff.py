@@ -32,7 +32,7 @@ JSON columns decoded. It normalises what legitimately differs between two runs o
 Measured decisions. On a CPU the timings are noise (a loaded two-core machine times the same eager reference at
 0.4 ms and at 18 ms within a minute), and some of the loop's decisions follow from them: which candidate is the
 best (and so the best's id, round, space and direction, and the results' folder: beside the task or
-`slower-than-eager/`), which candidates are timed again and how often (the `retime_*` events, the `-retimed`
+`not-delivered/`), which candidates are timed again and how often (the `retime_*` events, the `-retimed`
 rows, the "timed again" notices, `retimed` counts), each figure's verdict (`faster`, `unstable`, ...), how many
 calls are timed (from the time per call the warm-up saw: `median of 82` or `of 100`, the timings' `trials`), the
 parent of the next round's plan (the best so far: a decision's `parent_id`), whether a pair is flagged
@@ -132,7 +132,7 @@ class Normaliser:
         s = _UNIT_NUM.sub("<n>", s)
         s = _DEC_NUM.sub("<n>", s)
         if not self.keep_measured:
-            s = s.replace("slower-than-eager/", "<measured-dir>/")
+            s = s.replace("slower-than-eager/", "<measured-dir>/").replace("not-delivered/", "<measured-dir>/")
             s = _MEDIAN_OF.sub("median of <measured>", s)
         return s
 

@@ -18,6 +18,7 @@ import argparse
 import math
 import os
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,12 +32,26 @@ from contracts.precision import resolve as resolve_precision
 from contracts.runrecord import BestFigure, Figure, RunBest, verdict_phrase
 from contracts.settings_schema import BUDGET, CANDIDATES, DEADLINE, ROUNDS, SECONDS_MAX
 from contracts.speed_of_light import SpeedOfLight, detail, phrase, share_text
-from contracts.task import TaskError, TaskSpec, load_task
+from contracts.task import LOAD_TIMEOUT_S, TaskError, TaskSpec, check_task_path, check_task_text, load_task
+from contracts.verdict import ratio_text
 from contracts.wording import flag_phrase
 from engine.evaluate.outcome import Outcome, Precision
 from engine.untrusted import escape
 
-console = Console(stderr=True, highlight=False)
+
+def _console() -> Console:
+    """stderr through rich. Where it is not a terminal (a pipe, a log, CI) lines are not wrapped at 80 columns: a
+    wrapped line split the run ids `--resume` needs; tables lay out at 200 columns there unless COLUMNS says."""
+    try:
+        tty = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if tty:
+        return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, soft_wrap=True, width=None if os.environ.get("COLUMNS") else 200)
+
+
+console = _console()
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 130
 EXIT_NOT_WRITTEN = 3  # optimize: a valid best, not faster than eager; kept in the run's folder, nothing beside the task
@@ -115,11 +130,31 @@ def task_workdir(workspace: Path, spec: TaskSpec) -> Path:
     return workspace / ".hiera" / "tasks" / f"{spec.name}-{spec.source_hash}"
 
 
-def load_task_or_exit(path: str, device: Device | None = None) -> TaskSpec:
-    """The task, or a usage error naming what is wrong with it; with the device that will evaluate it, also
-    refused when it cannot fit there (engine/commands/checks.py)."""
+def say_slow_load(path: str) -> Callable[[str, float, float], None]:
+    """What a slow task load says on stderr every few seconds (contracts/task.py SLOW_LOAD_S): where it is, and the
+    limit (a forward that hangs printed nothing for 300 s)."""
+    def say(step: str, seconds: float, limit: float) -> None:
+        console.print(f"[yellow]loading {escape(Path(path).name)}:[/yellow] still in {escape(step)} after "
+                      f"{seconds:.0f} s (stopped at {limit:.0f} s; --load-timeout SECONDS changes that)")
+    return say
+
+
+def task_text_or_exit(path: str) -> None:
+    """The checks of a task file that need no process (its path, and its text: binary, not UTF-8, not Python, no
+    Model/get_inputs/get_init_inputs), said as usage errors before anything imports torch."""
     try:
-        spec = load_task(path)
+        check_task_path(Path(path))
+        check_task_text(Path(path))
+    except TaskError as e:
+        raise UsageError(str(e)) from e
+
+
+def load_task_or_exit(path: str, device: Device | None = None, timeout_s: float | None = None) -> TaskSpec:
+    """The task, or a usage error naming what is wrong with it; with the device that will evaluate it, also
+    refused when it cannot fit there (engine/commands/checks.py). A load past timeout_s (default LOAD_TIMEOUT_S)
+    is stopped; from a few seconds on, stderr says where it is."""
+    try:
+        spec = load_task(path, timeout_s or LOAD_TIMEOUT_S, on_slow=say_slow_load(path))
     except TaskError as e:
         raise UsageError(str(e)) from e
     if device is not None:
@@ -153,8 +188,17 @@ def precision_or_exit(requested: str | None, spec: TaskSpec) -> tuple[Precision,
         raise UsageError(str(e)) from e
     return Precision(policy), why
 
+def device_text_or_exit(device: str) -> None:
+    """A --device that names no device is refused before torch is imported (finding a GPU needs it: seconds)."""
+    if device != "auto":
+        try:
+            Device.parse(device)
+        except ValueError:
+            raise UsageError(f"--device {device}: expected cpu, cuda, cuda:N or auto") from None
+
 
 def device_or_exit(device: str) -> Device:
+    device_text_or_exit(device)
     from engine.evaluate.pipeline import resolve_device
 
     try:
@@ -175,11 +219,18 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout (default: off)")
 
 
+def add_load_timeout(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--load-timeout", type=seconds, default=LOAD_TIMEOUT_S, metavar="SECONDS",
+                   help="limit on loading the task (importing it, building Model, one forward in a process of its "
+                        f"own); past it the command stops with the step it was in (default: {LOAD_TIMEOUT_S:g})")
+
+
 def add_eval_limits(p: argparse.ArgumentParser) -> None:
     """The evaluator's limits and its sandbox (mapped to EvalSettings by eval_limits)."""
     p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                    help="limit on verifying and timing one candidate; past it the candidate is a timeout (default: "
                         "derived from the reference's own time, so a far slower candidate ends in seconds)")
+    add_load_timeout(p)
     p.add_argument("--build-timeout", type=seconds, default=120.0, metavar="SECONDS",
                    help="limit on compiling one candidate; past it the candidate failed to build (default: 120)")
     p.add_argument("--no-sandbox", action="store_true",
@@ -198,7 +249,8 @@ def eval_limits(args: argparse.Namespace) -> dict[str, Any]:
 
 def eval_limit_flags(args: argparse.Namespace) -> list[str]:
     """The same limits as command-line flags, for the hiera processes a command starts."""
-    flags = ["--build-timeout", repr(args.build_timeout), "--shapes", args.shapes]
+    flags = ["--build-timeout", repr(args.build_timeout), "--shapes", args.shapes,
+             "--load-timeout", repr(args.load_timeout)]
     if args.timeout is not None:
         flags += ["--timeout", repr(args.timeout)]
     return flags + (["--no-sandbox"] if args.no_sandbox else [])
@@ -266,7 +318,8 @@ def folding_table(*headers: str, **kw: Any) -> Table:
 
 
 def fig_text(fig: Figure | BestFigure | RunBest) -> str:
-    return f"{fig.speedup:.2f}x, {verdict_phrase(fig)}"
+    """'3.4x, faster than eager (2.1–5.6x at 95%, all of it above 1)'; a slowdown by its own size ('2.0x slower')."""
+    return f"{ratio_text(fig.speedup, fig.spread, 'x')}, {verdict_phrase(fig)}"
 
 
 def light_cell(sol: SpeedOfLight | None) -> str:
@@ -304,7 +357,8 @@ def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Tab
         t.add_row("candidate", f"{o.candidate.median_ms:.4g} ms median (min {o.candidate.min_ms:.4g}, "
                                f"max {o.candidate.max_ms:.4g}, spread {o.candidate.spread:.1%})")
         fig = figure(o, retimed=False)
-        t.add_row("speedup", f"[bold]{fig.speedup:.2f}x[/bold]: {verdict_phrase(fig)}" if fig else "-")
+        t.add_row("speedup", f"[bold]{ratio_text(fig.speedup, fig.spread, 'x')}[/bold]: {verdict_phrase(fig)}"
+                  if fig else "-")
     sol_row = speed_of_light_text(o)
     if sol_row:
         t.add_row("speed of light", escape(sol_row))

@@ -7,14 +7,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine.commands.common import EXIT_OK, console, escape, load_task_or_exit
+from engine.commands.common import EXIT_OK, add_load_timeout, console, escape, load_task_or_exit
 
 
 def cmd_contract(args: argparse.Namespace) -> int:
     from contracts.contract import write_contract
     from engine.commands.checks import output_writable
 
-    spec = load_task_or_exit(args.task)
+    spec = load_task_or_exit(args.task, timeout_s=args.load_timeout)
     output_writable(Path(args.out), "-o")
     paths = write_contract(spec, Path(args.out))
     if args.json:
@@ -30,4 +30,5 @@ def register(sub: Any) -> None:
     p.add_argument("task", help="KernelBench-format task .py (required)")
     p.add_argument("-o", "--out", required=True, help="output folder (required)")
     p.add_argument("--json", action="store_true", help="print the files written as one JSON object (default: off)")
+    add_load_timeout(p)
     p.set_defaults(func=cmd_contract)

@@ -19,12 +19,14 @@ from engine.commands.common import (
     check_sandbox,
     console,
     device_or_exit,
+    device_text_or_exit,
     escape,
     eval_limits,
     load_task_or_exit,
     outcome_table,
     precision_or_exit,
     shown_path,
+    task_text_or_exit,
     task_workdir,
     user_build_log,
     whole_number,
@@ -40,9 +42,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from engine.loop import figure, uninterrupted
     from engine.store import RunStore
 
+    device_text_or_exit(args.device)
+    task_text_or_exit(args.task)  # the usage errors that need no torch, first
     device = device_or_exit(args.device)
     paths = [candidate_file_or_exit(name, device) for name in args.candidate]
-    spec = load_task_or_exit(args.task, device)
+    spec = load_task_or_exit(args.task, device, args.load_timeout)
     space = Space(args.space)
     cands = []
     for n, cand_path in enumerate(paths, start=1):
@@ -85,7 +89,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
             # The whole compiler output, against the user's file name and lines.
             shown_reason = user_build_log(outcome.reason, shown)
             print(json.dumps({**outcome.to_json(), "reason": shown_reason, "verdict": fig and fig.verdict,
-                              "spread": fig and fig.spread, "run_id": run_id, "candidate_file": str(path)}),
+                              "spread": fig and fig.spread, "low": fig and fig.low, "high": fig and fig.high,
+                              "confidence": fig and fig.confidence, "run_id": run_id, "candidate_file": str(path)}),
                   flush=True)
         else:
             console.print(outcome_table(outcome, f"{path.name} against {spec.name}", shown))

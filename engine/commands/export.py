@@ -12,6 +12,7 @@ from engine.commands.common import (
     EXIT_INVALID,
     EXIT_OK,
     UsageError,
+    add_load_timeout,
     candidate_file_or_exit,
     check_sandbox,
     console,
@@ -33,7 +34,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if src_path.suffix not in (".cu", ".cpp", ".cc"):
         raise UsageError(f"{src_path}: export takes a .cu or .cpp contract candidate (a ModelNew .py is already "
                          "exportable as it is)")
-    spec = load_task_or_exit(args.task)
+    spec = load_task_or_exit(args.task, timeout_s=args.load_timeout)
     cuda = src_path.suffix == ".cu"
     out_dir = Path(args.out) if args.out else None
     results_writable(out_dir or spec.path.parent, beside_task=out_dir is None)
@@ -80,4 +81,5 @@ def register(sub: Any) -> None:
     p.add_argument("--no-sandbox", action="store_true",
                    help="compile the kernel for its check without the sandbox (default: sandboxed)")
     p.add_argument("--json", action="store_true", help="print the files written as one JSON object (default: off)")
+    add_load_timeout(p)
     p.set_defaults(func=cmd_export)

@@ -16,7 +16,7 @@ from rich.table import Table
 from contracts.device import Device
 from contracts.precision import precision_phrase
 from contracts.runrecord import (
-    SLOWER_DIR,
+    KEPT_DIRS,
     STOP_REASONS,
     BestFigure,
     CandidateFinished,
@@ -30,12 +30,14 @@ from contracts.runrecord import (
     RunStarted,
     parse_event,
 )
+from contracts.runrecord import Progress as ProgressEvent
 from contracts.shapes import ShapeReport, describe_range
-from contracts.verdict import median
+from contracts.verdict import median, ratio_text
 from contracts.vocabulary import Space
 from contracts.wording import flag_phrase, readable_rationale, space_title
 from engine.agents.base import Backend
 from engine.background import Terminated, stop_reason
+from engine.commands.candidate_line import candidate_line, figure_words
 from engine.commands.checks import results_writable, task_fits, workspace_writable
 from engine.commands.common import (
     EXIT_INVALID,
@@ -53,6 +55,7 @@ from engine.commands.common import (
     console,
     deadline_seconds,
     device_or_exit,
+    device_text_or_exit,
     eval_limits,
     fig_text,
     folding_table,
@@ -63,6 +66,7 @@ from engine.commands.common import (
     reason_text,
     rounds_arg,
     shown_path,
+    task_text_or_exit,
     task_workdir,
     whole_number,
     workspace_of,
@@ -79,16 +83,29 @@ DEFAULT_ROUNDS, DEFAULT_CANDIDATES = 3, 6
 EXIT_TERMINATED = 143  # stopped by SIGTERM (the language server's cancel), 128 + 15
 
 
-def make_backend(args: argparse.Namespace, workspace: Path) -> Backend:
+def llm_config_or_exit(args: argparse.Namespace, workspace: Path) -> Any:
+    """The LLM backend's configuration (hiera.toml, the flags, the environment), or a usage error that says what is
+    missing, before anything slow runs (a misconfigured LLM was said 8-12 s in, after torch loaded). None for the
+    expert backend."""
+    if args.backend != "llm":
+        return None
+    from engine.llm_config import load_llm_config, overrides_from_args
+
+    try:
+        return load_llm_config(workspace, overrides_from_args(args))
+    except ValueError as e:
+        raise UsageError(str(e)) from e
+
+
+def make_backend(args: argparse.Namespace, workspace: Path, config: Any = None) -> Backend:
     if args.backend == "expert":
         from engine.agents.expert import ExpertBackend
 
         return ExpertBackend()
     from engine.agents.llm import BackendUnavailable, LLMBackend
-    from engine.llm_config import load_llm_config, overrides_from_args
 
     try:
-        config = load_llm_config(workspace, overrides_from_args(args))
+        config = config or llm_config_or_exit(args, workspace)
         backend = LLMBackend(config)
         check = backend.check_endpoint()
     except (BackendUnavailable, ValueError) as e:
@@ -116,21 +133,24 @@ def best_label(fig: BestFigure | RunBest | None) -> str:
     if fig is None:
         return "no valid candidate yet"
     pair = "re-timed" if fig.retimed else "first pair"
-    return f"best {fig.speedup:.2f}x ({fig.verdict}, {pair})"
+    return f"best {ratio_text(fig.speedup, fig.spread, 'x')} ({fig.verdict}, {pair})"
 
 
 class HumanProgress:
-    """Live progress on stderr: one line per candidate above a bar with the round and the best so far; the
-    same lines in plain text on stdout when it is a log (plain.py)."""
+    """Live progress on stderr: one line per candidate (verbose: with its whole reason) above a bar that counts the
+    run's work as the engine counts it (its `progress` events: engine/progress.py), with the step under way and the
+    best so far; the same lines in plain text on stdout when it is a log (plain.py), heartbeats included."""
 
-    def __init__(self, total: int, plain: PlainLines | None = None):
+    def __init__(self, total: int, plain: PlainLines | None = None, verbose: bool = False):
         self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TimeElapsedColumn(), console=console, transient=False)
         self.task = self.progress.add_task("starting", total=total)
         self.plain = plain or PlainLines(json_on_stdout=True)  # none asked for: no plain lines
+        self.verbose = verbose
         self.best: BestFigure | RunBest | None = None
         self.round = 0
         self.device = ""
+        self.what = ""
 
     def __call__(self, line: dict[str, Any]) -> None:
         e = parse_event(line)
@@ -154,15 +174,26 @@ class HumanProgress:
                           f"{escape(e.strategy)}\n  [dim]{escape(readable_rationale(e.rationale, self.device))}[/dim]")
             self.plain.say(f"round {e.round}: {space} · {e.direction} · {e.strategy}")
         elif isinstance(e, CandidateFinished):
-            sp = f"{e.speedup:.2f}x" if e.speedup else "-"
             color = "green" if e.status == "valid" else "red"
             name = Path(e.source).name if e.source else None
-            why = first_line(reason_text(line, name, lines=1))
-            console.print(f"  {e.index}/{e.of} [{color}]{e.status}[/{color}] {sp}  [dim]{escape(why)}[/dim]")
+            reason = reason_text(line, name, lines=3)
+            text = candidate_line(e.index, e.of, e.status, e.figure, reason, max(console.width - 1, 40))
+            head = f"  {e.index}/{e.of} {e.status}"
+            console.print(f"  {e.index}/{e.of} [{color}]{e.status}[/{color}]{escape(text[len(head):])}",
+                          soft_wrap=True)
+            if self.verbose and reason:
+                console.print(f"[dim]{escape(reason)}[/dim]")
             self.best = e.best
-            self.progress.advance(self.task)
-            self.plain.say(f"round {e.round} candidate {e.index}/{e.of}: {e.status} {sp} ({why}) · "
-                           f"{best_label(self.best)}")
+            said = figure_words(e.figure) if e.figure else (ratio_text(e.speedup, None, "x") if e.speedup else "")
+            self.plain.say(f"round {e.round} candidate {e.index}/{e.of}: {e.status}"
+                           f"{f' {said}' if said else ''} ({first_line(reason)}) · {best_label(self.best)}")
+        elif isinstance(e, ProgressEvent):
+            self.what = e.what
+            self.progress.update(self.task, total=e.total, completed=e.done)
+            if e.seconds is not None:  # a heartbeat: one step has run a while
+                self.plain.say(f"still {e.what} ({e.seconds:.0f} s; {e.done} of {e.total} steps done)")
+                self.progress.update(self.task, description=f"{e.what} · {best_label(self.best)}")
+                return
         elif isinstance(e, RetimeStarted):
             self.progress.update(self.task, description=f"timing {e.candidate_id} again on its own")
             return
@@ -173,9 +204,8 @@ class HumanProgress:
             self.best = e.best
             self.plain.say(f"{e.candidate_id} timed again on its own: {again}")
         elif isinstance(e, Result):
-            done = self.progress.tasks[0].completed
-            self.progress.update(self.task, total=done, description=f"{e.result.status or 'done'} · "
-                                                                    f"{best_label(e.result.best)}")
+            # A stopped run's bar stays at what it did of what it would have done ("stopped · 3/18"), never 3/3.
+            self.progress.update(self.task, description=f"{e.result.status or 'done'} · {best_label(e.result.best)}")
             self.progress.stop()
             return
         self.progress.update(self.task, description=f"round {self.round} · {best_label(self.best)}")
@@ -285,10 +315,18 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     task_arg = args.task or (run["task_path"] if run else None)
     if not task_arg:
         raise UsageError("give a task file: hiera optimize TASK.py (or --resume RUN_ID to continue a run)")
+    if run and run.get("backend") in ("expert", "llm"):
+        args.backend = run["backend"]  # the run goes on with the backend that started it
+    # What can be refused without torch is, first and at once (well under a second): the device's name, the task
+    # file's text, the LLM's configuration.
+    device_text = run["settings"].get("device", args.device) if run else args.device
+    device_text_or_exit(device_text)
+    task_text_or_exit(task_arg)
+    llm_config = llm_config_or_exit(args, workspace)
     # Finding the device imports torch (seconds) and loading the task probes it in a process of its own: both
     # at once. A device error is still said before the task is used.
-    finding = in_background(lambda: device_or_exit(run["settings"].get("device", args.device) if run else args.device))
-    spec = load_task_or_exit(task_arg)
+    finding = in_background(lambda: device_or_exit(device_text))
+    spec = load_task_or_exit(task_arg, timeout_s=args.load_timeout)
     device = finding.result()
     task_fits(spec, device)
     if run and spec.source_hash != run["task_hash"]:
@@ -302,10 +340,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         args.precision = precision.value
     settings = _settings(args, device, run["settings"] if run else None)
     results_writable(settings.results_dir or spec.path.parent, beside_task=settings.results_dir is None)
-    if run and run.get("backend") in ("expert", "llm"):
-        args.backend = run["backend"]  # the run goes on with the backend that started it
     check_sandbox(settings.eval.sandbox, device)
-    backend = make_backend(args, workspace)
+    backend = make_backend(args, workspace, llm_config)
     store = store or RunStore.for_workspace(workspace)
     events = args.events == "jsonl"
 
@@ -314,7 +350,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     plain = PlainLines(events or args.json)
-    human = None if (events or args.json) else HumanProgress(settings.total, plain)
+    human = None if (events or args.json) else HumanProgress(settings.total, plain, args.verbose)
     sink = emit_json if events else (human or (lambda e: None))
     if human and precision_why:
         console.print(f"[dim]{escape(precision_why)}[/dim]")
@@ -386,7 +422,7 @@ def exit_status(result: RunResult) -> int:
 
 
 def kept_aside(b: RunBest) -> bool:
-    return b.paths is not None and Path(b.paths.py).parent.name == SLOWER_DIR
+    return b.paths is not None and Path(b.paths.py).parent.name in KEPT_DIRS
 
 
 def resume_command(run_id: str, args: argparse.Namespace) -> str:
@@ -464,9 +500,10 @@ def ending(result: RunResult, args: argparse.Namespace, store: RunStore) -> list
         lines.append(("", result.stopped_early.summary()))
     paths = [p for p in (b.paths.py, b.paths.cu) if p] if b.paths else []
     if kept_aside(b):
-        code = "" if by_signal else f"; exit status {EXIT_NOT_WRITTEN}"
-        lines.append(("", f"not written beside the task (it is not faster than eager{code}); kept in the run's "
-                          "folder (--keep-slower writes it beside the task):"))
+        code = "" if by_signal else f" (exit status {EXIT_NOT_WRITTEN})"
+        why = b.not_delivered or "not delivered: it is not faster than eager"
+        lines.append(("", f"{why}{code}; kept in the run's folder with the reason "
+                          "(--keep-slower writes it beside the task):"))
     lines += [("", f"  {'' if kept_aside(b) else 'wrote '}{shown_path(p)}") for p in paths]
     if b.first_import and b.paths:
         lines.append(("dim", f"  {Path(b.paths.py).name}: {b.first_import}"))
@@ -531,6 +568,8 @@ def register(sub: Any) -> None:
                    help=f"timing trials per candidate, at least {MIN_TRIALS} (default: {DEFAULT_TRIALS}; "
                         f"{DEADLINE_TRIALS} under --deadline)")
     p.add_argument("--results-dir", default=None, help="write the result files here (default: beside the task)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="under each candidate's line, its whole reason (default: one line per candidate)")
     p.add_argument("--events", choices=["jsonl"], default=None,
                    help="print progress events as JSON lines on stdout, for editors (docs/protocol.md; default: off)")
     add_eval_limits(p)

@@ -21,6 +21,7 @@ from engine.commands.common import (
     EXIT_STOPPED,
     EXIT_USAGE,
     UsageError,
+    add_load_timeout,
     console,
     device_or_exit,
     load_task_or_exit,
@@ -144,7 +145,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
         ncu = find_ncu(args.ncu)
     except ProfilerUnavailable as e:
         return _unavailable(args, e)
-    spec = load_task_or_exit(args.task)
+    spec = load_task_or_exit(args.task, timeout_s=args.load_timeout)
     workspace = workspace_of(args)
     workdir = task_workdir(workspace, spec)
     store = RunStore.for_workspace(workspace)
@@ -223,4 +224,5 @@ def register(sub: Any) -> None:
                    help="seconds allowed for the whole ncu run (default: 120)")
     p.add_argument("--workspace", default=None, help="where .hiera/ lives (default: current directory)")
     p.add_argument("--json", action="store_true", help="print the Profile as one JSON object on stdout (default: off)")
+    add_load_timeout(p)
     p.set_defaults(func=cmd_profile)

@@ -14,17 +14,19 @@ from typing import Any
 
 from contracts.precision import precision_phrase
 from contracts.runrecord import (
+    KEPT_DIRS,
     RETIMED,
-    SLOWER_DIR,
     BestFigure,
     StoppedEarly,
     best_of_rows,
+    figure_key,
     latest_figures,
     pick_best,
+    row_figure,
 )
 from contracts.runstore import RunReader
 from contracts.speed_of_light import SpeedOfLight
-from contracts.verdict import median
+from contracts.verdict import median, ratio_text
 from contracts.wording import flag_phrase, is_cpu, space_title
 from engine.commands.common import (
     EXIT_OK,
@@ -83,9 +85,10 @@ def _files(run: dict[str, Any], best: dict[str, Any] | None) -> dict[str, Any]:
         why = ("no valid candidate" if best is None else
                "the run did not write them (it ended before finishing: --resume continues it)")
         return {"written": [], "kept_aside": False, "why": why}
-    aside = any(Path(p).parent.name == SLOWER_DIR for p in written)
-    why = ("not faster than eager: kept in the run's folder (--keep-slower writes such a result beside the task)"
-           if aside else "beside the task" if not run["settings"].get("results_dir") else "in --results-dir")
+    aside = any(Path(p).parent.name in KEPT_DIRS for p in written)
+    kept = ((best or {}).get("not_delivered") or "not delivered: not faster than eager") + (
+        "; kept in the run's folder (--keep-slower writes such a result beside the task)")
+    why = kept if aside else "beside the task" if not run["settings"].get("results_dir") else "in --results-dir"
     return {"written": written, "kept_aside": aside, "why": why}
 
 
@@ -100,8 +103,8 @@ def build_report(store: RunReader, run_id: str) -> dict[str, Any]:
     pool = latest_figures(cands)
     round_best = {}
     for d in decisions:
-        b = pick_best([x for x in pool.values() if x[0]["round"] == d["round"]], lambda x: x[0]["speedup"],
-                      lambda x: x[1])
+        b = pick_best([x for x in pool.values() if x[0]["round"] == d["round"]],
+                      lambda x: figure_key(row_figure(x[0], x[1])), lambda x: x[1])
         round_best[d["round"]] = _row_figure(*b) if b else None
     best = _best(run, cands)
     return {
@@ -227,7 +230,7 @@ def _run_line(run: dict[str, Any]) -> dict[str, Any]:
     if run["kind"] == "eval" and summary.get("status") and summary["status"] != "valid":
         result = summary["status"]
     elif best and best.get("speedup"):
-        result = f"{best['speedup']:.2f}x {best.get('verdict') or ''}".strip()
+        result = f"{ratio_text(best['speedup'], None, 'x')} {best.get('verdict') or ''}".strip()
         if run["settings"].get("precision") not in (None, "fp32"):
             result += f" at {run['settings']['precision']}"
     else:
@@ -292,7 +295,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         name = Path(x["source_path"]).name if x.get("source_path") else None
         flags = "".join(f"\nflagged: {flag_phrase(f)}" for f in x["flags"])
         c.add_row(escape(x["id"]), str(x["round"]), x["status"],
-                  f"{x['speedup']:.2f}x" if x["speedup"] else "-",  # the status and reason beside it say why
+                  ratio_text(x["speedup"], None, "x") if x["speedup"] else "-",  # the status and reason say why
                   escape(reason_text(x, name, lines=3) + flags))
     console.print(c)
     m = rep["direction_vs_bottleneck"]

@@ -1,6 +1,6 @@
 """The runner's reported times held to the checker's own clock: the calibration made before a candidate loads
 (what an honest timed call costs beyond its own time), the cross-check of every timed call against it, and
-the stability of both sides' timings (the `unstable_timing` flag).
+the stability of both sides' timings (the `timing_swing` and `unstable_timing` flags).
 
 The checker (checker.py) calls these around its timed calls; nothing here talks to a candidate beyond the
 calibration requests, made while only hiera's code is in the runner.
@@ -96,21 +96,25 @@ def cross_check(reported: list[float], walls: list[float], overhead: timing.Over
 
 def stability(reply: EvalReply, ref_ms: list[float], cand_ms: list[float], overhead: timing.Overhead,
               device: torch.device) -> None:
-    """The spreads of both sides in the reply, and `unstable_timing` among its flags when either side's
-    calls swung too far for its median to mean anything (the status is left as it is: the speedup is what
-    cannot be read)."""
+    """The spreads of both sides in the reply; a `timing_swing` flag (a warning: the figure is this machine's
+    at its load) when a side's calls swung far (timing.swung); and `unstable_timing` (no verdict: the two sides
+    cannot be compared) only when the candidate's call is shorter than the scatter of the checker's clock around
+    it. Noise itself is not a verdict: the figure's confidence interval (contracts/verdict.py) shows it, and a
+    busy machine's eager run that swung from 6 to 84 ms still lets a candidate steady at 2.5 ms read faster."""
     spreads = {"reference": timing.spread_of(ref_ms), "candidate": timing.spread_of(cand_ms)}
-    said = [f"the {k}'s calls ran {v['min_ms']:.4g} to {v['median_ms']:.4g} ms (fastest to median), spread "
-            f"{v['iqr_over_median']:.0%}" for k, v in spreads.items() if timing.unstable(v)]
+    swung = [f"{'eager' if k == 'reference' else 'the candidate'}'s calls ran {v['min_ms']:.4g} to "
+             f"{v['median_ms']:.4g} ms (fastest to median, {v['median_over_min']:.3g}x; the middle half spread "
+             f"{v['iqr_over_median']:.0%})" for k, v in spreads.items() if timing.swung(v)]
     noise = overhead.iqr_ms
+    reply.extra["timing_spread"] = {**spreads, "overhead_iqr_ms": round(noise, 4)}
+    if swung:
+        reply.flags.append(f"timing_swing: {'; '.join(swung)}; the machine was busy, and the figure is what this "
+                           "machine gave at that load")
     if device.type == "cpu" and noise > spreads["candidate"]["median_ms"]:
         # The checker's clock cannot resolve a call shorter than the scatter of the request around it.
-        said.append(f"the candidate's call ({spreads['candidate']['median_ms']:.4g} ms) is shorter than the "
-                    f"scatter of the checker's clock around it ({noise:.3g} ms)")
-    reply.extra["timing_spread"] = {**spreads, "overhead_iqr_ms": round(noise, 4)}
-    if said:
-        reply.flags.append(f"unstable_timing: {'; '.join(said)}; the machine was too busy for this speedup to "
-                           "mean anything, time it again")
+        reply.flags.append(f"unstable_timing: the candidate's call ({spreads['candidate']['median_ms']:.4g} ms) is "
+                           f"shorter than the scatter of the checker's clock around it ({noise:.3g} ms), so its "
+                           "time cannot be read; time it again on a quieter machine")
 
 
 # The checker's probe may run this much slower than the runner's before the two sides are called not alike:

@@ -102,6 +102,9 @@ class Timing:
     p75_ms: float
     trials: int
     method: str  # "cuda_events+device_sync+l2_flush" or "perf_counter"
+    # The timed calls themselves, in the order they were made (6 significant digits): what the interval of a
+    # figure is computed from (contracts/verdict.py ratio_interval). Empty in records before they were kept.
+    samples: tuple[float, ...] = ()
 
     @property
     def spread(self) -> float:
@@ -114,7 +117,16 @@ class Timing:
         n = len(s)
         mean = sum(s) / n
         std = (sum((x - mean) ** 2 for x in s) / max(n - 1, 1)) ** 0.5
-        return Timing(quantile(s, 0.5), s[0], s[-1], mean, std, quantile(s, 0.25), quantile(s, 0.75), n, method)
+        return Timing(quantile(s, 0.5), s[0], s[-1], mean, std, quantile(s, 0.25), quantile(s, 0.75), n, method,
+                      tuple(float(f"{x:.6g}") for x in samples))
+
+    @staticmethod
+    def pooled(timings: list[Timing]) -> Timing:
+        """One timing of several timings' samples together (more pairs of the same candidate: engine/retiming.py);
+        the first one alone when any of them kept no samples."""
+        if any(not t.samples for t in timings):
+            return timings[0]
+        return Timing.from_samples([x for t in timings for x in t.samples], timings[0].method)
 
 
 def quantile(ordered: list[float], p: float) -> float:
@@ -207,8 +219,7 @@ class Outcome:
         return Outcome(
             candidate_id=d["candidate_id"], status=Status(d["status"]), reason=d["reason"],
             flags=tuple(d.get("flags", ())),
-            candidate=Timing(**t["candidate"]) if t.get("candidate") else None,
-            reference=Timing(**t["reference"]) if t.get("reference") else None,
+            candidate=_timing(t.get("candidate")), reference=_timing(t.get("reference")),
             error=ErrorStats(**d["error"]) if d.get("error") else None,
             build_s=d.get("build_s"), verify_s=d.get("verify_s"), time_s=d.get("time_s"),
             precision=Precision(d.get("precision", "fp32")), device=d.get("device", ""),
@@ -216,3 +227,9 @@ class Outcome:
             shapes=ShapeReport.from_json(d["shapes"]) if isinstance(d.get("shapes"), dict) else None,
             speed_of_light=SpeedOfLight.from_json(d.get("speed_of_light")),
         )
+
+
+def _timing(d: dict[str, Any] | None) -> Timing | None:
+    if not d:
+        return None
+    return Timing(**{**d, "samples": tuple(d.get("samples") or ())})

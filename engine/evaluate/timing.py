@@ -191,15 +191,15 @@ def quartiles(samples: list[float]) -> tuple[float, float, float]:
     return quantile(s, 0.25), quantile(s, 0.5), quantile(s, 0.75)
 
 
-# A side whose timings swing this much is not measured, whatever its median says: on a loaded 2-core machine an
-# honest 0.2 ms CPU reference read 24 ms (the median of calls most of which waited for a core), and the
-# speedup over it anything from 9x to 1247x.
-UNSTABLE_SWING = 5.0  # median over the fastest call
-UNSTABLE_SPREAD = 1.0  # interquartile range over the median
+# A side whose timings swing this much is flagged (`timing_swing`, a warning): on a loaded 2-core machine an
+# honest 0.2 ms CPU reference read 24 ms (the median of calls most of which waited for a core). The figure's
+# verdict is its confidence interval's (contracts/verdict.py); the flag says the machine was busy.
+SWING = 5.0  # median over the fastest call
+WIDE_SPREAD = 1.0  # interquartile range over the median
 
 
 def spread_of(samples: list[float]) -> dict[str, float]:
-    """How far one side's timed calls scattered: what an `unstable_timing` verdict rests on."""
+    """How far one side's timed calls scattered: what a `timing_swing` flag rests on."""
     p25, med, p75 = quartiles(samples)
     fastest = min(samples)
     return {"median_ms": round(med, 6), "min_ms": round(fastest, 6), "p25_ms": round(p25, 6),
@@ -207,5 +207,5 @@ def spread_of(samples: list[float]) -> dict[str, float]:
             "median_over_min": round(min(med / max(fastest, 1e-6), 1e6), 3)}
 
 
-def unstable(spread: dict[str, float]) -> bool:
-    return spread["median_over_min"] > UNSTABLE_SWING or spread["iqr_over_median"] > UNSTABLE_SPREAD
+def swung(spread: dict[str, float]) -> bool:
+    return spread["median_over_min"] > SWING or spread["iqr_over_median"] > WIDE_SPREAD

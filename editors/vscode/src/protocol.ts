@@ -12,9 +12,9 @@ export const OPTIMIZE_COMMAND = 'hiera.optimize';
 export type JobState = 'queued' | 'running' | 'finished' | 'failed' | 'cancelled';
 
 /**
- * How the best compares with eager by its own pair (contracts/verdict.py, the one rule; the extension shows it,
- * never derives its own): beyond the pair's timing spread, within it, or no verdict because a timing's own
- * spread is over the limit ('unstable': "re-run on a quiet machine").
+ * How a figure compares with eager by the 95% interval of its speedup (contracts/verdict.py, the one rule; its port
+ * is results/verdict.ts): the whole interval above 1, straddling 1, below 1, or no verdict because the evaluator
+ * found the two sides not timed alike ('unstable', its flag says how).
  */
 export type Verdict = 'faster' | 'level' | 'slower' | 'unstable';
 
@@ -41,7 +41,7 @@ export interface JobStatus {
   spread?: number | null;
   /** '1.4× faster than eager', '88× slower than eager', 'level with eager', 'unstable timing: …'. */
   headline?: string | null;
-  /** '±2%', '±40%: 6.4–13×', or for unstable timing the two spreads and the limit. */
+  /** The interval of the figure: '2.1–5.6× at 95%' ('1.0×, 0.80–1.3× at 95%' when level). */
   uncertainty?: string | null;
   /** Each flag the engine set on the best, in words ('flagged: over 10× — check before trusting'). */
   warnings?: string[] | null;
@@ -97,6 +97,11 @@ export interface Outcome {
   speedup: number | null;
   candidate_ms: number | null;
   shapes?: Shapes | null;
+  /** Its first pair's verdict and the interval it is read from (older engines: absent). */
+  verdict?: Verdict | null;
+  low?: number | null;
+  high?: number | null;
+  confidence?: number | null;
   retime?: Retime | null;
 }
 
@@ -154,6 +159,12 @@ export interface BestCandidate {
   candidate_spread?: number | null;
   reference_spread?: number | null;
   verdict?: Verdict | null;
+  /** The interval of the speedup the verdict is read from: at `confidence` (0.95), or the quartile range (null). */
+  low?: number | null;
+  high?: number | null;
+  confidence?: number | null;
+  /** Why the best was not written beside the module (its verdict in words with its interval), else null. */
+  not_delivered?: string | null;
   /** The engine's flags on the best, as it wrote them ("excessive_speedup: 17.0x ..."); `warnings` has the words. */
   flags?: string[];
   /** A re-timed best's first pair. */

@@ -121,14 +121,14 @@ describe('results page', () => {
 
   it('says a slowdown is one: nothing written, where the kept files are, buttons that say "kept slower"', () => {
     const r = sampleResults();
-    const kept = '/ws/models/.hiera/runs/run-42/slower-than-eager';
+    const kept = '/ws/models/.hiera/runs/run-42/not-delivered';
     r.best = r.best && { ...r.best, speedup: 0.39, candidate_ms: 5.1, reference_ms: 2.0, spread: 0.02, verdict: 'slower' as const, headline: '2.6× slower than eager', uncertainty: '±2%', paths: { py: `${kept}/gemm_relu_hiera.py`, cu: `${kept}/gemm_relu_hiera.cpp` } };
     const body = renderResultsBody(r);
     // a slowdown by its own size, never "0.39×"
     assert.match(body, /class="verdict verdict-slower"><strong>No candidate beat eager<\/strong>: the best is <strong>2\.6× slower than eager<\/strong> \(5\.1 ms vs 2 ms eager, ±2%\)/);
     assert.doesNotMatch(body, /0\.39/);
     // relative to the module's folder (/ws/models/): where the user looks
-    assert.match(body, /Nothing was written beside gemm_relu\.py; the kept files are in <span class="mono">\.hiera\/runs\/run-42\/slower-than-eager\/<\/span>/);
+    assert.match(body, /Nothing was written beside gemm_relu\.py; the kept files are in <span class="mono">\.hiera\/runs\/run-42\/not-delivered\/<\/span>/);
     assert.match(body, />Open kept slower result \(\.py\)</);
     assert.match(body, />Open kept slower kernel \(\.cpp\)</);
   });

@@ -1,23 +1,36 @@
 // The extension against the one verdict rule (contracts/verdict.py), on the rows every consumer is tested on
-// (tests/data/verdict_rows.json; the Python side is tests/test_verdict_rule.py). The extension derives no
-// verdict: it shows the one the wire carries, with the server's words; its single port of the number format
-// (formatRatio) must write what the Python rule writes for each row.
+// (tests/data/verdict_rows.json, real busy-CPU samples and H200 quartiles among them; the Python side is
+// tests/test_verdict_rule.py). The best's verdict and words are the server's; the port of the rule
+// (results/verdict.ts: the interval from the samples, the verdict read off it, its words) and of the number format
+// (formatRatio) must say what the Python rule says for each row.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import type { JobStatus, RunResults, Verdict } from '../src/protocol';
 import { formatRatio } from '../src/results/format';
+import { intervalText, quartileInterval, ratioInterval, verdictOfInterval } from '../src/results/verdict';
 import { renderResultsBody } from '../src/results/html';
 import { statusView } from '../src/statusText';
 import { sampleResults } from './fixtures';
 
+interface Side {
+  median_ms: number;
+  p25_ms: number;
+  p75_ms: number;
+  samples?: number[];
+}
+
 interface Row {
   name: string;
-  candidate: { median_ms: number };
-  reference: { median_ms: number };
+  candidate: Side;
+  reference: Side;
   flags: string[];
   expected: {
+    low: number;
+    high: number;
+    confidence: number | null;
+    interval: string;
     speedup: number;
     spread: number;
     candidate_spread: number;
@@ -61,7 +74,7 @@ function jobOf(row: Row): JobStatus {
 function resultsOf(row: Row): RunResults {
   const e = row.expected;
   const r = sampleResults();
-  const kept = e.verdict === 'faster' ? '/ws/.hiera/ls/results/j' : '/ws/.hiera/runs/run-42/slower-than-eager';
+  const kept = e.verdict === 'faster' ? '/ws/.hiera/ls/results/j' : '/ws/.hiera/runs/run-42/not-delivered';
   r.best = {
     ...(r.best as NonNullable<RunResults['best']>),
     speedup: e.speedup,
@@ -89,7 +102,26 @@ describe('the verdict rule, as the extension shows it', () => {
     assert.deepEqual(new Set(ROWS.map((r) => r.expected.verdict)), new Set(['faster', 'level', 'slower', 'unstable']));
   });
 
+  it('holds real samples, and every verdict among the sampled rows', () => {
+    const sampled = ROWS.filter((r) => r.candidate.samples && r.reference.samples);
+    assert.ok(sampled.length >= 5);
+    assert.deepEqual(new Set(sampled.map((r) => r.expected.verdict)), new Set(['faster', 'level', 'slower']));
+  });
+
   for (const row of ROWS) {
+    it(`${row.name}: the port's interval, verdict and words`, () => {
+      const e = row.expected;
+      const c = row.candidate;
+      const r = row.reference;
+      const interval = c.samples && r.samples ? ratioInterval(c.samples, r.samples) : quartileInterval(c.p25_ms, c.p75_ms, r.p25_ms, r.p75_ms);
+      assert.ok(interval !== null);
+      assert.equal(interval[0], e.low, 'low');
+      assert.equal(interval[1], e.high, 'high');
+      assert.equal(intervalText(interval[0], interval[1], e.confidence, e.spread), e.interval);
+      const unstable = row.flags.some((f) => f.startsWith('unstable_timing'));
+      assert.equal(unstable ? 'unstable' : verdictOfInterval(interval[0], interval[1]), e.verdict);
+    });
+
     it(`${row.name}: the same number, verdict and words`, () => {
       const e = row.expected;
       assert.equal(formatRatio(e.speedup, e.spread), e.ratio, 'formatRatio and contracts/verdict.py ratio_text');
@@ -116,5 +148,19 @@ describe('the verdict rule, as the extension shows it', () => {
     assert.ok(level.text.startsWith('$(dash) HIERA level'), level.text);
     const none = statusView('running', { ...jobOf(ROWS[0]), bestSpeedup: 0.39, verdict: null, spread: null, headline: null, uncertainty: null });
     assert.equal(none.text, '$(info) HIERA 2.56× slower');
+  });
+});
+
+describe('each candidate in the results view: its verdict read off its own interval', () => {
+  it('says faster, level or slower by the port of the rule, with the interval', () => {
+    const r = sampleResults();
+    const outcomes = r.rounds[1].outcomes;
+    outcomes[0] = { ...outcomes[0], low: 1.12, high: 1.4, confidence: 0.95, verdict: 'faster' };
+    outcomes[2] = { ...outcomes[2], low: 0.8, high: 1.3, confidence: 0.95, verdict: 'level' };
+    r.rounds[0].outcomes[1] = { ...r.rounds[0].outcomes[1], speedup: 0.5, low: 0.45, high: 0.55, confidence: 0.95 };
+    const body = unescape(renderResultsBody(r));
+    assert.ok(body.includes('1.25× faster (1.12–1.40× at 95%)'), body);
+    assert.ok(body.includes('1.00× level (0.80–1.30× at 95%)'), body);
+    assert.ok(body.includes('2.00× slower (1.82–2.22× slower at 95%)'), body);
   });
 });

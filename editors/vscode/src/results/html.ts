@@ -6,6 +6,7 @@ import { renderChart } from './chart';
 import { formatMs, formatRatio } from './format';
 import { escapeHtml } from './escape';
 import { shapeChart, shapeDecisions, type ChartModel, type DecisionRow, type HorizontalLine } from './shape';
+import { intervalText, verdictOfInterval } from './verdict';
 
 /** Messages the page posts to the extension. */
 export type WebviewAction = 'openKernel' | 'openResult' | 'openProfile' | 'refresh';
@@ -51,10 +52,10 @@ function bestPhrase(best: BestCandidate): string {
 
 /**
  * A best that was not written beside the module: the engine writes only a `faster` best there (the verdict is
- * the server's), and one it kept in the run's slower-than-eager folder is kept back.
+ * the server's), and one it kept in the run's not-delivered folder (slower-than-eager before) is kept back.
  */
 export function keptBack(best: BestCandidate | null): boolean {
-  return best !== null && ((best.verdict != null && best.verdict !== 'faster') || /[\\/]slower-than-eager[\\/]/.test(best.paths.py ?? ''));
+  return best !== null && ((best.verdict != null && best.verdict !== 'faster') || /[\\/](not-delivered|slower-than-eager)[\\/]/.test(best.paths.py ?? ''));
 }
 
 /** The engine's flags on the best, in the server's words, one line each. */
@@ -174,10 +175,17 @@ function outcomeItem(o: DecisionRow['outcomes'][number]): string {
     ? ` · <span class="retimed">re-timed: ${rt.status === 'valid' && rt.speedup !== null ? escapeHtml(formatRatio(rt.speedup)) : escapeHtml(`${rt.status}, not kept`)}` +
       `${rt.candidate_ms !== null && rt.reference_ms !== null ? ` (${escapeHtml(formatMs(rt.candidate_ms))} vs ${escapeHtml(formatMs(rt.reference_ms))} eager)` : ''}</span>`
     : '';
+  // Its own first pair's verdict, read off the interval its row carries by the one rule (results/verdict.ts).
+  // (a slowdown's ratio already says "slower": "1.50× slower (1.4–1.6× slower at 95%)")
+  const verdict = typeof o.low === 'number' && typeof o.high === 'number' ? verdictOfInterval(o.low, o.high) : null;
+  const sure =
+    verdict !== null
+      ? `${verdict === 'slower' ? '' : ` ${escapeHtml(verdict)}`} (${escapeHtml(intervalText(o.low, o.high, o.confidence))})`
+      : '';
   return (
     `<li class="outcome outcome-${o.status === 'valid' ? 'valid' : 'invalid'}"><span class="mono">#${o.index}</span> ` +
     `${escapeHtml(o.status)}${o.ms !== null ? ` · ${escapeHtml(formatMs(o.ms))}` : ''}` +
-    `${o.speedup !== null ? ` · ${escapeHtml(formatRatio(o.speedup))}` : ''}${again}` +
+    `${o.speedup !== null ? ` · ${escapeHtml(formatRatio(o.speedup))}${sure}` : ''}${again}` +
     `${o.reason ? ` — ${escapeHtml(o.reason)}` : ''}</li>`
   );
 }

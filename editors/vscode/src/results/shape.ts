@@ -223,6 +223,10 @@ export interface DecisionRow {
     reason: string;
     ms: number | null;
     speedup: number | null;
+    /** Its first pair's interval (the verdict is read off it: results/verdict.ts). */
+    low: number | null;
+    high: number | null;
+    confidence: number | null;
     retime: Retime | null;
   }[];
 }
@@ -269,6 +273,9 @@ export function shapeDecisions(results: Pick<RunResults, 'rounds'> & Partial<Pic
           reason: o.reason,
           ms: o.candidate_ms,
           speedup: o.speedup,
+          low: finiteOrNull(o.low ?? null),
+          high: finiteOrNull(o.high ?? null),
+          confidence: finiteOrNull(o.confidence ?? null),
           retime: o.retime ?? null,
         })),
       };
