@@ -27,12 +27,20 @@ STRATEGY = "opener: CUDA graph replay"
 VARIANT = TorchVariant("cudagraph")
 
 
+# Layers that are many kernels each however they appear in the graph: one call_module node of a recurrent layer
+# runs a step (several kernels) per time step and layer, an encoder layer or attention module its own block.
+BLOCK_MODULES = ("LSTM", "GRU", "RNN", "Transformer", "MultiheadAttention")
+
+
 def compute_ops(ctx: Context) -> int | None:
-    """The compute operators of the task's traced graph; None when it could not be traced."""
+    """The compute operators of the task's traced graph (a block module counting as MANY_OPS); None when it could
+    not be traced."""
     if ctx.spec.graph is None:
         return None
     skip = (NodeKind.IO, NodeKind.META, NodeKind.DATA_MOVEMENT)
-    return sum(1 for n in ctx.spec.graph if node_kind(n) not in skip)
+    blocks = sum(1 for n in ctx.spec.graph
+                 if n.op == "call_module" and n.target.split(":", 1)[0].startswith(BLOCK_MODULES))
+    return sum(1 for n in ctx.spec.graph if node_kind(n) not in skip) + blocks * MANY_OPS
 
 
 def wanted(ctx: Context) -> bool:
