@@ -297,18 +297,21 @@ class RoundSummary:
     # The space as what it was on the run's device ("native C++" on the CPU, where `space` keeps the engine's id,
     # pure_cuda): contracts/wording.py space_title. None from older engines.
     space_title: str | None = None
+    # A round a stop (its deadline, Ctrl-C, SIGTERM) cut short: `outcomes` are the candidates it finished.
+    partial: bool = False
 
     def to_json(self) -> Json:
         return {"round": self.round, "space": self.space, "scores": self.scores, "direction": self.direction,
                 "strategy": self.strategy, "rationale": self.rationale,
                 "outcomes": [o.to_json() for o in self.outcomes],
-                "best": self.best.to_json() if self.best else None, "space_title": self.space_title}
+                "best": self.best.to_json() if self.best else None, "space_title": self.space_title,
+                "partial": self.partial}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RoundSummary:
         return cls(d.get("round"), d.get("space"), d.get("scores"), d.get("direction"), d.get("strategy"),
                    d.get("rationale"), [CandidateRow.from_json(o) for o in d.get("outcomes") or []],
-                   _opt(BestFigure, d.get("best")), d.get("space_title"))
+                   _opt(BestFigure, d.get("best")), d.get("space_title"), bool(d.get("partial")))
 
 
 @dataclass(frozen=True)

@@ -102,9 +102,10 @@ class Deadline:
         """Whether an optional step (a profile) is worth its cost: at most OPTIONAL_SHARE of what is left."""
         return self.limit_s is None or seconds <= OPTIONAL_SHARE * self.spendable()
 
-    def cap(self, seconds: float) -> float:
-        """A step's own time limit, held inside the deadline (at least one second, so a limit is never zero)."""
-        return seconds if self.limit_s is None else max(1.0, min(seconds, self.spendable()))
+    def cap(self, seconds: float, reserve: float = 0.0) -> float:
+        """A step's own time limit, held inside the deadline less `reserve` (what must come after it: the best's
+        re-timing), at least one second so a limit is never zero."""
+        return seconds if self.limit_s is None else max(1.0, min(seconds, self.spendable() - reserve))
 
     def leave_out(self, what: str) -> None:
         """Name a step the deadline left out (said once, in the order they were left out)."""

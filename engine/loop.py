@@ -100,6 +100,7 @@ class Loop:
         self.profiles = LoopProfiles(self)
         self.files = ResultFiles(self)
         self._kept_best: tuple[str, float, bool] | None = None  # the best-so-far copy last written
+        self._in_flight: RoundSummary | None = None  # the round being played (reported `partial` by a stop)
         self._emit_lock = threading.Lock()  # the heartbeat (engine/progress.py) emits from a thread of its own
         self.work = WorkCount(self.emit, self.sizes)
 
@@ -274,6 +275,10 @@ class Loop:
                 index_of[c.id] = i
                 cands.append(c)
         rows: list[CandidateRow] = []
+        # The round as it stands, rows filled as candidates finish: a stop before its end reports it `partial`.
+        self._in_flight = RoundSummary(r, choice.space.value, scores.as_json(), direction.value, strategy.name,
+                                       f"{choice.rationale} | {scores.rationale}", rows, partial=True,
+                                       space_title=space_title(choice.space.value, str(self.settings.eval.device)))
         outcomes: list[Outcome] = []
 
         def finished(c: Candidate, o: Outcome, recorded: bool = False) -> None:
@@ -329,7 +334,7 @@ class Loop:
         first_alone = self.plan.active and self.deadline.costs.estimate("evaluate") is None and len(cands) > 1
         for batch in ([cands[:1], cands[1:]] if first_alone else [cands]):
             self.evaluator.evaluate(batch, on_outcome=finished, on_start=started, admit=admit,
-                                    cap=self.deadline.cap)
+                                    cap=lambda s: self.deadline.cap(s, self._retime_reserve(state)))
         self._round_costs(cands, outcomes)
         self.plan.end_round(r, of)
         round_best = max((o for o in outcomes if o.valid), key=lambda o: figure_key(figure(o, False)), default=None)
@@ -353,9 +358,9 @@ class Loop:
                     state.profiling["rounds_profiled"] += 1
         state.history.append(RoundRecord(r, choice.space, direction, strategy.name,
                                          state.best.speedup if state.best else None, tuple(outcomes)))
-        state.rounds.append(RoundSummary(r, choice.space.value, scores.as_json(), direction.value, strategy.name,
-                                         f"{choice.rationale} | {scores.rationale}", rows,
-                                         space_title=space_title(choice.space.value, str(self.settings.eval.device))))
+        self._in_flight.partial = False
+        state.rounds.append(self._in_flight)
+        self._in_flight = None
         self.emit(RoundFinished(r, state.best.speedup if state.best else None, self._best_event(state)))
         return True
 
@@ -435,9 +440,10 @@ class Loop:
                             fig.verdict if fig else None, fig.low if fig else None, fig.high if fig else None,
                             fig.confidence if fig else None)
 
-    def _round_bests(self, state: LoopState) -> None:
+    @staticmethod
+    def _round_bests(rounds: list[RoundSummary], state: LoopState) -> None:
         """Each round's best by the run's own rule (pick_best over its candidates' latest figures)."""
-        for rs in state.rounds:
+        for rs in rounds:
             b = best_of(x for x in state.valid.values() if x.round == rs.round)
             rs.best = b.figure() if b else None
 
@@ -453,7 +459,10 @@ class Loop:
         ref = median(state.reference_ms)
         costs = [u.cost_usd for u in state.usage if u.cost_usd is not None]
         state.seconds["total"] = state.earlier_s + time.perf_counter() - self.t0
-        self._round_bests(state)
+        rounds = state.rounds
+        if self._in_flight is not None and self._in_flight.outcomes:
+            rounds = [*rounds, self._in_flight]  # what the round a stop cut short had finished
+        self._round_bests(rounds, state)
         run_best = None
         if best is not None:
             f = best.figure()
@@ -470,7 +479,7 @@ class Loop:
             run_id=state.run_id, status=status, task=str(self.spec.path),
             device=self.evaluator.device_label() if hasattr(self, "evaluator") else str(self.settings.eval.device),
             backend=self.backend.name, reference_ms=ref, best=run_best, budget=self.settings.total,
-            candidates=state.evaluated, retimed=state.retimed, rounds=state.rounds,
+            candidates=state.evaluated, retimed=state.retimed, rounds=rounds,
             tokens=Tokens(sum(u.prompt_tokens for u in state.usage), sum(u.completion_tokens for u in state.usage)),
             seconds={k: round(v, 3) for k, v in state.seconds.items()},
             cost_usd=round(sum(costs), 6) if costs else None, notices=self.store.notices(state.run_id),

@@ -66,10 +66,11 @@ class Plan:
         return est if est is not None else costs.estimate("evaluate")
 
     def estimate(self, c: Candidate, step: str) -> float | None:
-        """What admitting `c` at `step` ("build", "compile", "evaluate") will cost until its outcome is in."""
+        """What admitting `c` at `step` ("build", "compile", "uncompiled", "evaluate") will cost until its outcome
+        is in."""
         costs = self.deadline.costs
         ev = self.evaluation_estimate(c)
-        if step == "compile":
+        if step in ("compile", "uncompiled"):  # compiled ahead, or (its compile ahead cut) in its own runner
             compile_s = costs.estimate("compile") or COMPILE_GUESS_S["cuda" if self.on_gpu else "cpu"]
             return compile_s + (ev or 0.0)
         if step == "build":

@@ -32,6 +32,9 @@ def test_a_stopped_run_writes_its_best_so_far_and_its_resumed_finish_replaces_it
     lp, store, _ = make(tmp_path, spec_path, {1: [0.5, 0.8], 2: [0.4, 0.7]}, results_dir=out)
     stopped = lp.run(lp.start("generated"))
     assert stopped.status == "stopped" and stopped.stop_reason == "interrupted"
+    # the round the stop cut short is in the result with what it finished, marked partial
+    assert [(r.round, r.partial, [o.candidate_id[:4] for o in r.outcomes]) for r in stopped.rounds] == \
+        [(1, True, ["r1c1"])]
     assert stopped.best is not None and stopped.best.paths is not None and not stopped.best.retimed
     assert _files(out) == ["scale_bias_relu_hiera.cpp", "scale_bias_relu_hiera.py"]  # the best so far, written
     head = (out / "scale_bias_relu_hiera.py").read_text()

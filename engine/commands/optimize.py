@@ -443,8 +443,8 @@ def _say(lines: list[Line], plain: PlainLines, human: bool = True) -> None:
 
 
 def _stopped_lines(result: RunResult, args: argparse.Namespace, store: RunStore) -> list[Line]:
-    complete = [r.round for r in result.rounds]
-    in_rounds = sum(len(r.outcomes) for r in result.rounds)
+    complete = [r.round for r in result.rounds if not r.partial]
+    in_rounds = sum(len(r.outcomes) for r in result.rounds if not r.partial)
     partial = result.candidates - in_rounds
     where = f"round{'s' if len(complete) > 1 else ''} {', '.join(map(str, complete))} complete" if complete \
         else "no round complete"
@@ -488,7 +488,7 @@ def ending(result: RunResult, args: argparse.Namespace, store: RunStore) -> list
         return [*lines, _resume_line(result, args)] if stopped else lines
     pair = "timed again on its own" if b.retimed else "its first pair, not yet timed again on its own"
     lines.append(("bold green" if b.verdict == "faster" else "bold yellow",
-                  f"{'best so far' if stopped else 'best'}: {b.candidate_id}, {fig_text(b)} ({b.candidate_ms:.4g} ms "
+                  f"{f'best so far: {b.candidate_id},' if stopped else 'best:'} {fig_text(b)} ({b.candidate_ms:.4g} ms "
                   f"vs {b.reference_ms:.4g} ms eager, timed "
                   f"interleaved, {pair}; eager's median over the run {result.reference_ms:.4g} ms) · round "
                   f"{b.round} · {space_title(b.space, result.device)} · {b.direction}"

@@ -162,7 +162,8 @@ class Evaluator:
         (compiled together ahead of their evaluations). Within each stage, in the order given.
 
         admit (the loop's deadline): asked admit(c, "compile") before a torch.compile candidate is compiled
-        ahead and admit(c, "evaluate") just before each candidate's evaluation; one it refuses is not evaluated
+        ahead, admit(c, "uncompiled") when that compile did not finish, and admit(c, "evaluate") just before each
+        candidate's evaluation; one it refuses is not evaluated
         and gets no outcome (the caller names it). cap: holds a step's time limit (a build, a compile, a
         candidate's evaluation) inside what the caller has left. The outcomes of the candidates evaluated, in
         the order given; `warm_s` is then the wall time the compiles ahead took."""
@@ -192,11 +193,16 @@ class Evaluator:
             if not stage:
                 continue
             built = build_many(stage, replace(self.build_config, timeout_s=capped(self.settings.build_timeout_s)))
+            warmed = {c.id for c in stage}
             if stage is compiled:
                 t0 = time.perf_counter()
-                self._warm_compiles(stage, capped)
+                warmed = self._warm_compiles(stage, capped)
                 self.warm_s = time.perf_counter() - t0
             for c in stage:
+                # One whose compile ahead did not finish (its limit held inside the caller's time) would compile
+                # again inside its own evaluation: "uncompiled" asks whether that still fits.
+                if admit is not None and c.id not in warmed and not admit(c, "uncompiled"):
+                    continue
                 if admit is not None and not admit(c, "evaluate"):
                     continue
                 if on_start:
@@ -219,26 +225,30 @@ class Evaluator:
         path.write_text(cand.source)
         return path
 
-    def _warm_compiles(self, cands: Sequence[Candidate], capped: Callable[[float], float] = lambda s: s) -> None:
+    def _warm_compiles(self, cands: Sequence[Candidate], capped: Callable[[float], float] = lambda s: s) -> set[str]:
         """Compile a round's torch.compile candidates (hiera's own) together, ahead of their evaluations: each
-        runner then loads its graphs from the shared cache instead of compiling inside its verification."""
+        runner then loads its graphs from the shared cache instead of compiling inside its verification. The ids
+        of those whose compile ahead finished (all of them where none is compiled ahead: on the CPU)."""
         if not cands or not self.settings.device.is_cuda:
-            return
+            return {c.id for c in cands}
         from concurrent.futures import ThreadPoolExecutor
 
         from engine.evaluate.candidate_process import RunnerSpec, warm_compile
 
-        def warm(c: Candidate) -> None:
+        def warm(c: Candidate) -> bool:
             spec = RunnerSpec(kind="modelnew", device=str(self.settings.device), space=self.space_of(c).value,
                               artifact=self._modelnew_file(c), sandboxed=self.settings.sandbox,
                               workdir=self.workdir / "eval" / "warm",
                               limits={"file_bytes": 8 << 30, "cpu_s": 3600}, compile_cache=self.compile_cache,
                               max_processes=2048)
             spec.workdir.mkdir(parents=True, exist_ok=True)
-            warm_compile(spec, self.settings.precision.value, capped(max(self.settings.build_timeout_s, 300.0)))
+            ok, _log = warm_compile(spec, self.settings.precision.value,
+                                    capped(max(self.settings.build_timeout_s, 300.0)))
+            return ok
 
         with ThreadPoolExecutor(max_workers=min(len(cands), 6)) as pool:
-            list(pool.map(warm, cands))
+            done = list(pool.map(warm, cands))
+        return {c.id for c, ok in zip(cands, done) if ok}
 
     def _finish(self, out: Outcome) -> Outcome:
         return self._against_light(replace(out, device=self.device_label(), precision=self.settings.precision))

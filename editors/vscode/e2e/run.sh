@@ -162,6 +162,7 @@ cat > "$WORKSPACE/.vscode/settings.json" <<JSON
   "hiera.interpreter": ["$PYTHON"],
   "hiera.rounds": ${HIERA_E2E_ROUNDS:-1},
   "hiera.candidates": ${HIERA_E2E_CANDIDATES:-2},
+  "hiera.deadline": ${HIERA_E2E_DEADLINE:-150},
   "hiera.device": "${HIERA_E2E_DEVICE:-cpu}",
   "hiera.trace.server": "messages"
 }

@@ -117,6 +117,8 @@ export interface RoundDecision {
   space_title?: string;
   /** The round's kept best: its re-timing's figure where it was re-timed. */
   best?: { candidate_id: string; speedup: number; retimed: boolean } | null;
+  /** A round a stop cut short (its deadline, a cancel): its outcomes are the candidates it finished. */
+  partial?: boolean;
 }
 
 /**
