@@ -21,9 +21,9 @@ class BusyRetimes(FakeEvaluator):
     retimes = 0
     eager = SWINGING
 
-    def evaluate(self, cands, on_outcome=None, on_start=None):
+    def evaluate(self, cands, on_outcome=None, on_start=None, **kw):
         if not cands[0].id.endswith("-retimed"):
-            return super().evaluate(cands, on_outcome, on_start)
+            return super().evaluate(cands, on_outcome, on_start, **kw)
         BusyRetimes.retimes += 1
         FakeEvaluator.evaluated.append(cands[0].id)
         o = Outcome(cands[0].id, Status.VALID, "correct", candidate=Timing.from_samples(STEADY, "perf_counter"),
