@@ -73,6 +73,20 @@ TRANSFORMS: tuple[tuple[str, Callable[[torch.Tensor], torch.Tensor]], ...] = (
     ("centred (mean subtracted)", lambda x: x - _wide(x).mean().to(x.dtype)),
 )
 
+def self_disagreement(expected: Sequence[torch.Tensor], again: Sequence[torch.Tensor], tols: Sequence[float],
+                      capped: bool, slacks: Sequence[torch.Tensor | None] = ()) -> str:
+    """Why the reference's second call on the same inputs fails the rule its first call sets (the same
+    tolerance, cap and slack a candidate gets), or "" when it agrees with itself."""
+    if len(again) != len(expected):
+        return f"{len(again)} outputs against {len(expected)}"
+    for i, (a, r, tol) in enumerate(zip(again, expected, tols)):
+        f = verify.compare(a, r, tol, f"out{i}" if len(expected) > 1 else "out", capped=capped,
+                           slack=slacks[i] if i < len(slacks) else None)
+        if f:
+            return f.reason
+    return ""
+
+
 ACCUMULATION = "accumulation"  # the bf16/fp16 policies' trial on built inputs (accumulation.py)
 SAMPLE_RATE = 0.25  # the share of timed calls whose outputs are checked
 FIRST_CALL_S = 30.0  # a first call, which may compile or search algorithms
@@ -280,7 +294,7 @@ class Checker:
             proc = self._start_runner(req, ex, ref0, deadline)
             reply.load_s = _perf_counter() - t_start
             t1 = _perf_counter()
-            self._verify(proc, ex, req, deadline)
+            reply.flags += self._verify(proc, ex, req, deadline)
             reply.verify_s = _perf_counter() - t1
             if not req.timing:
                 check_libraries(proc, req)
@@ -462,8 +476,12 @@ class Checker:
             raise Rejected(status, f"{what}: {detail}")
         return rep
 
-    def _verify(self, proc: CandidateProcess, ex: Exchange, req: EvalRequest, deadline: float) -> None:
+    def _verify(self, proc: CandidateProcess, ex: Exchange, req: EvalRequest, deadline: float) -> list[str]:
+        """The correctness trials; returns the notes of trials that gave no verdict because the reference
+        disagreed with itself there (self_disagreement)."""
         first = True
+        void: list[str] = []
+        judged_own = 0  # trials on the task's own distribution that gave a verdict
         trials: list[tuple[int, str, Callable[[torch.Tensor], torch.Tensor] | None]] = [
             (t, "", None) for t in range(req.correctness_trials)]
         if self.precision.low:
@@ -507,8 +525,32 @@ class Checker:
                       timed=False, flush=False)
             first = False
             self._check_unchanged(ex, inputs, ref, what)
-            self._compare(ex, expected, what, Status.INCORRECT, capped=not off, slacks=slacks)
+            try:
+                self._compare(ex, expected, what, Status.INCORRECT, capped=not off, slacks=slacks)
+            except Rejected as e:
+                if e.status is not Status.INCORRECT:
+                    raise
+                # A forward that draws random numbers (torch.randn for an LSTM's initial state) can give outputs
+                # that do not depend on them on the task's inputs and do on others (inputs scaled by 100 saturate
+                # the forget gate, so the random initial cell state is kept to the end). The reference called
+                # again on the same inputs then fails the same rule: the trial cannot judge anyone.
+                why = self_disagreement(expected, self._reference_outputs(ref, inputs),
+                                        [self.precision.tolerance_for(r.dtype) for r in expected], not off, slacks)
+                if not why:
+                    raise
+                void.append(f"self_disagreement: {what} gave no verdict: the reference called twice on the same "
+                            f"inputs disagrees with itself ({why}); its forward draws random numbers or is not "
+                            "deterministic there")
+                del slacks
+                continue
+            judged_own += not off
             del slacks
+        if req.correctness_trials and not judged_own:
+            raise Rejected(Status.INCORRECT, "no trial on the task's own inputs could judge the candidate: the "
+                           "reference called twice on the same inputs disagrees with itself (its forward draws "
+                           "random numbers, e.g. torch.randn, or is not deterministic). To fix: make Model.forward "
+                           "deterministic (pass the random state in as an input, or seed it)")
+        return void
 
     def _timing_pool(self, req: EvalRequest) -> list[list[Any]]:
         """The timing pool of input sets, each under a secret seed of this request (inputs_pool.py)."""
