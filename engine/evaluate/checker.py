@@ -308,7 +308,14 @@ class Checker:
             time_reference = counted(self._reference_timer(req), reply.extra, "time_reference_s")
             cand_ms, walls, notes, ref_ms = self._time_candidate(proc, ex, req, deadline, time_reference)
             reported = cand_ms
+            gap = cross_check(reported, walls, self._overhead, self.device)
             cand_ms = timing.candidate_times(reported, walls, self._overhead, gpu=self.device.type == "cuda")
+            if gap["charged"]:
+                cand_ms = self._overhead.trusted(walls)
+                notes.append(f"host_time_charged: each call took {gap['gap_ms'] - gap['calibrated_gap_ms']:.3g} ms "
+                             f"more by the checker's clock than the same procedure without the candidate (allowed "
+                             f"{gap['slack_ms']:.3g} ms), so its time is the clock's, not the runner's device "
+                             "events: host time they do not see is charged to it")
             calls = back_to_back.calls_for(len(ex.back_to_back_groups()), statistics.median(reported),
                                            statistics.median(self._overhead.trusted(walls)))
             b2b = BackToBack(self, req, ex, calls) if calls else None
@@ -330,7 +337,7 @@ class Checker:
             if cand_burst is not None:
                 back_to_back.record(reply.extra, reply.flags, cand_burst, statistics.median(reported),
                                     statistics.median(ref_ms))
-                if self.device.type == "cuda":
+                if self.device.type == "cuda" and not gap["charged"]:
                     # The burst bounds the device events more tightly than the per-call clock, and without
                     # charging the host time around each call that the reference's events do not see either
                     # (an honest ModelNew twin of a 5 us relu read 0.07x from that clock on the H200).
@@ -347,7 +354,7 @@ class Checker:
             reply.flags += list(self.flusher.notes) + notes
             # What the runner claimed, kept in the record also when the cross-check below rejects it.
             reply.extra["runner_reported_ms"] = round(statistics.median(reported), 6)
-            reply.extra["timing_gap"] = cross_check(reported, walls, self._overhead, self.device)
+            reply.extra["timing_gap"] = gap
             reply.extra["inputs_per_call"] = self._perturbation.describe()
             stability(reply, ref_ms, cand_ms, self._overhead, self.device)
             parity(reply, self._probe_checker, self._probe_runner)
@@ -693,6 +700,19 @@ class Checker:
         if c is None:
             return {"ceilings": None, "why": "the ceilings are not measured (HIERA_CEILINGS=off)"}
         return {"ceilings": c.to_json(), "why": None}
+
+    def region_times(self) -> dict[str, Any]:
+        """Where the reference's forward spends its time on this device (region_times.py), with no runner alive;
+        {"regions": None, "why": ...} for a module with no submodules or one whose timing failed."""
+        from engine.evaluate import region_times
+
+        try:
+            found = region_times.measure(self.make_reference(0), self.make_inputs(0), self.device)
+        except (RuntimeError, TypeError, ValueError) as e:  # out of memory is a RuntimeError too
+            return {"regions": None, "why": f"timing the reference's submodules failed ({type(e).__name__}: {e})"}
+        if found is None:
+            return {"regions": None, "why": "the module has no submodules to split its time over"}
+        return {"regions": found.to_json(), "why": None}
 
     def close(self) -> None:
         if self._exchange is not None:

@@ -24,7 +24,7 @@ from typing import Any
 from engine.evaluate import sandbox
 from engine.evaluate.candidate_process import exit_text
 from engine.evaluate.outcome import Status
-from engine.evaluate.requests import CeilingsRequest, EvalReply, EvalRequest
+from engine.evaluate.requests import CeilingsRequest, EvalReply, EvalRequest, RegionsRequest
 
 
 @dataclass(frozen=True)
@@ -146,6 +146,22 @@ class Worker:
             self.kill()
             return {"ceilings": None, "why": "the evaluation worker died measuring the device's ceilings"}
         return reply if isinstance(reply, dict) else {"ceilings": None, "why": "no answer"}
+
+    def regions(self, timeout_s: float = 60.0) -> dict[str, Any]:
+        """Where the reference's time goes, from the checker: {"regions": their JSON or None, "why": ...}."""
+        if not self.alive():
+            self.start()
+        assert self.conn is not None
+        self.conn.send(RegionsRequest())
+        if not self.conn.poll(timeout_s):
+            self.kill()  # the worker is busy with it: a fresh one serves the run's candidates
+            return {"regions": None, "why": f"timing the reference's submodules took over {timeout_s:.0f} s"}
+        try:
+            _kind, reply = self.conn.recv()
+        except (EOFError, ConnectionResetError):
+            self.kill()
+            return {"regions": None, "why": "the evaluation worker died timing the reference's submodules"}
+        return reply if isinstance(reply, dict) else {"regions": None, "why": "no answer"}
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
