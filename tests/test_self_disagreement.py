@@ -13,7 +13,7 @@ import torch
 from contracts.task import load_task
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate.checker import self_disagreement
-from engine.evaluate.outcome import Space, Status
+from engine.evaluate.outcome import Precision, Space, Status
 
 # Random only where x > 50: never on get_inputs()'s [0, 1), nor negated, shifted or centred; on x * 100, yes.
 RANDOM_OFF_DISTRIBUTION = '''
@@ -64,8 +64,8 @@ def _evaluate(tmp_path: Path, task_source: str, sources: dict[str, str]) -> dict
 
 def test_the_rule_itself() -> None:
     a = torch.rand(100)
-    assert self_disagreement([a], [a.clone()], [1e-4], True) == ""
-    assert "mismatch" in self_disagreement([a], [a + 0.1], [1e-4], True)
+    assert self_disagreement([a], [a.clone()], Precision.FP32, True) == ""
+    assert "mismatch" in self_disagreement([a], [a + 0.1], Precision.FP32, True)
 
 
 def test_a_trial_the_reference_cannot_judge_gives_no_verdict_and_the_others_still_judge(tmp_path: Path) -> None:
@@ -84,7 +84,7 @@ def test_control_without_the_rule_the_honest_twin_is_incorrect() -> None:
     ns: dict[str, object] = {}
     exec(RANDOM_OFF_DISTRIBUTION, ns)
     m = ns["Model"]()
-    assert "mismatch" in self_disagreement([m(x)], [m(x)], [1e-4], False)
+    assert "mismatch" in self_disagreement([m(x)], [m(x)], Precision.FP32, False)
 
 
 def test_a_reference_random_on_its_own_inputs_judges_no_one_and_says_what_to_do(tmp_path: Path) -> None:

@@ -73,18 +73,26 @@ TRANSFORMS: tuple[tuple[str, Callable[[torch.Tensor], torch.Tensor]], ...] = (
     ("centred (mean subtracted)", lambda x: x - _wide(x).mean().to(x.dtype)),
 )
 
-def self_disagreement(expected: Sequence[torch.Tensor], again: Sequence[torch.Tensor], tols: Sequence[float],
+def first_mismatch(outs: Sequence[torch.Tensor], expected: Sequence[torch.Tensor], precision: Precision,
+                   capped: bool = True, slacks: Sequence[torch.Tensor | None] = ()) -> verify.Finding | None:
+    """The first output outside the rule `expected` sets, each by its own dtype (float64 outputs are judged with
+    the fp64 tolerance, never fp32's), or None."""
+    for i, (o, r) in enumerate(zip(outs, expected)):
+        f = verify.compare(o, r, precision.tolerance_for(r.dtype), f"out{i}" if len(outs) > 1 else "out",
+                           capped=capped, slack=slacks[i] if i < len(slacks) else None)
+        if f:
+            return f
+    return None
+
+
+def self_disagreement(expected: Sequence[torch.Tensor], again: Sequence[torch.Tensor], precision: Precision,
                       capped: bool, slacks: Sequence[torch.Tensor | None] = ()) -> str:
     """Why the reference's second call on the same inputs fails the rule its first call sets (the same
     tolerance, cap and slack a candidate gets), or "" when it agrees with itself."""
     if len(again) != len(expected):
         return f"{len(again)} outputs against {len(expected)}"
-    for i, (a, r, tol) in enumerate(zip(again, expected, tols)):
-        f = verify.compare(a, r, tol, f"out{i}" if len(expected) > 1 else "out", capped=capped,
-                           slack=slacks[i] if i < len(slacks) else None)
-        if f:
-            return f.reason
-    return ""
+    f = first_mismatch(again, expected, precision, capped, slacks)
+    return f.reason if f else ""
 
 
 ACCUMULATION = "accumulation"  # the bf16/fp16 policies' trial on built inputs (accumulation.py)
@@ -221,14 +229,9 @@ class Checker:
 
     def _compare(self, ex: Exchange, expected: Sequence[torch.Tensor], what: str, status: Status,
                  capped: bool = True, group: int = 0, slacks: Sequence[torch.Tensor | None] = ()) -> None:
-        outs = ex.of_role("output", group)
-        for i, (o, r) in enumerate(zip(outs, expected)):
-            label = f"out{i}" if len(outs) > 1 else "out"
-            # Each output by its own dtype: float64 outputs are judged with the fp64 tolerance, never fp32's.
-            f = verify.compare(o, r, self.precision.tolerance_for(r.dtype), label, capped=capped,
-                               slack=slacks[i] if i < len(slacks) else None)
-            if f:
-                raise Rejected(status if f.status is Status.INCORRECT else f.status, f"{what}: {f.reason}", f.error)
+        f = first_mismatch(ex.of_role("output", group), expected, self.precision, capped, slacks)
+        if f:
+            raise Rejected(status if f.status is Status.INCORRECT else f.status, f"{what}: {f.reason}", f.error)
 
     # --- one candidate --------------------------------------------------------------------------------
 
@@ -309,8 +312,9 @@ class Checker:
             cand_ms, walls, notes, ref_ms = self._time_candidate(proc, ex, req, deadline, time_reference)
             reported = cand_ms
             gap = cross_check(reported, walls, self._overhead, self.device)
-            cand_ms = timing.candidate_times(reported, walls, self._overhead, gpu=self.device.type == "cuda")
-            if gap["charged"]:
+            if not gap["charged"]:
+                cand_ms = timing.candidate_times(reported, walls, self._overhead, gpu=self.device.type == "cuda")
+            else:
                 cand_ms = self._overhead.trusted(walls)
                 notes.append(f"host_time_charged: each call took {gap['gap_ms'] - gap['calibrated_gap_ms']:.3g} ms "
                              f"more by the checker's clock than the same procedure without the candidate (allowed "
@@ -541,8 +545,8 @@ class Checker:
                 # that do not depend on them on the task's inputs and do on others (inputs scaled by 100 saturate
                 # the forget gate, so the random initial cell state is kept to the end). The reference called
                 # again on the same inputs then fails the same rule: the trial cannot judge anyone.
-                why = self_disagreement(expected, self._reference_outputs(ref, inputs),
-                                        [self.precision.tolerance_for(r.dtype) for r in expected], not off, slacks)
+                why = self_disagreement(expected, self._reference_outputs(ref, inputs), self.precision, not off,
+                                        slacks)
                 if not why:
                     raise
                 void.append(f"self_disagreement: {what} gave no verdict: the reference called twice on the same "
@@ -706,8 +710,11 @@ class Checker:
         {"regions": None, "why": ...} for a module with no submodules or one whose timing failed."""
         from engine.evaluate import region_times
 
+        ref = self.make_reference(0)
+        if not region_times.timed_modules(ref):  # before its inputs are made: a single operator's can be GBs
+            return {"regions": None, "why": "the module has no submodules to split its time over"}
         try:
-            found = region_times.measure(self.make_reference(0), self.make_inputs(0), self.device)
+            found = region_times.measure(ref, self.make_inputs(0), self.device)
         except (RuntimeError, TypeError, ValueError) as e:  # out of memory is a RuntimeError too
             return {"regions": None, "why": f"timing the reference's submodules failed ({type(e).__name__}: {e})"}
         if found is None:

@@ -65,7 +65,7 @@ class _Marks:
         return {n: sum((b - a) * 1e3 for a, b in s) for n, s in self.spans.items()}
 
 
-def _timed_modules(model: torch.nn.Module) -> list[tuple[str, torch.nn.Module]]:
+def timed_modules(model: torch.nn.Module) -> list[tuple[str, torch.nn.Module]]:
     found = [(n, m) for n, m in model.named_modules() if n and _depth(n) <= MAX_DEPTH]
     found.sort(key=lambda nm: _depth(nm[0]))  # shallow first: the cap drops the deepest
     return found[:MAX_MODULES]
@@ -75,7 +75,7 @@ def _timed_modules(model: torch.nn.Module) -> list[tuple[str, torch.nn.Module]]:
 def measure(model: torch.nn.Module, inputs: Sequence[Any], device: torch.device, calls: int = CALLS,
             budget_s: float = BUDGET_S) -> RegionTimes | None:
     """The reference's forward split into regions, or None for a module with no submodules (nothing to split)."""
-    modules = _timed_modules(model)
+    modules = timed_modules(model)
     if not modules:
         return None
     marks = _Marks(device)
