@@ -605,9 +605,12 @@ def test_a_cache_across_timed_calls_is_not_valid_and_fast(tmp_path: Path, attack
     o, t = outs[Path(attack).stem], outs[twin.stem]
     facts = (kit.describe(o), o.flags, o.extra.get("timing_spread"), o.extra.get("parity_probe"),
              o.extra.get("timing_gap"), "twin:", kit.describe(t), t.flags)
-    # Right for every input, so valid (a crash is not the cache being defeated); never FAST times its twin.
+    # Right for every input, so valid (a crash is not the cache being defeated); never FAST times its twin. The
+    # two candidates' own times are compared, not their speedups: each speedup divides by its own reference
+    # blocks, and on a loaded 2-core machine one evaluation's blocks can land in the slow time slices (CI saw the
+    # twin's reference at 5.5 ms and the attack's at 32 ms, with both candidates at 5 ms).
     assert o.status is Status.VALID and t.status is Status.VALID, facts
-    assert not (claimed_fast(o) and o.speedup > kit.FAST * max(1.0, t.speedup)), facts
+    assert not (claimed_fast(o) and o.candidate.median_ms * kit.FAST < t.candidate.median_ms), facts
     if task_name == "int_gather.py":
         assert "input 0 drawn again in [0, 4095]" in o.extra.get("inputs_per_call", ""), o.extra
 
@@ -785,8 +788,10 @@ def test_a_reference_whose_timings_swing_a_hundredfold_makes_the_figure_level_no
     assert spread["p75_ms"] / spread["p25_ms"] > 10, spread
     flags = [f for f in o.flags if f.startswith("timing_swing")]
     assert flags and "eager's calls ran" in flags[0], o.flags
+    # No claim either way: level (the interval straddles 1), or unstable where the machine's own load also made
+    # the checker's and the runner's clocks disagree (CI's 2 cores did).
     fig = figure(o, retimed=False)
-    assert fig is not None and fig.verdict == "level" and fig.low < 1 < fig.high, fig
+    assert fig is not None and fig.verdict in ("level", "unstable") and fig.low < 1 < fig.high, fig
 
 
 # --- honest candidates under an artificial CPU load ---------------------------------------------------------------
