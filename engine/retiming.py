@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from contracts.runrecord import RETIMED, RetimeFinished, RetimeStarted
-from contracts.verdict import WIDE, interval_text, too_wide
+from contracts.verdict import WIDE, interval_text, noisy_reference_flag, too_wide
 from engine.evaluate.outcome import Candidate, Outcome, Timing
 from engine.loop_state import Best, LoopState, best_of, figure, median
 
@@ -48,9 +48,7 @@ def flag_noisy_reference(o: Outcome, seen_ms: list[float]) -> Outcome:
     """
     if len(seen_ms) < 2 or not off_median(o, median_ms := median(seen_ms)):
         return o
-    flag = (f"noisy_reference: its paired reference ran at {o.reference.median_ms:.4g} ms against the run's "
-            f"median {median_ms:.4g} ms (machine load?)")
-    return replace(o, flags=(*o.flags, flag))
+    return replace(o, flags=(*o.flags, noisy_reference_flag(o.reference.median_ms, median_ms)))
 
 
 def pooled(outcomes: list[Outcome]) -> Outcome:
