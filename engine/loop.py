@@ -204,7 +204,7 @@ class Loop:
             if not self._round(state, r, info):
                 self.plan.rounds_left_out(r, self.sizes)
                 break
-            state.stopped_early = stop_early(self, state, r)
+            state.stopped_early = stop_early(self.sizes, self.t0, state, r)
             if state.stopped_early is not None:
                 self.notice(state, state.stopped_early.summary())
                 break

@@ -25,13 +25,13 @@ from engine.evaluate.outcome import CandidateKind
 from engine.loop_state import Best
 
 if TYPE_CHECKING:
-    from engine.loop import Loop
+    from engine.loop_host import FilesHost
 
 
 class ResultFiles:
     """The result files of one Loop's runs."""
 
-    def __init__(self, loop: Loop):
+    def __init__(self, loop: FilesHost):
         self.loop = loop
 
     def write(self, best: Best, run_id: str) -> ResultPaths:
