@@ -205,6 +205,8 @@ def _extension():
 # What the kernel serves itself (its binding checks every call against it before the kernel runs).
 _COVERS = {covers!r}
 _told = []
+# Calls of this process by who served them (ModelNew.hiera_calls()): the kernel, or the reference's forward.
+_calls = {{"kernel": 0, "reference": 0}}
 
 
 def _outside(why):
@@ -219,14 +221,21 @@ def _outside(why):
 
 
 class ModelNew(Model):
+    @staticmethod
+    def hiera_calls():
+        """How many calls in this process the kernel served and how many ran the reference's forward."""
+        return dict(_calls)
+
     def forward(self, *inputs):
         state = dict(self.named_parameters())
         state.update(self.named_buffers())
         args = ({", ".join(call_args)}{"," if len(call_args) == 1 else ""})
         outs = _extension().forward(*args)
         if not outs:
+            _calls["reference"] += 1
             _outside(_extension().refusal(*args))
             return super().forward(*inputs)
+        _calls["kernel"] += 1
         {unpack}
         return out
 '''
@@ -246,7 +255,7 @@ NATIVE_CODE_NOTE = ("Importing this file runs no kernel code; its first forward(
 _HEAD = ("base64", "hashlib", "os", "sys", "time", "torch", "nn", "load_inline")
 _CUDNN = ("Path", "find_cudnn", "_cudnn_build_flags")
 _BODY = ("_text", "_HEADER", "_KERNEL", "_BINDING", "_ext", "_KEY", "_NAME", "_FOLDER", "_FRESH",
-         "_make_folder,_clock", "_extension", "_COVERS", "_told", "_outside")
+         "_make_folder,_clock", "_extension", "_COVERS", "_told", "_calls", "_outside")
 
 
 def _binds(stmt: ast.stmt) -> str:

@@ -89,9 +89,9 @@ class ResultFiles:
         pair = "timed again on its own" if best.retimed else "its first pair; not re-timed"
         note = (f"{fig.speedup:.2f}x against eager on {best.outcome.device}, {verdict_phrase(fig)}; {pair}. "
                 f"Kernel copy: {src.name}.")
-        # The file's guard serves what the best was found valid on: the batch range its checks found, or the
-        # given shapes alone (a candidate valid only there, or one not checked at other sizes).
-        cover = best.outcome.shapes.coverage if best.outcome.shapes is not None else None
+        # The file's guard serves what the best was found valid on: the batch range its checks found at sizes
+        # drawn for it, or the given shapes alone (a candidate valid only there, or not checked at drawn sizes).
+        cover = best.outcome.shapes.served if best.outcome.shapes is not None else None
         py.write_text(modelnew_source(self.loop.spec, c.source, cuda=c.kind is CandidateKind.CUDA, note=note,
                                       run_id=run_id, cover=cover))
         src.write_text(c.source)

@@ -519,7 +519,7 @@ def serves_phrase(shapes: ShapeReport | None) -> str:
     if shapes is None:
         what = "the shapes of get_inputs() (not checked at other batch sizes)"
     else:
-        what = describe_range(shapes.coverage, shapes.batch)
+        what = describe_range(shapes.served, shapes.batch)
         if shapes.fixed_only:
             what += f" (valid only there: {shapes.not_valid()})"
     return f"its kernel serves {what}; any other call runs the reference's own forward"
