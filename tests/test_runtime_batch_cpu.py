@@ -1,7 +1,8 @@
-"""The expert's C++ kernels take the batch at run time (issue 38): per generator family, the kernel is built once
-(exported as a ModelNew) and called at five batch sizes, 1 and odd ones among them, each matching the reference
-and each served by the kernel (ModelNew.hiera_calls() counts them); a size past what it was verified on runs the
-reference. Whether a program can take the batch at run time is decided from its code at other sizes: one whose
+"""The expert's C++ kernels take the batch at run time (issue 38): per generator family (pointwise chains, norms,
+softmax, logsumexp, reductions, and a product with its fused epilogue, whose rows M are the batch), the kernel is
+built once (exported as a ModelNew) and called at five batch sizes, 1 and odd ones among them, each matching the
+reference and each served by the kernel (ModelNew.hiera_calls() counts them); a size past what it was verified on
+runs the reference. Whether a program can take the batch at run time is decided from its code at other sizes: one whose
 computation crosses the batch keeps its specialised code, and says why."""
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ FAMILIES = {
     "softmax": "expert_softmax.py",  # rows of 1000 (not a multiple of 4)
     "logsumexp": "expert_logsumexp_rows.py",  # rows of 333, one value per row
     "reduction": "expert_sum_middle.py",  # a mean over a strided middle dim and a max, temporaries per sample
+    "gemm epilogue": "expert_linear_relu.py",  # Linear 192 -> 160 (M = the batch, ragged blocks), bias, ReLU, scale
 }
 
 
@@ -105,10 +107,10 @@ def test_the_code_reads_the_batch_from_the_tensors_and_refuses_what_it_cannot_in
     rb = cpu_batch(spec, prog)
     assert isinstance(rb, RuntimeBatch) and rb.per_sample == (512,) and rb.batch == 256
     src = cpu_source(spec, prog, CpuParams(), strategy="test", rb=rb)
-    assert "const long long nb = x->sizes[0];" in src and "x->sizes[0] != nb" in src
-    assert "i < ((long long)nb * 512LL)" in src and "131072" not in src  # no count of the given shapes is left
+    assert "const long long hiera_nb = x->sizes[0];" in src and "x->sizes[0] != hiera_nb" in src
+    assert "i < ((long long)hiera_nb * 512LL)" in src and "131072" not in src  # no count of the given shapes is left
     fixed = cpu_source(spec, prog, CpuParams(), strategy="test")  # without rb: the given shapes only
-    assert "x->sizes[0] != 256" in fixed and "nb" not in fixed.split("hiera_forward")[1]
+    assert "x->sizes[0] != 256" in fixed and "hiera_nb" not in fixed
 
 
 def _task(tmp: Path, name: str, body: str, shape: str) -> Path:

@@ -265,13 +265,19 @@ def _const(e: Expr) -> str:
     return c_float(e.value)
 
 
-def _gemm(prog: Program, st: GemmStage, idx: int, params: CpuParams, epilogue: FusedStage | None) -> str:
+def _gemm(prog: Program, st: GemmStage, idx: int, params: CpuParams, epilogue: FusedStage | None,
+          extent: str | None = None) -> str:
+    """The blocked product (and its epilogue). `extent`: the product's rows M, or its batch count when it has a
+    batch dim, as a C expression (the batch taken at run time, codegen/runtime_batch.py); otherwise the given."""
     a = operand(st.a, st.m, st.k)
     b = operand(st.b, st.k, st.n)
-    m, n, k = st.m, st.n, st.k
+    n, k = st.n, st.k
+    m: int | str = extent if extent is not None and not st.batch else st.m
     kc, nc = min(params.gemm_kc, k), min(params.gemm_nc, n)
     pa, pb, pc = _ptr(prog, st.a.buffer), _ptr(prog, st.b.buffer), _ptr(prog, st.out)
-    batch = prod(st.batch) if st.batch else 1
+    batch: int | str = prod(st.batch) if st.batch else 1
+    if extent is not None and st.batch:
+        batch = extent
     if len(st.batch) > 1:
         raise ValueError("the CPU product takes one batch dim")
 
@@ -310,14 +316,14 @@ def _gemm(prog: Program, st: GemmStage, idx: int, params: CpuParams, epilogue: F
     sb = b.batch_strides[-1] if st.batch else 0
     lines = [
         f"    // stage {idx}: {st.out} = {st.a.buffer} @ {st.b.buffer} (M={m} N={n} K={k}"
-        + (f", batch {batch}" if batch > 1 else "") + f"), blocks KC={kc} NC={nc}",
+        + (f", batch {batch}" if batch != 1 else "") + f"), blocks KC={kc} NC={nc}",
         "    {",
         f"        float* Bp = hiera_panel({kc} * {nc});",
         "        if (Bp == nullptr) return 3;",
         f"        for (long long bz = 0; bz < {batch}; ++bz) {{",
         f"        const {storage.c_type(prog, st.a.buffer, 'cpu')}* A = {pa} + {a.offset} + bz * {sa};",
         f"        const {storage.c_type(prog, st.b.buffer, 'cpu')}* B = {pb} + {b.offset} + bz * {sb};",
-        f"        float* C = {pc} + bz * {m * n}LL;",
+        f"        float* C = {pc} + bz * ({m} * {n}LL);",
         f"        for (long long n0 = 0; n0 < {n}; n0 += {nc}) {{",
         f"            const long long nb = {n} - n0 < {nc} ? {n} - n0 : {nc};",
         f"            for (long long k0 = 0; k0 < {k}; k0 += {kc}) {{",
@@ -404,13 +410,18 @@ def cpu_stage_code(prog: Program, i: int, extent: str) -> str:
     """Stage i of a program without products as C++, its extent written as `extent` (what runtime_batch compares
     across batch sizes)."""
     st = prog.stages[i]
+    if isinstance(st, GemmStage):
+        nxt = prog.stages[i + 1] if i + 1 < len(prog.stages) else None
+        return _gemm(prog, st, i, CpuParams(), epilogue_for(prog, st, nxt), extent)
     assert isinstance(st, FusedStage)
     return (_row if st.has_reduction else _flat)(prog, st, i, CpuParams(), extent)
 
 
 def cpu_runtime_batch(spec: TaskSpec, prog: Program, others: dict[int, Program]) -> RuntimeBatch | str:
-    """Whether the C++ code of `prog` can take the batch at run time (codegen/runtime_batch.py), or why not."""
-    return runtime_batch(spec, prog, others, cpu_stage_code, index_limit=2**62)
+    """Whether the C++ code of `prog` can take the batch at run time (codegen/runtime_batch.py), or why not; its
+    stages are those cpu_source generates (products into fp32, fp32_products), each product with its epilogue."""
+    return runtime_batch(spec, fp32_products(prog), {size: fp32_products(o) for size, o in others.items()},
+                         cpu_stage_code, index_limit=2**62, products=True)
 
 
 def cpu_source(spec: TaskSpec, prog: Program, params: CpuParams, *, strategy: str, title: str = "",
@@ -446,7 +457,7 @@ def cpu_source(spec: TaskSpec, prog: Program, params: CpuParams, *, strategy: st
             epi = epilogue_for(prog, st, nxt)
             if epi is not None:
                 skip.add(i + 1)
-            body.append(_gemm(prog, st, i, params, epi))
+            body.append(_gemm(prog, st, i, params, epi, rb.extent(i) if rb else None))
         elif st.has_reduction:
             body.append(_row(prog, st, i, params, rb.extent(i) if rb else None))
         else:
@@ -468,7 +479,7 @@ def _forward(spec: TaskSpec, prog: Program, body: list[str], rb: RuntimeBatch | 
     if prog.temps:
         # Each temporary rounded up to 16 floats (64 bytes); one that follows the batch sized for this call's.
         sizes = [f"{-(-b.numel // 16) * 16}ull" if rb is None or not rb.temp_per_sample.get(b.name)
-                 else f"(((size_t)nb * {rb.temp_per_sample[b.name]}ull + 15) / 16 * 16)" for b in prog.temps]
+                 else f"(((size_t)hiera_nb * {rb.temp_per_sample[b.name]}ull + 15) / 16 * 16)" for b in prog.temps]
         offs = [" + ".join(sizes[:k]) or "0" for k in range(len(sizes))]
         total = " + ".join(sizes)
         if rb is None:  # the given shapes: plain numbers

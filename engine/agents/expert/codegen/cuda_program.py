@@ -283,14 +283,14 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
             general.append(f"    {{\n        const idx_t hiera_n = (idx_t){rb.extent(k)};\n"
                            f"{_indent(launch)}\n    }}")
             extra += temps
-            sizes.update({t.name: f"(size_t)nb * {t.numel // rb.batch}ull" for t in temps})
+            sizes.update({t.name: f"(size_t)hiera_nb * {t.numel // rb.batch}ull" for t in temps})
     if rb is not None:
         # The kernels specialised to the given batch serve it (the fastest code there is, unchanged); any other
         # batch runs the general ones.
-        launches = [f"    if (nb == {rb.batch}) {{  // the given batch: the kernels specialised to it",
+        launches = [f"    if (hiera_nb == {rb.batch}) {{  // the given batch: the kernels specialised to it",
                     *(_indent(ln) for ln in launches), "    } else {  // any other: the kernels taking the batch",
                     *(_indent(ln) for ln in general), "    }"]
-        sizes.update({name: f"(size_t)nb * {per}ull" for name, per in rb.temp_per_sample.items() if per})
+        sizes.update({name: f"(size_t)hiera_nb * {per}ull" for name, per in rb.temp_per_sample.items() if per})
     if unused or extra:
         prog = Program(tuple(b for b in prog.buffers if b.name not in unused) + tuple(extra), prog.stages)
     if split:

@@ -2,8 +2,9 @@
 lowering the task at other batch sizes and comparing what each stage's code would be.
 
 A task's Program is lowered at the batch of get_inputs(), so every size in it is a number. To write a loop
-whose trip count is the batch's (nb, read from the tensors when called), a generator must know that the stage's
-extent (its elements, or its rows) is `per_sample * B` and that nothing else in its code depends on B: an
+whose trip count is the batch's (hiera_nb, read from the tensors when called), a generator must know that the
+stage's extent (its elements, its rows, a product's rows) is `per_sample * B` and that nothing else in its code
+depends on B: an
 offset that divides by a size holding the batch, a view that moves the batch out of the outer dim, a
 reduction over the batch. Rather than reason about every view, this module asks the generator itself: the
 probe traced the graph at three odd batch sizes (contracts/shapes.py generic_sizes), the task is lowered at
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from math import prod
 
 from contracts.task import TaskSpec
-from engine.agents.expert.ir import FusedStage, Program
+from engine.agents.expert.ir import FusedStage, GemmStage, Program, Stage
 from engine.agents.expert.lowering.values import Unsupported
 
 # What a generator renders one stage as, its extent written as the symbol it is given.
@@ -45,13 +46,17 @@ class RuntimeBatch:
     max_batch: int
     sizes: tuple[int, ...]
 
-    def extent(self, stage: int, nb: str = "nb") -> str:
+    def extent(self, stage: int, nb: str = "hiera_nb") -> str:
         """The C expression of a stage's extent at batch `nb` (a long long)."""
         return f"((long long){nb} * {self.per_sample[stage]}LL)"
 
 
-def stage_extent(st: FusedStage) -> int:
-    """What a stage iterates over: rows of a row stage, elements of a pointwise one."""
+def stage_extent(st: Stage) -> int:
+    """What a stage iterates over: rows of a row stage, elements of a pointwise one, the batch count of a batched
+    product or the rows M of one without."""
+    if isinstance(st, GemmStage):
+        return prod(st.batch) if st.batch else st.m
+    assert isinstance(st, FusedStage)
     return st.rows if st.has_reduction else prod(st.domain)
 
 
@@ -71,10 +76,11 @@ def programs_at_other_sizes(spec: TaskSpec, lower: Callable[[TaskSpec], Program]
 
 
 def runtime_batch(spec: TaskSpec, prog: Program, others: dict[int, Program], render: StageRender,
-                  index_limit: int) -> RuntimeBatch | str:
+                  index_limit: int, products: bool = False) -> RuntimeBatch | str:
     """The program's sizes as functions of the batch, when every stage's code is the same at every size but for
     its extent (see the module's docstring); otherwise why the code stays specialised. `index_limit`: the largest
-    element index the generated code may form (the batch is capped so that every buffer stays under it)."""
+    element index the generated code may form (the batch is capped so that every buffer stays under it);
+    `products`: the generator renders matrix products with their extent too (else they keep fixed sizes)."""
     if spec.batch is None:
         return f"the task fixes its shapes ({spec.batch_note})"
     b = spec.batch.size
@@ -82,7 +88,7 @@ def runtime_batch(spec: TaskSpec, prog: Program, others: dict[int, Program], ren
         return "no other batch size to compare the code at"
     per_sample: list[int] = []
     for i, st in enumerate(prog.stages):
-        if not isinstance(st, FusedStage):
+        if not isinstance(st, (FusedStage, GemmStage)) or (isinstance(st, GemmStage) and not products):
             return f"stage {i} is a {type(st).__name__}: its generators take fixed sizes"
         ext = stage_extent(st)
         if ext % b:
@@ -93,7 +99,7 @@ def runtime_batch(spec: TaskSpec, prog: Program, others: dict[int, Program], ren
             if len(other.stages) != len(prog.stages):
                 return f"the program has {len(other.stages)} stage(s) at batch {size}, {len(prog.stages)} at {b}"
             ost = other.stages[i]
-            if not isinstance(ost, FusedStage) or stage_extent(ost) != per_sample[-1] * size:
+            if type(ost) is not type(st) or stage_extent(ost) != per_sample[-1] * size:
                 return f"stage {i}'s extent does not follow the batch ({ext} at {b}, not a multiple at {size})"
             if render(other, i, EXTENT) != code:
                 return f"stage {i}'s code depends on the batch beyond its extent (a view or reduction across it)"
@@ -126,8 +132,9 @@ def _has(prog: Program, name: str) -> bool:
 
 
 def guard_lines(spec: TaskSpec, rb: RuntimeBatch, reads: Callable[[str], bool], where: str) -> list[str]:
-    """hiera_forward's opening for code that takes the batch at run time: `nb` read from dim 0 of the first
-    batched argument, refused (return 2) outside 1..max_batch; every batched argument and output must have nb in
+    """hiera_forward's opening for code that takes the batch at run time: `hiera_nb` (a name no generated loop
+    uses) read from dim 0 of the first batched argument, refused (return 2) outside 1..max_batch; every batched
+    argument and output must have it in
     dim 0 and exactly the given sizes elsewhere, every other argument exactly its given shape. Scalars are baked
     in as constants (the binding refuses another value) and arguments the code does not `reads` are silenced."""
     from engine.agents.expert.codegen.common import shape_guard
@@ -136,8 +143,8 @@ def guard_lines(spec: TaskSpec, rb: RuntimeBatch, reads: Callable[[str], bool], 
     lines = [f"    // The batch is taken at run time: dim 0 of {first} (1 to {rb.max_batch}; beyond, an index would "
              "overflow).",
              f"    if ({first}->ndim < 1) return 2;",
-             f"    const long long nb = {first}->sizes[0];",
-             f"    if (nb < 1 || nb > {rb.max_batch}LL) return 2;"]
+             f"    const long long hiera_nb = {first}->sizes[0];",
+             f"    if (hiera_nb < 1 || hiera_nb > {rb.max_batch}LL) return 2;"]
     for a in spec.args:
         if a.tensor is None:
             lines.append(f"    (void){a.c_name};  // baked into the {where} as a constant")
@@ -153,8 +160,8 @@ def guard_lines(spec: TaskSpec, rb: RuntimeBatch, reads: Callable[[str], bool], 
 
 
 def batch_guard(c_name: str, shape: tuple[int, ...]) -> str:
-    """A line rejecting (return 2) a batched tensor whose dim 0 is not nb or whose other dims differ."""
-    conds = [f"{c_name}->ndim != {len(shape)}", f"{c_name}->sizes[0] != nb"]
+    """A line rejecting (return 2) a batched tensor whose dim 0 is not hiera_nb or whose other dims differ."""
+    conds = [f"{c_name}->ndim != {len(shape)}", f"{c_name}->sizes[0] != hiera_nb"]
     conds += [f"{c_name}->sizes[{i}] != {n}" for i, n in enumerate(shape) if i]
     rest = "x".join(map(str, shape[1:]))
     return f"    if ({' || '.join(conds)}) return 2;  // B x {rest}" if rest else \
