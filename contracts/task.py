@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from contracts.shapes import bounds
 from contracts.task_source import check_source
 
 # Loading a task runs it (import, get_init_inputs, Model(...), get_inputs, one forward) in a process of its own;
@@ -107,8 +108,6 @@ class BatchDim:
     @property
     def bounds(self) -> tuple[int, int]:
         """The batch range the reference accepts around `size` (its ends seen accepted, no refusal inside)."""
-        from contracts.shapes import bounds
-
         return bounds(self.size, self.variants, (int(s) for s in self.refused))
 
 

@@ -522,6 +522,8 @@ def serves_phrase(shapes: ShapeReport | None) -> str:
         what = describe_range(shapes.served, shapes.batch)
         if shapes.fixed_only:
             what += f" (valid only there: {shapes.not_valid()})"
+        elif shapes.coverage.batch_range and not shapes.drawn:
+            what += " (its other sizes were not drawn where it could not know them)"
     return f"its kernel serves {what}; any other call runs the reference's own forward"
 
 
