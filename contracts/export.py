@@ -144,7 +144,8 @@ and forward signature as Model (ModelNew is a Model: same parameters and buffers
 
 {_wrapped("Shapes: the kernel serves " + covers + ". Any other call (another shape, dtype, device or "
           "value) never reaches the kernel: it runs the reference's own forward (Model.forward, with these "
-          "parameters), and says so once on stderr.")}
+          "parameters), and says so once on stderr. ModelNew.hiera_calls() counts this process's calls by who served "
+          "them: {'kernel': n, 'reference': m}.")}
 
 {_wrapped("Build time: " + first_import_note(cuda) + ".")}
 
