@@ -12,7 +12,6 @@ libraries space) and the run says so when it gets there.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -24,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from contracts import strict_json
 from contracts.device import Device
 
 OK, MISSING, FAILED, SKIPPED = "ok", "missing", "failed", "skipped"
@@ -371,7 +371,7 @@ def run_checks(device: Device, sandbox: bool = True, quick: bool = False,
 
 
 def as_json(checks: list[Check], device: Device) -> str:
-    return json.dumps({"device": str(device), "checks": [c.to_json() for c in checks],
+    return strict_json.dumps({"device": str(device), "checks": [c.to_json() for c in checks],
                        "ready": all(c.status in (OK, SKIPPED) for c in checks if c.essential),
                        "ceilings": cached_ceilings(device)}, indent=1)
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
+from contracts import strict_json
 from contracts.device import CPU
 from engine.commands.common import (
     EXIT_INVALID,
@@ -49,7 +49,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not check.ok:
         reason = user_build_log(check.said, shown)
         if args.json:
-            print(json.dumps({"status": "invalid", "reason": reason, "written": []}))
+            print(strict_json.dumps({"status": "invalid", "reason": reason, "written": []}))
         console.print(f"[red]not exported:[/red] {escape(shown)}: "
                       + escape(reason_text({"status": "build_failed", "reason": reason}, shown, lines=12)))
         console.print("nothing was written")
@@ -62,7 +62,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     kernel.write_text(source)
     note = first_import_note(cuda)
     if args.json:
-        print(json.dumps({"py": str(py), "kernel": str(kernel), "first_import": note, "checked": check.checked,
+        print(strict_json.dumps({"py": str(py), "kernel": str(kernel), "first_import": note, "checked": check.checked,
                           "check": check.said}))
     else:
         console.print(f"{'checked' if check.checked else '[yellow]not checked[/yellow]'}: {escape(check.said)}")
