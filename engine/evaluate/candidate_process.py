@@ -129,6 +129,7 @@ class CandidateProcess:
         self.group: cgroups.Group | None = None
         self.sock: socket.socket | None = None
         self.pid: int | None = None  # the runner's own pid, as the host sees it
+        self._stopped: set[int] = set()  # what the signal fallback of freeze() stopped, to continue
         self._next_id = 0
 
     # --- start ----------------------------------------------------------------------------------------
@@ -361,6 +362,15 @@ class CandidateProcess:
             todo += children.get(p, [])
         return tree
 
+    def threads(self) -> int:
+        """How many threads the runner's processes have, from /proc (the checker's own count: a candidate's
+        helper threads are seen whatever the runner says)."""
+        n = 0
+        for pid in self._processes():
+            with contextlib.suppress(OSError):
+                n += len(os.listdir(f"/proc/{pid}/task"))
+        return n
+
     def _processes(self) -> set[int]:
         """The runner's processes: its tree from /proc, and whatever its cgroup holds (a daemon that left the
         tree, unsandboxed, is still in the group)."""
@@ -369,22 +379,32 @@ class CandidateProcess:
             found |= self.group.pids()
         return found
 
-    def freeze(self, frozen: bool) -> None:
+    @property
+    def freezer(self) -> str:
+        """How freeze() stops the runner here: "cgroup" (the freezer of its control group) or "signals" (the
+        fallback where no freezer group could be made: SIGSTOP pid by pid, walked until nothing new appears)."""
+        return "cgroup" if self.group is not None and self.group.freezer is not None else "signals"
+
+    def freeze(self, frozen: bool, wait: bool = True) -> None:
         """Stop (or resume) every process of the runner, so that nothing of the candidate runs while the
-        checker times the reference between its blocks of calls (on the CPU: see checker._time_candidate).
+        checker writes a timed call's inputs (checker._time_candidate, back_to_back.py) or times the reference
+        between its blocks of calls (on the CPU).
 
         Through the cgroup freezer where there is one (a process forked during the stop is stopped too);
         otherwise SIGSTOP pid by pid, the walk repeated until it finds no process it has not stopped and
         every one is stopped. Raises FreezeFailed when that does not settle (a process that keeps forking):
-        the reference is then not timed beside it."""
+        the reference is then not timed beside it. A thaw with wait=False only asks (the cgroup's state is
+        not polled; the fallback continues exactly the processes it stopped, with no walk of /proc): it is
+        made inside a timed span, just before the request."""
         if self.group is not None and self.group.freezer is not None:
-            if self.group.freeze(frozen):
+            if self.group.freeze(frozen, wait=wait):
                 return
             if frozen:
                 self.group.freeze(False)
                 raise FreezeFailed("the cgroup freezer did not stop the candidate's processes within 5 s")
         if not frozen:
-            for pid in self._processes():
+            stopped, self._stopped = self._stopped, set()
+            for pid in (stopped if stopped and not wait else stopped | self._processes()):
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGCONT)
             return
@@ -397,8 +417,10 @@ class CandidateProcess:
                     os.kill(pid, signal.SIGSTOP)
             stopped |= now
             if self._processes() <= stopped and all(_state(pid) in "TtZX" for pid in now):
+                self._stopped = stopped
                 return
             time.sleep(0.001)
+        self._stopped = stopped
         self.freeze(False)
         raise FreezeFailed(f"{len(stopped)} processes stopped one by one and more kept appearing")
 

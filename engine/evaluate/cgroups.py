@@ -64,8 +64,9 @@ class Group:
                         return int(value)
         return 0
 
-    def freeze(self, frozen: bool, timeout_s: float = 5.0) -> bool:
-        """Freeze (or thaw) the whole group; True once the kernel reports it done, False if it could not."""
+    def freeze(self, frozen: bool, timeout_s: float = 5.0, wait: bool = True) -> bool:
+        """Freeze (or thaw) the whole group; True once the kernel reports it done, False if it could not.
+        wait=False: only ask (a thaw just before a timed request: the request itself waits for the runner)."""
         if self.freezer is None:
             return False
         # v1: freezer.state reads FREEZING until every task has stopped; v2: cgroup.events says "frozen 1".
@@ -77,6 +78,8 @@ class Group:
             state, settled = self.freezer / "cgroup.events", f"frozen {value}"
         if not _write(control, value):
             return False
+        if not wait:
+            return True
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if settled in _read(state).splitlines():

@@ -107,6 +107,7 @@ class Checker:
         self._probe_runner: float | None = None
         self._probe_checker: float | None = None
         self._burst_overhead = 0.0  # an empty burst's cost (back_to_back.calibrate), per runner
+        self._runner_threads: dict[str, int] = {}  # the runner's threads by the checker's count, per candidate
         self._threads = torch.get_num_threads()
         self._rng = random.Random(int.from_bytes(os.urandom(8), "little"))  # secret: never seeded by a task
         # Every seed a trial, a construct or the timing pool is made under derives from this (_seed): fixed for
@@ -292,6 +293,7 @@ class Checker:
                 return reply
             t2 = _perf_counter()
             time_reference = counted(self._reference_timer(req), reply.extra, "time_reference_s")
+            frozen_by = proc.freezer
             cand_ms, walls, notes, ref_ms = self._time_candidate(proc, ex, req, deadline, time_reference)
             reported = cand_ms
             cand_ms = timing.candidate_times(reported, walls, self._overhead, gpu=self.device.type == "cuda")
@@ -335,6 +337,8 @@ class Checker:
             reply.extra["runner_reported_ms"] = round(statistics.median(reported), 6)
             reply.extra["timing_gap"] = cross_check(reported, walls, self._overhead, self.device)
             reply.extra["inputs_per_call"] = self._perturbation.describe()
+            reply.extra["runner_threads"] = dict(self._runner_threads)
+            reply.extra["runner_frozen_by"] = frozen_by
             stability(reply, ref_ms, cand_ms, self._overhead, self.device)
             parity(reply, self._probe_checker, self._probe_runner)
             speedup = (reply.reference.median_ms / reply.candidate.median_ms if reply.candidate.median_ms > 0
@@ -410,11 +414,12 @@ class Checker:
             # What an honest timed call costs beyond its own time, measured before any candidate code is in
             # the runner: the same procedure (flush, events, synchronize, output checks, reply) without the
             # candidate. The timed calls are held to it (clock_check.py).
-            self._cal_gaps, self._overhead = calibrate(proc, ex, self.device, self._rng)
+            self._cal_gaps, self._overhead = calibrate(proc, ex, self.device, self._rng, self.write_unseen)
             if ex.back_to_back_groups():
-                self._burst_overhead = back_to_back.calibrate(proc, self.device)
+                self._burst_overhead = back_to_back.calibrate(proc, self.device, self.write_unseen)
             if self.device.type == "cpu" and req.kind == "modelnew" and self._probe_runner is None:
                 self._probe_checker, self._probe_runner = self._parity(proc)
+            self._runner_threads = {"before_load": proc.threads()}
             self._ask(proc, "load", req.load_timeout_s, deadline, "loading the candidate")
         except BaseException:
             proc.cleanup()
@@ -542,6 +547,7 @@ class Checker:
                       flush=False)
             calls += 1
         est_ms = (_perf_counter() - t0) * 1e3 / calls
+        self._runner_threads["after_warm_up"] = proc.threads()
         trials = trials_for(est_ms, req.timing_trials, self.device)
         self._trials = trials
         cand_ms: list[float] = []
@@ -564,15 +570,20 @@ class Checker:
                 ref_ms += self._frozen(proc, time_reference, min(block, trials - len(ref_ms)))
             base = pool[i % len(pool)]
             state = perturb.state()
-            perturb.write(ex.of_role("input"), base)
-            for buf, v in zip(ex.of_role("state"), ref.state_dict().values()):
-                buf.copy_(v)
-            ex.poison_outputs()
-            timing.sync(self.device)
+
+            def write(base: Sequence[Any] = base) -> None:
+                perturb.write(ex.of_role("input"), base)
+                for buf, v in zip(ex.of_role("state"), ref.state_dict().values()):
+                    buf.copy_(v)
+                ex.poison_outputs()
+
+            self.write_unseen(proc, write)
             sampled = i == 0 or last or self._rng.random() < SAMPLE_RATE
-            if cpu:  # the cache flush as a request of its own, outside the span the checker's clock measures
-                self._ask(proc, "flush", self._call_limit_s(), deadline, f"timed call {i + 1}")
+            # The clock runs from before the thaw: whatever the candidate does once it can see the inputs is in
+            # the call's time (on the CPU the caches were flushed here, with the inputs written: no request of
+            # the runner's stands between the inputs and the timed call).
             t0 = _perf_counter()
+            proc.freeze(False, wait=False)
             rep = self._ask(proc, "call", self._call_limit_s(), deadline, f"timed call {i + 1}", scalars=scalars,
                             timed=True, flush=not cpu)
             # The snapshot inside the measured span: a checker held up between the reply and its snapshot (a busy
@@ -601,7 +612,42 @@ class Checker:
         if block and len(ref_ms) < trials:
             ref_ms += self._frozen(proc, time_reference, trials - len(ref_ms))
         notes = list(rep.notes[:4])
+        self._thread_counts(proc, self._runner_threads, notes)
         return cand_ms, walls, notes, ref_ms
+
+    def write_unseen(self, proc: CandidateProcess, write: Callable[[], None], flush: bool = True) -> None:
+        """`write` (a timed call's or a burst's inputs) made with every process of the runner stopped, and on the
+        CPU the caches flushed after it, as the reference's are (timing_policy.reference_timer): the runner
+        is left frozen, and the caller starts its clock, thaws it and sends the request. A candidate that
+        watches its buffers (a helper thread filling each output the moment it is poisoned, a hook on a
+        request) then computes only inside the timed span (issue 42). Through the cgroup freezer where one is
+        made, else SIGSTOP (candidate_process.freeze); a runner that cannot be stopped is not timed."""
+        try:
+            proc.freeze(True)
+        except FreezeFailed as e:
+            raise Rejected(Status.SUSPECT, f"the candidate's processes could not be stopped while its inputs were "
+                                           f"written ({e}): a process that keeps forking could compute before its "
+                                           "timed call, so no timing is reported") from e
+        try:
+            write()
+            if flush and self.device.type == "cpu":
+                self.flusher.flush()
+            timing.sync(self.device)
+        except BaseException:
+            proc.freeze(False)
+            raise
+
+    def _thread_counts(self, proc: CandidateProcess, counts: dict[str, int], reply_flags: list[str]) -> None:
+        """The runner's threads as the checker counts them (candidate_process.threads), recorded; a flag where
+        the timed calls left more than the warm-up did: threads a candidate starts as it is timed (an OpenMP
+        pool is made by the first calls, and its threads wait for the next call)."""
+        counts["after_timing"] = proc.threads()
+        more = counts["after_timing"] - counts.get("after_warm_up", counts["after_timing"])
+        if more > 0:
+            reply_flags.append(f"helper_threads: {more} thread(s) more in the candidate's runner after its timed "
+                               f"calls than after its warm-up ({counts}); work they do between calls is not the "
+                               "call's (the runner is stopped while inputs are written), outputs they write late "
+                               "are caught")
 
     @staticmethod
     def _settled_since(snap: OutputSnapshot, what: str) -> None:
