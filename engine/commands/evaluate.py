@@ -74,6 +74,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     file_of = {c.id: p for p, c in cands}
     console.print(f"[dim]hiera eval: {escape(spec.name)} on {device}, run {', '.join(run_of.values())}; "
                   f"{escape(precision_why)}[/dim]")
+    if settings.sandbox:
+        from engine.evaluate import limit_check
+
+        for said in limit_check.notices(device.is_cuda, True):  # never a limit silently absent
+            console.print(f"[dim]{escape(said)}[/dim]")
     done: list[Outcome] = []
 
     def finished(cand: Any, outcome: Outcome) -> None:

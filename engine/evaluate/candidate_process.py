@@ -2,8 +2,9 @@
 
 One fresh runner per candidate, so nothing a candidate does to its process (a patched torch, a cache, a
 thread) reaches the next one. The runner is the sandbox's PID 1: when it ends, or when the checker kills
-the sandbox, every process the candidate started ends too. Its stdout and stderr go to a log file of its
-own, never to hiera's streams; the checker reads the log's tail to explain a crash.
+the sandbox, every process the candidate started ends too. Its stdout and stderr go to a pipe the checker
+drains into memory with a small cap (capped_output.py), never to hiera's streams nor to the host's disk; the
+checker reads its tail to explain a crash.
 
 Every reply is matched to its request by id and checked for shape; a runner that breaks the protocol, goes
 silent past a deadline or dies is ended, and that is the candidate's outcome.
@@ -27,6 +28,7 @@ from typing import Any
 from contracts.device import Device
 from engine import pycache
 from engine.evaluate import cgroups, sandbox, wire
+from engine.evaluate.capped_output import CappedOutput
 
 _HERE = Path(__file__).resolve().parent
 RUNNER_FILES = ("runner.py", "wire.py", "cudadrv.py", "warm_compile.py")  # all of hiera a runner's sandbox holds
@@ -119,12 +121,33 @@ def _library_dirs() -> list[str]:
     return dirs
 
 
+def runner_rlimits(spec: RunnerSpec, group: cgroups.Group | None) -> dict[str, int]:
+    """The rlimits a runner sets on itself: the spec's, less those its control group already enforces, plus a
+    fallback for host memory where neither a memory cgroup nor an address-space limit holds it."""
+    limits = dict(spec.limits)
+    if group is not None and group.memory:
+        # The cgroup counts real memory; an address-space limit would also count every thread's
+        # reserved stack (a thousand threads reserve 8 GB) and refuse honest code.
+        limits.pop("address_bytes", None)
+    elif spec.max_memory_bytes and "address_bytes" not in limits:
+        # No memory cgroup, and no address-space limit (a GPU runner: the driver reserves far more address space
+        # than it uses): its private writable memory is capped instead (RLIMIT_DATA does not count the driver's
+        # PROT_NONE reservations), never no limit at all (limit_check.py).
+        limits["data_bytes"] = spec.max_memory_bytes
+    if group is not None and cgroups.has_pids(group):
+        # The group's cap counts this runner's processes only; RLIMIT_NPROC counts every process of
+        # its uid on the host (other sandboxes run as the same nobody).
+        limits.pop("processes", None)
+    return limits
+
+
 class CandidateProcess:
     def __init__(self, spec: RunnerSpec, candidate_id: str):
         self.spec = spec
         self.scratch = spec.workdir / f"{candidate_id}-{secrets.token_hex(4)}"
         self.scratch.mkdir(parents=True)
-        self.log_path = self.scratch.parent / (self.scratch.name + ".log")
+        # Its stdout and stderr, kept in memory with a small cap (capped_output.py): never a file on the host.
+        self.output = CappedOutput()
         self.proc: subprocess.Popen[bytes] | None = None
         self.group: cgroups.Group | None = None
         self.sock: socket.socket | None = None
@@ -201,15 +224,7 @@ class CandidateProcess:
         info_r, info_w = os.pipe()
         try:
             self.group = cgroups.make(self.spec.max_processes, self.spec.max_memory_bytes)
-            limits = dict(self.spec.limits)
-            if self.group is not None and self.group.memory:
-                # The cgroup counts real memory; an address-space limit would also count every thread's
-                # reserved stack (a thousand threads reserve 8 GB) and refuse honest code.
-                limits.pop("address_bytes", None)
-            if self.group is not None:
-                # The group's cap counts this runner's processes only; RLIMIT_NPROC counts every process of
-                # its uid on the host (other sandboxes run as the same nobody).
-                limits.pop("processes", None)
+            limits = runner_rlimits(self.spec, self.group)
             full = [*argv, str(child.fileno()), json.dumps(limits)]
             if policy is not None:
                 cmd = sandbox.command(policy, full, info_fd=info_w)
@@ -220,10 +235,12 @@ class CandidateProcess:
                 proc_env = sandbox.base_env(env)
                 proc_env["HOME"] = str(self.scratch)
             cmd = cgroups.wrap(self.group, cmd)
-            with open(self.log_path, "wb") as log:
+            try:
                 self.proc = subprocess.Popen(cmd, pass_fds=(child.fileno(), info_w), stdin=subprocess.DEVNULL,
-                                             stdout=log, stderr=log, env=proc_env, start_new_session=True,
-                                             cwd=str(self.scratch))
+                                             stdout=self.output.fd, stderr=self.output.fd, env=proc_env,
+                                             start_new_session=True, cwd=str(self.scratch))
+            finally:
+                self.output.child_started()
         finally:
             child.close()
             os.close(info_w)
@@ -425,14 +442,8 @@ class CandidateProcess:
         raise FreezeFailed(f"{len(stopped)} processes stopped one by one and more kept appearing")
 
     def log_tail(self, limit: int = 1500) -> str:
-        try:
-            with open(self.log_path, "rb") as f:
-                f.seek(0, os.SEEK_END)
-                size = f.tell()
-                f.seek(max(0, size - limit))
-                return f.read().decode(errors="replace").strip()
-        except OSError:
-            return ""
+        """The last of what the runner printed (a crash's last words), as far as the cap kept it."""
+        return self.output.text(limit)
 
     # --- end ------------------------------------------------------------------------------------------
 
@@ -462,8 +473,7 @@ class CandidateProcess:
         self.stop()
         shutil.rmtree(self.scratch, ignore_errors=True)
         shutil.rmtree(self.scratch.parent / (self.scratch.name + ".sys"), ignore_errors=True)
-        with contextlib.suppress(OSError):
-            self.log_path.unlink()
+        self.output.close()
 
 
 def warm_compile(spec: RunnerSpec, precision: str, timeout_s: float) -> tuple[bool, str]:
@@ -479,12 +489,14 @@ def warm_compile(spec: RunnerSpec, precision: str, timeout_s: float) -> tuple[bo
             cmd, run_env = sandbox.command(policy, argv), {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
         else:
             cmd, run_env = argv, {**sandbox.base_env(env), "HOME": str(proc.scratch)}
-        with open(proc.log_path, "wb") as log:
-            try:
-                rc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=run_env,
-                                    cwd=str(proc.scratch), timeout=timeout_s, start_new_session=True).returncode
-            except subprocess.TimeoutExpired:
-                return False, f"the warm-up compile ran over {timeout_s:.0f} s"
+        try:
+            rc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=proc.output.fd, stderr=proc.output.fd,
+                                env=run_env, cwd=str(proc.scratch), timeout=timeout_s,
+                                start_new_session=True).returncode
+        except subprocess.TimeoutExpired:
+            return False, f"the warm-up compile ran over {timeout_s:.0f} s"
+        finally:
+            proc.output.close()
         return rc == 0, proc.log_tail(600)
     finally:
         proc.cleanup()

@@ -137,6 +137,19 @@ def _own(controller: str) -> Path | None:
     return None
 
 
+def _holds(path: Path, value: int) -> bool:
+    """Whether a limit file reads back the limit written (the kernel may round it down to a page): a write the
+    kernel took but does not apply (a controller not enabled for the group) is no limit, and the caller falls
+    back to one that holds (issue 42)."""
+    got = _read(path)
+    return got.isdigit() and value - 4096 * 64 <= int(got) <= value
+
+
+def has_pids(group: Group) -> bool:
+    """Whether `group` caps its processes (pids.max in one of its folders)."""
+    return any((p / "pids.max").exists() for p in group.paths)
+
+
 def _write(path: Path, value: str) -> bool:
     try:
         path.write_text(value)
@@ -209,7 +222,8 @@ def _make(processes: int, memory_bytes: int | None) -> Group | None:
             g = None  # type: ignore[assignment]
         if g is not None:
             _write(g / "pids.max", str(processes))
-            mem = bool(memory_bytes) and _write(g / "memory.max", str(memory_bytes))
+            mem = bool(memory_bytes) and _write(g / "memory.max", str(memory_bytes)) and \
+                _holds(g / "memory.max", memory_bytes)
             if mem:
                 _write(g / "memory.swap.max", "0")
             return Group((g,), mem, g if (g / "cgroup.freeze").exists() else None)
@@ -227,9 +241,9 @@ def _make(processes: int, memory_bytes: int | None) -> Group | None:
             g.mkdir()
         except OSError:
             continue
-        if all(_write(g / f, v) for f, v in files.items()):
+        if all(_write(g / f, v) and _holds(g / f, int(v)) for f, v in files.items()):
             made.append(g)
-            mem = mem or controller == "memory"
+            mem = mem or (controller == "memory" and bool(files))
             if controller == "freezer" and (g / "freezer.state").exists():
                 freezer = g
         else:

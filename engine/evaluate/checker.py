@@ -30,6 +30,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,7 @@ from engine.evaluate.runner_limits import MAX_PROCESSES, cudnn_dirs, host_memory
 from engine.evaluate.task_module import import_file, set_precision
 from engine.evaluate.timing_policy import counted, floor_for, reference_timer, settled, trials_for
 from engine.evaluate.variants import VariantCheck, finish
+from engine.untrusted import scrub
 
 _perf_counter = time.perf_counter
 
@@ -369,6 +371,12 @@ class Checker:
                 proc.cleanup()
             self._quiet(False)
             self._release()
+            # What the runner said may quote host paths it read (/proc/self/mountinfo): scrubbed of every folder
+            # this process gave a sandbox, before it leaves the checker (untrusted.scrub).
+            reply.reason, reply.flags = scrub(reply.reason), [scrub(f) for f in reply.flags]
+            if reply.shapes is not None:
+                reply.shapes = replace(reply.shapes, checks=tuple(replace(c, reason=scrub(c.reason))
+                                                                  for c in reply.shapes.checks))
             reply.verify_s = reply.verify_s or (_perf_counter() - t_start)
         return reply
 

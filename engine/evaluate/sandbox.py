@@ -41,6 +41,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.untrusted import register_host_path
+
 ENV_BWRAP = "HIERA_BWRAP"
 SCRATCH = "/sandbox"  # the per-candidate read-write folder, as the sandbox sees it (also cwd and HOME)
 HIERA_DIR = "/hiera"  # runner.py and wire.py, bound read-only
@@ -226,6 +228,11 @@ def command(policy: Policy, argv: Sequence[str], info_fd: int | None = None) -> 
 
 
 def _command(policy: Policy, argv: Sequence[str], info_fd: int | None, drop: bool) -> list[str]:
+    # Every host path this sandbox can learn of (its mounts' sources) is scrubbed from what it says (untrusted.py).
+    register_host_path(policy.scratch.parent)
+    for b in policy.binds:
+        if not b.device and not b.source.startswith(SYSTEM_DIRS):
+            register_host_path(b.source)
     args = [find_bwrap(), *(_AS_ROOT if drop else _AS_USER), "--die-with-parent", "--new-session",
             "--hostname", "sandbox", "--tmpfs", "/"]
     for d in SYSTEM_DIRS:
