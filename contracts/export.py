@@ -30,6 +30,7 @@ import re
 from pathlib import Path
 
 from contracts.contract import binding_source, contract_header
+from contracts.hidden_text import refusal
 from contracts.libraries import find_cudnn, libraries_called
 from contracts.shapes import Coverage
 from contracts.task import TaskSpec
@@ -105,7 +106,11 @@ def covers_text(spec: TaskSpec, cover: Coverage | None, *, cuda: bool) -> str:
 def modelnew_source(spec: TaskSpec, candidate_source: str, *, cuda: bool, note: str = "", run_id: str | None = None,
                     cover: Coverage | None = None) -> str:
     """The exported module. `cover` is what the candidate was verified on (the given shapes when None): its
-    binding guards every call against it, and any other call runs the reference's own forward."""
+    binding guards every call against it, and any other call runs the reference's own forward. A source with
+    characters a reader cannot see is refused (ExportError): the file is what its user reviews."""
+    hidden = refusal(candidate_source)
+    if hidden is not None:
+        raise ExportError(hidden)
     header = contract_header(spec).replace("#pragma once\n", "")
     kernel = _inline_header(candidate_source, "// (contract header inlined above)")
     binding = _inline_header(binding_source(spec, cover), "").replace("#include <torch/extension.h>\n", "")
@@ -371,3 +376,89 @@ def result_paths(spec: TaskSpec, suffix: str = ".cu", directory: Path | None = N
     """Names beside the task: <task>_hiera.py and <task>_hiera.cu, numbered when taken by another file; an
     earlier result of the same run (run_id) is replaced."""
     return free_pair(directory or spec.path.parent, f"{spec.path.stem}_hiera", suffix, run_id)
+
+
+# --- a whole ModelNew file (--no-contract, hiera's own torch.compile candidates) ---------------------------------
+# Its source is the candidate's Python: written out verbatim, importing the result ran its module-level code in the
+# user's process (issue 42). It is embedded like a contract kernel (base64) in a module whose own statements are
+# fixed and checked; the source runs when ModelNew is first constructed, or when another of its names is asked for
+# (module __getattr__: `from result import get_inputs`), never on import.
+
+_WRAPPER_STATEMENTS = ("base64", "os", "sys", "types", "_text", "_SOURCE", "_module", "_candidate", "__getattr__",
+                       "ModelNew")
+
+
+def modelnew_wrapper(source: str, first_line: str, copy_name: str) -> str:
+    """The delivered file for a whole-ModelNew result: inert on import, the source embedded and run on first use.
+    `first_line` opens its docstring (the run's mark and the figure); `copy_name` is the readable copy beside it."""
+    hidden = refusal(source)
+    if hidden is not None:
+        raise ExportError(hidden)
+    text = f'''"""{_doc_text(first_line)}
+
+{_wrapped("The optimized module's source is embedded below (base64: no text in it can end the string) and runs "
+          "when ModelNew is first constructed, or when one of its other names is first asked for (from this "
+          "file import get_inputs, say): importing this file runs none of it. It then runs in this process, "
+          "with this process's rights, outside any sandbox. To read it: print(_SOURCE), or the copy hiera wrote "
+          "beside this file, " + _doc_text(copy_name) + ".")}
+"""
+
+import base64
+import os
+import sys
+import types
+
+_text = lambda b64: base64.b64decode(b64).decode()  # noqa: E731
+_SOURCE = {_embedded(source)}
+_module = None
+
+
+def _candidate():
+    """The optimized module, run once, as a module of its own (its classes pickle, dataclasses resolve)."""
+    global _module
+    if _module is None:
+        module = types.ModuleType(__name__ + "._optimized")
+        module.__file__ = os.path.join(os.path.dirname(os.path.abspath(__file__)), {copy_name!r})
+        sys.modules[module.__name__] = module
+        exec(compile(_SOURCE, module.__file__, "exec"), module.__dict__)
+        _module = module
+    return _module
+
+
+def __getattr__(name):
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return getattr(_candidate(), name)
+
+
+class ModelNew:
+    """Makes the optimized module's ModelNew (the first one runs the module's source)."""
+
+    def __new__(cls, *args, **kwargs):
+        return _candidate().ModelNew(*args, **kwargs)
+'''
+    check_wrapper(text, source)
+    return text
+
+
+def check_wrapper(text: str, source: str) -> None:
+    """Refuse (ExportError) a whole-ModelNew file that is not exactly the expected one: its top-level statements
+    are the docstring and _WRAPPER_STATEMENTS, and _SOURCE is one base64 literal that decodes to `source`."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as e:
+        raise ExportError(f"the generated module does not parse ({e})") from e
+    body = tree.body
+    if not body or not (isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                        and isinstance(body[0].value.value, str)):
+        raise ExportError("the generated module does not open with its docstring")
+    got = [_binds(s) for s in body[1:]]
+    if got != list(_WRAPPER_STATEMENTS):
+        raise ExportError(f"the generated module's statements are {got}, expected {list(_WRAPPER_STATEMENTS)}")
+    stmt = body[1 + _WRAPPER_STATEMENTS.index("_SOURCE")]
+    call = stmt.value if isinstance(stmt, ast.Assign) else None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "_text"
+            and len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.Constant)
+            and isinstance(call.args[0].value, str)
+            and base64.b64decode(call.args[0].value, validate=True).decode() == source):
+        raise ExportError("_SOURCE is not one embedded base64 literal of the verified source")

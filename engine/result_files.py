@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from contracts.export import modelnew_source, result_paths, run_mark
+from contracts.export import modelnew_source, modelnew_wrapper, result_paths, run_mark
 from contracts.runrecord import (
     BEST_SO_FAR_DIR,
     NOT_DELIVERED_DIR,
@@ -26,6 +26,8 @@ from engine.loop_state import Best
 
 if TYPE_CHECKING:
     from engine.loop import Loop
+
+MODELNEW_COPY = ".source.py.txt"  # beside a whole-ModelNew result: its source, to read (not importable)
 
 
 class ResultFiles:
@@ -81,9 +83,13 @@ class ResultFiles:
         if directory is not None:
             directory.mkdir(parents=True, exist_ok=True)
         if c.kind is CandidateKind.MODELNEW:
-            py, _ = result_paths(self.loop.spec, ".cu", directory, run_id)
-            py.write_text(f"# The best of an optimize run {run_mark(run_id)}: {fig.speedup:.2f}x against eager on "
-                          f"{best.outcome.device}, {verdict_phrase(fig)}.\n" + c.source)
+            # Inert on import, like a contract kernel's file: the source embedded, run on first use; a readable
+            # copy beside it (contracts/export.modelnew_wrapper).
+            py, copy = result_paths(self.loop.spec, MODELNEW_COPY, directory, run_id)
+            first = (f"The best of an optimize run {run_mark(run_id)}: {fig.speedup:.2f}x against eager on "
+                     f"{best.outcome.device}, {verdict_phrase(fig)}.")
+            py.write_text(modelnew_wrapper(c.source, first, copy.name))
+            copy.write_text(c.source)
             return ResultPaths(str(py), None)
         py, src = result_paths(self.loop.spec, c.kind.suffix, directory, run_id)
         pair = "timed again on its own" if best.retimed else "its first pair; not re-timed"

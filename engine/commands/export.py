@@ -43,11 +43,15 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     # Checked before anything is written: a kernel that does not build, or builds without the entry point the
     # exported module calls, is refused with the compiler's words against the user's file.
-    check = check_kernel(spec, src_path, sandboxed=not args.no_sandbox, build_timeout_s=args.build_timeout,
-                         on_gpu_machine=torch.cuda.is_available())
+    from contracts.hidden_text import refusal
+
+    hidden = refusal(src_path.read_text())  # the exported file is what its user reviews: nothing hidden in it
+    check = None if hidden else check_kernel(spec, src_path, sandboxed=not args.no_sandbox,
+                                             build_timeout_s=args.build_timeout,
+                                             on_gpu_machine=torch.cuda.is_available())
     shown = shown_path(src_path)
-    if not check.ok:
-        reason = user_build_log(check.said, shown)
+    if check is None or not check.ok:
+        reason = hidden or user_build_log(check.said, shown)  # type: ignore[union-attr]
         if args.json:
             print(strict_json.dumps({"status": "invalid", "reason": reason, "written": []}))
         console.print(f"[red]not exported:[/red] {escape(shown)}: "

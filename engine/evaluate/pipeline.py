@@ -10,6 +10,7 @@ from pathlib import Path
 
 from contracts.contract import contract_layout, write_contract
 from contracts.device import CPU, Device
+from contracts.hidden_text import refusal
 from contracts.spaces import Space, check_source
 from contracts.speed_of_light import Ceilings
 from contracts.task import TaskSpec
@@ -135,6 +136,9 @@ class Evaluator:
         return space if self.settings.space.allows(space) else self.settings.space
 
     def _precheck(self, cand: Candidate) -> Outcome | None:
+        hidden = refusal(cand.source)
+        if hidden is not None:  # before anything reads it as code: the compiler, a reviewer, an export
+            return Outcome(cand.id, Status.BUILD_FAILED, hidden)
         space = self.space_of(cand)
         python = cand.kind is CandidateKind.MODELNEW
         violations = check_source(cand.source, space, python=python)
