@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import ast
 import base64
+import hashlib
 import inspect
 import re
 from pathlib import Path
 
+from contracts import kernel_build
 from contracts.contract import binding_source, contract_header
 from contracts.hidden_text import refusal
 from contracts.libraries import find_cudnn, libraries_called
@@ -104,15 +106,23 @@ def covers_text(spec: TaskSpec, cover: Coverage | None, *, cuda: bool) -> str:
 
 
 def modelnew_source(spec: TaskSpec, candidate_source: str, *, cuda: bool, note: str = "", run_id: str | None = None,
-                    cover: Coverage | None = None) -> str:
+                    cover: Coverage | None = None, library: bytes | None = None) -> str:
     """The exported module. `cover` is what the candidate was verified on (the given shapes when None): its
     binding guards every call against it, and any other call runs the reference's own forward. A source with
-    characters a reader cannot see is refused (ExportError): the file is what its user reviews."""
+    characters a reader cannot see is refused (ExportError): the file is what its user reviews.
+
+    The kernel is the build that was verified (issue 42): `library`, the evaluator's own build of this source,
+    embedded and checked by its SHA-256 before it is loaded; without one (hiera export where no compiler could
+    build it), the file compiles the source by the same recipe (contracts/kernel_build.py: its own translation
+    unit, the same flags, no define of torch's or hiera's), never inside the binding's torch build."""
     hidden = refusal(candidate_source)
     if hidden is not None:
         raise ExportError(hidden)
     header = contract_header(spec).replace("#pragma once\n", "")
-    kernel = _inline_header(candidate_source, "// (contract header inlined above)")
+    kernel = kernel_build.source_text(candidate_source, cuda)  # the translation unit the evaluator compiled
+    library = library or b""
+    library_sha = hashlib.sha256(library).hexdigest() if library else ""
+    kernel_flags = [*(kernel_build.CUDA_FLAGS if cuda else kernel_build.CPP_FLAGS)]
     binding = _inline_header(binding_source(spec, cover), "").replace("#include <torch/extension.h>\n", "")
     covers = covers_text(spec, cover, cuda=cuda)
     call_args = []
@@ -128,18 +138,24 @@ def modelnew_source(spec: TaskSpec, candidate_source: str, *, cuda: bool, note: 
             # kernel was verified with the task's) and the reference's forward runs with the new one.
             call_args.append(f"self.{a.name}" if a.name.isidentifier() else f"getattr(self, {a.name!r})")
     unpack = "out = outs[0]" if not spec.output_is_tuple else "out = tuple(outs)"
-    cuda_kw = "cuda_sources=[_HEADER + _KERNEL], extra_cuda_cflags=['-O3', '-lineinfo']," if cuda else ""
-    cpp_sources = "[_HEADER + _BINDING]" if cuda else "[_HEADER + _KERNEL + _BINDING]"
-    cflags = "['-O3', '-DHIERA_WITH_CUDA']" if cuda else "['-O3', '-fopenmp']"
+    cflags = "['-O3', '-DHIERA_WITH_CUDA']" if cuda else "['-O3']"  # the binding's (hiera's own code)
     libraries = libraries_called(candidate_source) if cuda else []
-    ldflags = repr([f"-l{name}" for name in libraries if name != "cudnn"]) if cuda else "['-fopenmp']"
+    ldflags = repr([f"-l{name}" for name in libraries if name != "cudnn"]) if cuda else "[]"  # the kernel's
     includes = "[]"
     cudnn_search = find_flags = ""
     if "cudnn" in libraries:
-        # cuDNN is not in the toolkit folders load_inline searches: find it where this file is built.
+        # cuDNN is not in the toolkit folders a compiler searches: find it where this file is built.
         includes, ldflags = "cudnn_includes", f"{ldflags} + cudnn_ldflags"
         cudnn_search = _CUDNN_SEARCH.format(find_cudnn=inspect.getsource(find_cudnn))
         find_flags = "\n        cudnn_includes, cudnn_ldflags = _cudnn_build_flags()"
+    else:
+        find_flags = "\n        cudnn_includes, cudnn_ldflags = [], []"
+    compiler = ("os.path.join(_cuda_home or '/usr/local/cuda', 'bin', 'nvcc')" if cuda else
+                "os.environ.get('CXX') or 'g++'")
+    arch = ("[f'-gencode=arch=compute_{m}{n},code=sm_{m}{n}' for m, n in [torch.cuda.get_device_capability()]]"
+            if cuda else "[]")
+    prefix_map = ("['-Xcompiler', '-fmacro-prefix-map=' + _FOLDER + '=' + _SCRATCH]" if cuda else
+                  "['-fmacro-prefix-map=' + _FOLDER + '=' + _SCRATCH]")
     origin = f" {run_mark(run_id)}" if run_id else ""
     text = f'''"""ModelNew for task '{_doc_text(spec.name)}', exported by hiera{_doc_text(origin)}. {_doc_text(note)}
 
@@ -159,29 +175,73 @@ and forward signature as Model (ModelNew is a Model: same parameters and buffers
 import base64
 import hashlib
 import os
+import subprocess
 import sys
 import time
 
 import torch
 from torch import nn
+from torch.utils.cpp_extension import CUDA_HOME as _cuda_home
 from torch.utils.cpp_extension import load_inline
 {cudnn_search}
 _text = lambda b64: base64.b64decode(b64).decode()  # noqa: E731
+_bytes = lambda b64: base64.b64decode(b64)  # noqa: E731
 _HEADER = {_embedded(header)}
+_CONTRACT_H = {_embedded(contract_header(spec))}
 _KERNEL = {_embedded(kernel)}
 _BINDING = {_embedded(binding)}
+# The kernel as hiera verified it: its library (empty where none was built) and the library's SHA-256; the recipe
+# it was built by (contracts/kernel_build.py), followed here where there is no library.
+_LIBRARY = _bytes("{base64.b64encode(library).decode()}")
+_LIBRARY_SHA = {library_sha!r}
+_KERNEL_FLAGS = {kernel_flags!r}
+_SOURCE_NAME, _SCRATCH = {kernel_build.SOURCE_NAME[cuda]!r}, {kernel_build.SCRATCH!r}
 
 _ext = None
 
 # The build is kept in a folder named for everything it depends on, so any later process finds it built. These
 # are module-level statements: the space check of a pure-CUDA ModelNew reads the calls made in its functions.
-_KEY = hashlib.sha256("|".join([_HEADER, _KERNEL, _BINDING, {(cflags + includes + ldflags)!r}, torch.__version__,
-                                str(torch.version.cuda), sys.version]).encode()).hexdigest()[:16]
+_KEY = hashlib.sha256("|".join([_HEADER, _KERNEL, _BINDING, _LIBRARY_SHA, repr(_KERNEL_FLAGS),
+                                {(cflags + includes + ldflags)!r}, torch.__version__, str(torch.version.cuda),
+                                sys.version]).encode()).hexdigest()[:16]
 _NAME = "hiera_{_c_ident(spec.name)}_" + _KEY
 _FOLDER = os.path.join(os.environ.get("TORCH_EXTENSIONS_DIR") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "torch_extensions", "hiera"), _NAME)
 _FRESH = not os.path.exists(os.path.join(_FOLDER, _NAME + ".so"))
 _make_folder, _clock = os.makedirs, time.perf_counter
+
+
+def _sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def _kernel_library(cudnn_includes, cudnn_ldflags):
+    """The kernel's shared library: the one hiera verified, written out and loaded only if its SHA-256 is the one
+    recorded; where none is embedded, the source compiled here by the verified build's recipe (its own translation
+    unit named as it was, the same flags, nothing defined that was not defined then)."""
+    path = os.path.join(_FOLDER, "kernel.so")
+    if _LIBRARY:
+        if not os.path.exists(path) or _sha256(path) != _LIBRARY_SHA:
+            tmp = f"{{path}}.{{os.getpid()}}"
+            with open(tmp, "wb") as f:
+                f.write(_LIBRARY)
+            os.replace(tmp, path)
+        if _sha256(path) != _LIBRARY_SHA:
+            raise ImportError(f"{{path}} is not the kernel library hiera verified (its SHA-256 differs)")
+        return path
+    with open(os.path.join(_FOLDER, "hiera_contract.h"), "w") as f:
+        f.write(_CONTRACT_H)
+    source = os.path.join(_FOLDER, _SOURCE_NAME)
+    with open(source, "w") as f:
+        f.write(_KERNEL)
+    cmd = [{compiler}, *_KERNEL_FLAGS, *{arch}, *{prefix_map}, "-I" + _FOLDER,
+           *["-I" + d for d in cudnn_includes], source, "-o", path, *{ldflags.replace("cudnn_ldflags", "[]")},
+           *cudnn_ldflags]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise ImportError(f"compiling the kernel failed ({{' '.join(cmd)}}): {{(done.stderr or done.stdout)[-3000:]}}")
+    return path
 
 
 def _extension():
@@ -192,13 +252,14 @@ def _extension():
                   f"kept in {{_FOLDER}}", file=sys.stderr, flush=True)
         _make_folder(_FOLDER, exist_ok=True)
         t0 = _clock()
+        kernel = _kernel_library(cudnn_includes, cudnn_ldflags)
+        # hiera's binding alone is built with torch's flags; the kernel is the library above, linked as it is.
         _ext = load_inline(
             name=_NAME,
-            cpp_sources={cpp_sources},
-            {cuda_kw}
+            cpp_sources=[_HEADER + _BINDING],
+            with_cuda={cuda!r},
             extra_cflags={cflags},
-            extra_include_paths={includes},
-            extra_ldflags={ldflags},
+            extra_ldflags=[kernel, "-Wl,-rpath," + _FOLDER],
             build_directory=_FOLDER,
             verbose=False,
         )
@@ -235,8 +296,9 @@ class ModelNew(Model):
         {unpack}
         return out
 '''
-    check_module(text, spec, {"_HEADER": header, "_KERNEL": kernel, "_BINDING": binding}, cudnn="cudnn" in libraries,
-                 covers=covers)
+    check_module(text, spec, {"_HEADER": header, "_CONTRACT_H": contract_header(spec), "_KERNEL": kernel,
+                              "_BINDING": binding}, cudnn="cudnn" in libraries, covers=covers,
+                 built={"_LIBRARY": library, "_LIBRARY_SHA": library_sha, "_KERNEL_FLAGS": kernel_flags})
     return text
 
 
@@ -248,10 +310,11 @@ NATIVE_CODE_NOTE = ("Importing this file runs no kernel code; its first forward(
 
 # The module's own top-level statements, in order, by what they bind (the task's own statements sit between
 # _extension and ModelNew). Anything else in the file, whatever its source, is refused.
-_HEAD = ("base64", "hashlib", "os", "sys", "time", "torch", "nn", "load_inline")
+_HEAD = ("base64", "hashlib", "os", "subprocess", "sys", "time", "torch", "nn", "_cuda_home", "load_inline")
 _CUDNN = ("Path", "find_cudnn", "_cudnn_build_flags")
-_BODY = ("_text", "_HEADER", "_KERNEL", "_BINDING", "_ext", "_KEY", "_NAME", "_FOLDER", "_FRESH",
-         "_make_folder,_clock", "_extension", "_COVERS", "_told", "_outside")
+_BODY = ("_text", "_bytes", "_HEADER", "_CONTRACT_H", "_KERNEL", "_BINDING", "_LIBRARY", "_LIBRARY_SHA",
+         "_KERNEL_FLAGS", "_SOURCE_NAME,_SCRATCH", "_ext", "_KEY", "_NAME", "_FOLDER", "_FRESH",
+         "_make_folder,_clock", "_sha256", "_kernel_library", "_extension", "_COVERS", "_told", "_outside")
 
 
 def _binds(stmt: ast.stmt) -> str:
@@ -267,8 +330,8 @@ def _binds(stmt: ast.stmt) -> str:
     return ""
 
 
-def check_module(text: str, spec: TaskSpec, embedded: dict[str, str], *, cudnn: bool, covers: str | None = None
-                 ) -> None:
+def check_module(text: str, spec: TaskSpec, embedded: dict[str, str], *, cudnn: bool, covers: str | None = None,
+                 built: dict[str, object] | None = None) -> None:
     """Refuse (ExportError) a generated module that is not exactly the expected one: parsed, its top-level
     statements are the docstring, the expected imports and definitions, the task's own statements (the same
     as the task file's) and ModelNew; each embedded source is one base64 literal that decodes to the text
@@ -299,6 +362,9 @@ def check_module(text: str, spec: TaskSpec, embedded: dict[str, str], *, cudnn: 
             value = stmt.value if isinstance(stmt, ast.Assign) else None
             if not (isinstance(value, ast.Constant) and value.value == covers):
                 raise ExportError("_COVERS is not the text of what the kernel was verified on")
+        if built is not None and name in built:
+            _check_built(name, stmt, built)
+            continue
         if name not in embedded:
             continue
         assert isinstance(stmt, ast.Assign)
@@ -309,6 +375,24 @@ def check_module(text: str, spec: TaskSpec, embedded: dict[str, str], *, cudnn: 
             raise ExportError(f"{name} is not one embedded base64 literal")
         if base64.b64decode(call.args[0].value, validate=True).decode() != embedded[name]:
             raise ExportError(f"{name} does not decode to the verified source")
+
+
+def _check_built(name: str, stmt: ast.stmt, built: dict[str, object]) -> None:
+    """The verified library (one base64 literal of exactly its bytes), its hash and the recipe's flags (literals
+    equal to what the evaluator used), or ExportError."""
+    value = stmt.value if isinstance(stmt, ast.Assign) else None
+    if name == "_LIBRARY":
+        ok = (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "_bytes"
+              and len(value.args) == 1 and not value.keywords and isinstance(value.args[0], ast.Constant)
+              and isinstance(value.args[0].value, str)
+              and base64.b64decode(value.args[0].value, validate=True) == built[name])
+    else:
+        try:
+            ok = ast.literal_eval(value) == built[name] if value is not None else False
+        except ValueError:
+            ok = False
+    if not ok:
+        raise ExportError(f"{name} is not what the verified build was")
 
 
 # Embedded in an exported file whose kernel calls cuDNN (find_cudnn is contracts/libraries.py's, verbatim).

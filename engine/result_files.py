@@ -21,7 +21,7 @@ from contracts.runrecord import (
     not_delivered_reason,
     verdict_phrase,
 )
-from engine.evaluate.outcome import CandidateKind
+from engine.evaluate.outcome import Candidate, CandidateKind
 from engine.loop_state import Best
 
 if TYPE_CHECKING:
@@ -78,6 +78,23 @@ class ResultFiles:
         reason = Path(paths.py).parent / NOT_DELIVERED_REASON
         return reason.read_text().strip() if reason.is_file() else not_delivered_reason(fig)
 
+    def _verified_library(self, c: Candidate) -> bytes | None:
+        """The evaluator's own build of the best (its build cache, or built again by the same recipe in the same
+        sandbox if pruned): what the exported file loads, by hash (contracts/export.py). None where it cannot be
+        had (no compiler here): the file then builds the source by that recipe."""
+        from engine.evaluate.build import build_one
+
+        config = getattr(self.loop.evaluator, "build_config", None)
+        if config is None:
+            return None
+        built = build_one(c, config)
+        if not built.ok or built.artifact is None:
+            return None
+        try:
+            return Path(built.artifact).read_bytes()
+        except OSError:
+            return None
+
     def _write_pair(self, best: Best, fig: BestFigure, run_id: str, directory: Path | None) -> ResultPaths:
         c = best.candidate
         if directory is not None:
@@ -99,6 +116,6 @@ class ResultFiles:
         # given shapes alone (a candidate valid only there, or one not checked at other sizes).
         cover = best.outcome.shapes.coverage if best.outcome.shapes is not None else None
         py.write_text(modelnew_source(self.loop.spec, c.source, cuda=c.kind is CandidateKind.CUDA, note=note,
-                                      run_id=run_id, cover=cover))
+                                      run_id=run_id, cover=cover, library=self._verified_library(c)))
         src.write_text(c.source)
         return ResultPaths(str(py), str(src))

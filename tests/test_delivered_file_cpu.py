@@ -202,3 +202,75 @@ def test_the_sandbox_shows_the_hosts_name_and_the_users(tmp_path: Path) -> None:
     got = _identity_in_sandbox(tmp_path)
     assert got[0] == socket.gethostname() and got[1] == getpass.getuser() == got[2], got
     assert os.environ.get("USER", getpass.getuser()) == got[1]
+
+
+# --- the exported build is the verified build ---------------------------------------------------------------
+
+def test_control_the_old_exports_build_defined_what_the_verified_build_did_not(tmp_path: Path) -> None:
+    """The old export compiled the kernel in torch's extension build (load_inline with the kernel among its C++
+    sources): TORCH_EXTENSION_NAME is defined there, so export_define_branch.cpp's exported file wrote zeros."""
+    from torch.utils.cpp_extension import load_inline
+
+    probe = ("int defined_there() {\n#ifdef TORCH_EXTENSION_NAME\n  return 1;\n#else\n  return 0;\n#endif\n}\n")
+    ext = load_inline(name="hiera_define_probe", cpp_sources=[probe], functions=["defined_there"],
+                      build_directory=str(tmp_path), verbose=False)
+    assert ext.defined_there() == 1
+
+
+def test_the_exported_file_loads_the_verified_library_by_its_hash(tmp_path: Path, monkeypatch) -> None:
+    import hashlib
+
+    import torch
+
+    from engine.cli import main
+
+    monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(tmp_path / "ext"))
+    task = tmp_path / "scale_bias_relu.py"
+    shutil.copy(TASKS / "scale_bias_relu.py", task)
+    kernel = Path(__file__).resolve().parent / "data" / "attacks" / "export_define_branch.cpp"
+    assert main(["export", str(task), str(kernel), "--out", str(tmp_path / "out")]) == 0
+    mod = _load(tmp_path / "out" / "scale_bias_relu_hiera.py", "exported_define_branch")
+    assert mod._LIBRARY and hashlib.sha256(mod._LIBRARY).hexdigest() == mod._LIBRARY_SHA
+    torch.manual_seed(0)
+    ref = mod.Model(*mod.get_init_inputs())
+    new = mod.ModelNew(*mod.get_init_inputs())
+    new.load_state_dict(ref.state_dict())
+    x = mod.get_inputs()[0]
+    torch.testing.assert_close(new(x), ref(x), atol=1e-5, rtol=1e-5)  # not zeros: the verified build runs
+    folder = Path(mod._FOLDER)
+    assert hashlib.sha256((folder / "kernel.so").read_bytes()).hexdigest() == mod._LIBRARY_SHA
+    assert not (folder / mod._SOURCE_NAME).exists()  # nothing of the kernel was compiled here
+    # A library in its place that is not the verified one is never what is loaded: it is written again.
+    (folder / "kernel.so").write_bytes(b"not it")
+    assert hashlib.sha256(Path(mod._kernel_library([], [])).read_bytes()).hexdigest() == mod._LIBRARY_SHA
+
+
+def test_without_a_library_the_exported_file_builds_the_kernel_by_the_verified_recipe(tmp_path: Path,
+                                                                                     monkeypatch) -> None:
+    from contracts import kernel_build
+    from contracts.export import modelnew_source
+    from contracts.task import load_task
+
+    monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(tmp_path / "ext"))
+    task = tmp_path / "scale_bias_relu.py"
+    shutil.copy(TASKS / "scale_bias_relu.py", task)
+    source = (Path(__file__).resolve().parent / "data" / "attacks" / "export_define_branch.cpp").read_text()
+    out = tmp_path / "exported_nolib.py"
+    out.write_text(modelnew_source(load_task(task), source, cuda=False))
+    mod = _load(out, "exported_nolib")
+    assert mod._LIBRARY == b"" and list(kernel_build.CPP_FLAGS) == mod._KERNEL_FLAGS
+    Path(mod._FOLDER).mkdir(parents=True)
+    lib = Path(mod._kernel_library([], []))
+    import ctypes
+
+    import torch
+
+    from contracts.contract import contract_layout
+    from engine.evaluate.native import NativeForward
+
+    assert ctypes.CDLL(str(lib)) is not None
+    spec = load_task(task)
+    ref = mod.Model(*mod.get_init_inputs())
+    x = mod.get_inputs()[0]
+    got = NativeForward(str(lib), contract_layout(spec))([x], dict(ref.named_parameters()), {"scale": ref.scale})
+    torch.testing.assert_close(got, ref(x).detach(), atol=1e-5, rtol=1e-5)  # built alone: no torch define

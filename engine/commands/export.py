@@ -62,7 +62,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
     py, kernel = result_paths(spec, src_path.suffix, out_dir)
-    py.write_text(modelnew_source(spec, source, cuda=cuda, note=f"Kernel: {kernel.name}."))
+    py.write_text(modelnew_source(spec, source, cuda=cuda, note=f"Kernel: {kernel.name}.",
+                                  library=check.library))  # type: ignore[union-attr]
     kernel.write_text(source)
     note = first_import_note(cuda)
     if args.json:

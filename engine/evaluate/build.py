@@ -25,17 +25,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from contracts import kernel_build
 from contracts.libraries import find_cudnn, libraries_called
 from engine.evaluate import build_cache, cgroups
 from engine.evaluate.outcome import BuildResult, Candidate, CandidateKind
 
-# Appended to every CUDA candidate: the worker reads launch errors through the candidate's own CUDA
-# runtime (it is linked statically, so torch's copy cannot see them). Appending keeps line numbers intact.
-_CUDA_SHIM = """
-#include <cuda_runtime.h>
-extern "C" int hiera_peek_last_error(void) { return (int)cudaGetLastError(); }
-extern "C" const char* hiera_error_string(int e) { return cudaGetErrorString((cudaError_t)e); }
-"""
+_CUDA_SHIM = kernel_build.CUDA_SHIM
 
 
 class ToolchainMissing(RuntimeError):
@@ -133,12 +128,11 @@ def _libraries_for(source: str) -> list[str]:
 def compile_command(kind: CandidateKind, src: Path, out: Path, cfg: BuildConfig, source: str,
                     contract_dir: Path | None = None) -> list[str]:
     include = f"-I{contract_dir or cfg.contract_dir}"
+    # The recipe the exported file's own build follows too (contracts/kernel_build.py).
     if kind is CandidateKind.CUDA:
-        arch = [f"-gencode=arch=compute_{cfg.cuda_arch},code=sm_{cfg.cuda_arch}"] if cfg.cuda_arch else []
-        return [find_nvcc(), "-O3", "-std=c++17", "-lineinfo", "--expt-relaxed-constexpr", *arch,
-                "-Xcompiler", "-fPIC", "-shared", include, str(src), "-o", str(out), *_libraries_for(source)]
-    return [find_cxx(), "-O3", "-march=native", "-fopenmp", "-std=c++17", "-fPIC", "-shared", include,
-            str(src), "-o", str(out)]
+        return [find_nvcc(), *kernel_build.CUDA_FLAGS, *kernel_build.arch_flags(cfg.cuda_arch), include, str(src),
+                "-o", str(out), *_libraries_for(source)]
+    return [find_cxx(), *kernel_build.CPP_FLAGS, include, str(src), "-o", str(out)]
 
 
 def _cache_key(cand: Candidate, cfg: BuildConfig) -> str:
@@ -176,8 +170,9 @@ def build_one(cand: Candidate, cfg: BuildConfig) -> BuildResult:
         return BuildResult(True, str(lib), time.perf_counter() - t0, True, (d / "build.log").read_text()
                            if (d / "build.log").exists() else "")
     d.mkdir(parents=True, exist_ok=True)
-    src = d / ("cuda_source.cu" if cand.kind is CandidateKind.CUDA else "cpu_source.cpp")
-    src.write_text(cand.source + (_CUDA_SHIM if cand.kind is CandidateKind.CUDA else ""))
+    cuda = cand.kind is CandidateKind.CUDA
+    src = d / kernel_build.SOURCE_NAME[cuda]
+    src.write_text(kernel_build.source_text(cand.source, cuda))
     tmp = d / f"candidate.{os.getpid()}.{id(cand)}.so"
     group = None
     try:
