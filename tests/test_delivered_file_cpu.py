@@ -274,3 +274,42 @@ def test_without_a_library_the_exported_file_builds_the_kernel_by_the_verified_r
     x = mod.get_inputs()[0]
     got = NativeForward(str(lib), contract_layout(spec))([x], dict(ref.named_parameters()), {"scale": ref.scale})
     torch.testing.assert_close(got, ref(x).detach(), atol=1e-5, rtol=1e-5)  # built alone: no torch define
+
+
+ZEROS = ('#include "hiera_contract.h"\n'
+         'extern "C" int hiera_forward(const hiera_tensor* x, const hiera_tensor* bias, double scale,\n'
+         '                             hiera_tensor* out, void* stream) {\n'
+         '    (void)stream; (void)bias; (void)scale;\n'
+         '    float* o = (float*)out->data;\n'
+         '    for (int64_t i = 0; i < x->sizes[0] * x->sizes[1]; ++i) o[i] = 0.f;\n'
+         '    return 0;\n}\n')
+
+
+def test_the_optional_first_call_check_runs_the_reference_where_the_kernel_disagrees(tmp_path: Path, monkeypatch,
+                                                                                       capfd) -> None:
+    import torch
+
+    from contracts.export import modelnew_source
+    from contracts.task import load_task
+
+    monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(tmp_path / "ext"))
+    task = tmp_path / "scale_bias_relu.py"
+    shutil.copy(TASKS / "scale_bias_relu.py", task)
+    out = tmp_path / "exported_zeros.py"
+    out.write_text(modelnew_source(load_task(task), ZEROS, cuda=False))
+    mod = _load(out, "exported_zeros")
+    torch.manual_seed(0)
+    x = mod.get_inputs()[0]
+    ref = mod.Model(*mod.get_init_inputs())
+    want = ref(x).detach()
+    monkeypatch.delenv("HIERA_CHECK_NEW_SHAPES", raising=False)
+    plain = mod.ModelNew(*mod.get_init_inputs())
+    plain.load_state_dict(ref.state_dict())
+    assert not torch.allclose(plain(x), want)  # control: unchecked, the kernel's zeros are returned
+    monkeypatch.setenv("HIERA_CHECK_NEW_SHAPES", "1")
+    checked = mod.ModelNew(*mod.get_init_inputs())
+    checked.load_state_dict(ref.state_dict())
+    capfd.readouterr()
+    torch.testing.assert_close(checked(x), want)
+    torch.testing.assert_close(checked(x), want)  # and at that shape from then on
+    assert "disagrees with the reference" in capfd.readouterr().err
