@@ -75,6 +75,28 @@ TRANSFORMS: tuple[tuple[str, Callable[[torch.Tensor], torch.Tensor]], ...] = (
     ("centred (mean subtracted)", lambda x: x - _wide(x).mean().to(x.dtype)),
 )
 
+def first_mismatch(outs: Sequence[torch.Tensor], expected: Sequence[torch.Tensor], precision: Precision,
+                   capped: bool = True, slacks: Sequence[torch.Tensor | None] = ()) -> verify.Finding | None:
+    """The first output outside the rule `expected` sets, each by its own dtype (float64 outputs are judged with
+    the fp64 tolerance, never fp32's), or None."""
+    for i, (o, r) in enumerate(zip(outs, expected)):
+        f = verify.compare(o, r, precision.tolerance_for(r.dtype), f"out{i}" if len(outs) > 1 else "out",
+                           capped=capped, slack=slacks[i] if i < len(slacks) else None)
+        if f:
+            return f
+    return None
+
+
+def self_disagreement(expected: Sequence[torch.Tensor], again: Sequence[torch.Tensor], precision: Precision,
+                      capped: bool, slacks: Sequence[torch.Tensor | None] = ()) -> str:
+    """Why the reference's second call on the same inputs fails the rule its first call sets (the same
+    tolerance, cap and slack a candidate gets), or "" when it agrees with itself."""
+    if len(again) != len(expected):
+        return f"{len(again)} outputs against {len(expected)}"
+    f = first_mismatch(again, expected, precision, capped, slacks)
+    return f.reason if f else ""
+
+
 ACCUMULATION = "accumulation"  # the bf16/fp16 policies' trial on built inputs (accumulation.py)
 SAMPLE_RATE = 0.25  # the share of timed calls whose outputs are checked
 FIRST_CALL_S = 30.0  # a first call, which may compile or search algorithms
@@ -210,14 +232,9 @@ class Checker:
 
     def _compare(self, ex: Exchange, expected: Sequence[torch.Tensor], what: str, status: Status,
                  capped: bool = True, group: int = 0, slacks: Sequence[torch.Tensor | None] = ()) -> None:
-        outs = ex.of_role("output", group)
-        for i, (o, r) in enumerate(zip(outs, expected)):
-            label = f"out{i}" if len(outs) > 1 else "out"
-            # Each output by its own dtype: float64 outputs are judged with the fp64 tolerance, never fp32's.
-            f = verify.compare(o, r, self.precision.tolerance_for(r.dtype), label, capped=capped,
-                               slack=slacks[i] if i < len(slacks) else None)
-            if f:
-                raise Rejected(status if f.status is Status.INCORRECT else f.status, f"{what}: {f.reason}", f.error)
+        f = first_mismatch(ex.of_role("output", group), expected, self.precision, capped, slacks)
+        if f:
+            raise Rejected(status if f.status is Status.INCORRECT else f.status, f"{what}: {f.reason}", f.error)
 
     # --- one candidate --------------------------------------------------------------------------------
 
@@ -283,7 +300,7 @@ class Checker:
             proc = self._start_runner(req, ex, ref0, deadline)
             reply.load_s = _perf_counter() - t_start
             t1 = _perf_counter()
-            self._verify(proc, ex, req, deadline)
+            reply.flags += self._verify(proc, ex, req, deadline)
             reply.verify_s = _perf_counter() - t1
             if not req.timing:
                 check_libraries(proc, req)
@@ -298,7 +315,15 @@ class Checker:
             frozen_by = proc.freezer
             cand_ms, walls, notes, ref_ms = self._time_candidate(proc, ex, req, deadline, time_reference)
             reported = cand_ms
-            cand_ms = timing.candidate_times(reported, walls, self._overhead, gpu=self.device.type == "cuda")
+            gap = cross_check(reported, walls, self._overhead, self.device)
+            if not gap["charged"]:
+                cand_ms = timing.candidate_times(reported, walls, self._overhead, gpu=self.device.type == "cuda")
+            else:
+                cand_ms = self._overhead.trusted(walls)
+                notes.append(f"host_time_charged: each call took {gap['gap_ms'] - gap['calibrated_gap_ms']:.3g} ms "
+                             f"more by the checker's clock than the same procedure without the candidate (allowed "
+                             f"{gap['slack_ms']:.3g} ms), so its time is the clock's, not the runner's device "
+                             "events: host time they do not see is charged to it")
             calls = back_to_back.calls_for(len(ex.back_to_back_groups()), statistics.median(reported),
                                            statistics.median(self._overhead.trusted(walls)))
             b2b = BackToBack(self, req, ex, calls) if calls else None
@@ -320,7 +345,7 @@ class Checker:
             if cand_burst is not None:
                 back_to_back.record(reply.extra, reply.flags, cand_burst, statistics.median(reported),
                                     statistics.median(ref_ms))
-                if self.device.type == "cuda":
+                if self.device.type == "cuda" and not gap["charged"]:
                     # The burst bounds the device events more tightly than the per-call clock, and without
                     # charging the host time around each call that the reference's events do not see either
                     # (an honest ModelNew twin of a 5 us relu read 0.07x from that clock on the H200).
@@ -337,7 +362,7 @@ class Checker:
             reply.flags += list(self.flusher.notes) + notes
             # What the runner claimed, kept in the record also when the cross-check below rejects it.
             reply.extra["runner_reported_ms"] = round(statistics.median(reported), 6)
-            reply.extra["timing_gap"] = cross_check(reported, walls, self._overhead, self.device)
+            reply.extra["timing_gap"] = gap
             reply.extra["inputs_per_call"] = self._perturbation.describe()
             reply.extra["runner_threads"] = dict(self._runner_threads)
             reply.extra["runner_frozen_by"] = frozen_by
@@ -475,8 +500,12 @@ class Checker:
             raise Rejected(status, f"{what}: {detail}")
         return rep
 
-    def _verify(self, proc: CandidateProcess, ex: Exchange, req: EvalRequest, deadline: float) -> None:
+    def _verify(self, proc: CandidateProcess, ex: Exchange, req: EvalRequest, deadline: float) -> list[str]:
+        """The correctness trials; returns the notes of trials that gave no verdict because the reference
+        disagreed with itself there (self_disagreement)."""
         first = True
+        void: list[str] = []
+        judged_own = 0  # trials on the task's own distribution that gave a verdict
         trials: list[tuple[int, str, Callable[[torch.Tensor], torch.Tensor] | None]] = [
             (t, "", None) for t in range(req.correctness_trials)]
         if self.precision.low:
@@ -520,8 +549,32 @@ class Checker:
                       timed=False, flush=False)
             first = False
             self._check_unchanged(ex, inputs, ref, what)
-            self._compare(ex, expected, what, Status.INCORRECT, capped=not off, slacks=slacks)
+            try:
+                self._compare(ex, expected, what, Status.INCORRECT, capped=not off, slacks=slacks)
+            except Rejected as e:
+                if e.status is not Status.INCORRECT:
+                    raise
+                # A forward that draws random numbers (torch.randn for an LSTM's initial state) can give outputs
+                # that do not depend on them on the task's inputs and do on others (inputs scaled by 100 saturate
+                # the forget gate, so the random initial cell state is kept to the end). The reference called
+                # again on the same inputs then fails the same rule: the trial cannot judge anyone.
+                why = self_disagreement(expected, self._reference_outputs(ref, inputs), self.precision, not off,
+                                        slacks)
+                if not why:
+                    raise
+                void.append(f"self_disagreement: {what} gave no verdict: the reference called twice on the same "
+                            f"inputs disagrees with itself ({why}); its forward draws random numbers or is not "
+                            "deterministic there")
+                del slacks
+                continue
+            judged_own += not off
             del slacks
+        if req.correctness_trials and not judged_own:
+            raise Rejected(Status.INCORRECT, "no trial on the task's own inputs could judge the candidate: the "
+                           "reference called twice on the same inputs disagrees with itself (its forward draws "
+                           "random numbers, e.g. torch.randn, or is not deterministic). To fix: make Model.forward "
+                           "deterministic (pass the random state in as an input, or seed it)")
+        return void
 
     def _timing_pool(self, req: EvalRequest) -> list[list[Any]]:
         """The timing pool of input sets, each under a secret seed of this request (inputs_pool.py)."""
@@ -705,6 +758,22 @@ class Checker:
         if c is None:
             return {"ceilings": None, "why": "the ceilings are not measured (HIERA_CEILINGS=off)"}
         return {"ceilings": c.to_json(), "why": None}
+
+    def region_times(self) -> dict[str, Any]:
+        """Where the reference's forward spends its time on this device (region_times.py), with no runner alive;
+        {"regions": None, "why": ...} for a module with no submodules or one whose timing failed."""
+        from engine.evaluate import region_times
+
+        ref = self.make_reference(0)
+        if not region_times.timed_modules(ref):  # before its inputs are made: a single operator's can be GBs
+            return {"regions": None, "why": "the module has no submodules to split its time over"}
+        try:
+            found = region_times.measure(ref, self.make_inputs(0), self.device)
+        except (RuntimeError, TypeError, ValueError) as e:  # out of memory is a RuntimeError too
+            return {"regions": None, "why": f"timing the reference's submodules failed ({type(e).__name__}: {e})"}
+        if found is None:
+            return {"regions": None, "why": "the module has no submodules to split its time over"}
+        return {"regions": found.to_json(), "why": None}
 
     def close(self) -> None:
         if self._exchange is not None:

@@ -94,14 +94,19 @@ def cross_check(reported: list[float], walls: list[float], overhead: timing.Over
     else:
         slack = max(0.5 * statistics.median(overhead.trusted(walls)), 4 * spread)
     over = gap > slack
-    if over and device.type == "cuda":
+    if over and device.type == "cuda" and gap > max(slack, cand):
         raise Rejected(Status.SUSPECT,
                        f"the runner reported {cand:.4g} ms per call, but by the checker's clock each call took "
                        f"{gap:.3g} ms longer than the same procedure without the candidate (allowed "
                        f"{slack:.3g} ms): the reported times cannot be trusted (patched timer, rewritten reply, "
                        "work left running on another stream, or an early reply)")
+    # Over the allowance but less than the call itself: honest many-kernel forwards showed this on the H200
+    # (0.37-0.50 ms beyond the calibration on 1.0-1.6 ms calls: a CUDA-graph replay of MobileNetV2, eager
+    # ResNet18), host time the events do not see. The figure is then the checker's clock (`charged`:
+    # Checker charges it), which a forged report cannot shrink, as on the CPU: nothing is gained by forging.
     return {"gap_ms": round(gap + overhead.median_ms, 4), "calibrated_gap_ms": round(overhead.median_ms, 4),
-            "slack_ms": round(slack, 4), "overhead_iqr_ms": round(spread, 4), "over_allowance": over}
+            "slack_ms": round(slack, 4), "overhead_iqr_ms": round(spread, 4), "over_allowance": over,
+            "charged": over and device.type == "cuda"}
 
 
 def stability(reply: EvalReply, ref_ms: list[float], cand_ms: list[float], overhead: timing.Overhead,

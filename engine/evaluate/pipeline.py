@@ -11,6 +11,7 @@ from pathlib import Path
 from contracts.contract import contract_layout, write_contract
 from contracts.device import CPU, Device
 from contracts.hidden_text import refusal
+from contracts.regions import RegionTimes
 from contracts.spaces import Space, check_source
 from contracts.speed_of_light import Ceilings
 from contracts.task import TaskSpec
@@ -124,6 +125,14 @@ class Evaluator:
             self._bound = (bound_for(self.task, c, self.settings.precision.value, self.settings.device.is_cuda)
                            if c is not None else f"no speed of light: {answer.get('why')}")
         return self._bound
+
+    def region_times(self, timeout_s: float = 60.0) -> RegionTimes | str:
+        """Where the reference's forward spends its time on this device (contracts/regions.py), or why that is not
+        known. Asked before the first build, so the timing has the device to itself."""
+        self.ensure_worker()
+        answer = self.worker.regions(timeout_s)
+        found = RegionTimes.from_json(answer.get("regions"))
+        return found if found is not None else str(answer.get("why") or "no answer")
 
     @property
     def build_config(self) -> BuildConfig:
