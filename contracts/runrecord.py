@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
 from contracts import verdict as rule
+from contracts.regions import RegionTimes
 from contracts.shapes import ShapeReport
 from contracts.speed_of_light import SpeedOfLight
 from contracts.verdict import Verdict, verdict_of  # noqa: F401 - the rule's home is contracts/verdict.py
@@ -505,6 +506,9 @@ class RunResult:
     precision: str | None = None
     tolerance: Json | None = None
     stopped_early: StoppedEarly | None = None  # the budget left unspent at the speed of light; None: spent
+    # Where the reference's forward spends its time on the run's device, by submodule (contracts/regions.py);
+    # None for a module with no submodules, or from older engines.
+    regions: RegionTimes | None = None
 
     def to_json(self) -> Json:
         return {"run_id": self.run_id, "status": self.status, "stop_reason": self.stop_reason,
@@ -517,7 +521,8 @@ class RunResult:
                 "tokens": self.tokens.to_json(), "seconds": self.seconds, "cost_usd": self.cost_usd,
                 "notices": self.notices, "phases": dict(self.phases or {}),
                 "profiling": self.profiling.to_json() if self.profiling else None,
-                "stopped_early": self.stopped_early.to_json() if self.stopped_early else None}
+                "stopped_early": self.stopped_early.to_json() if self.stopped_early else None,
+                "regions": self.regions.to_json() if self.regions else None}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RunResult:
@@ -528,7 +533,7 @@ class RunResult:
                    list(d.get("notices") or []), dict(d.get("phases") or {}), _opt(Profiling, d.get("profiling")),
                    d.get("stop_reason"), list(d.get("left_out") or []), d.get("deadline_s"),
                    d.get("precision"), d.get("tolerance"),
-                   _opt(StoppedEarly, d.get("stopped_early")))
+                   _opt(StoppedEarly, d.get("stopped_early")), RegionTimes.from_json(d.get("regions")))
 
 
 # --- progress events (docs/protocol.md §1): `{"event": NAME, ...fields}` one per line --------------------------

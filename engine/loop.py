@@ -185,6 +185,11 @@ class Loop:
                              str(self.store.run_dir(state.run_id)), s.deadline_s))
         self.work.resumed({rs.round: len(rs.outcomes) for rs in state.rounds})
         self.work.start()
+        if s.eval.sandbox:
+            from engine.evaluate import limit_check
+
+            for said in limit_check.notices(on_gpu, s.eval.sandbox):  # never a limit silently absent
+                self.notice(state, said)
         if s.profile and not on_gpu:
             state.profiling_off = ("profiling off: Nsight Compute profiles CUDA devices and this run is on "
                                    "the CPU")
@@ -196,6 +201,8 @@ class Loop:
             state.parent_profile = self.profiles.record(state, "reference", reference.result())
             self.work.finish()
             state.profiling["reference"] = state.parent_profile is not None
+        if state.regions is None:
+            self._regions(state)
         for r in range(first_round, len(self.sizes) + 1):
             if not self._round(state, r, info):
                 self.plan.rounds_left_out(r, self.sizes)
@@ -212,6 +219,20 @@ class Loop:
     def _best_event(state: LoopState) -> BestFigure | None:
         return state.best.figure() if state.best else None
 
+    def _regions(self, state: LoopState) -> None:
+        """Where the reference's forward spends its time, asked once the device is the run's alone (after the
+        reference's profile): the planner reads it, the round table and the result carry it."""
+        self.clock.enter("regions")
+        self.work.begin("timing the reference's submodules", extra=True)
+        found = self.evaluator.region_times(timeout_s=self.deadline.cap(60.0, self._retime_reserve(state)))
+        self.work.finish()
+        if isinstance(found, str):
+            return
+        state.regions = found
+        if len(found.regions) > 1:
+            self.notice(state, f"where eager spends its time ({found.method}, {found.total_ms:.3g} ms a forward): "
+                               f"{found.summary(4)}")
+
     def context(self, state: LoopState, r: int, info: dict[str, Any]) -> Context:
         best = state.best
         return Context(
@@ -221,7 +242,7 @@ class Loop:
             parent_outcome=best.outcome if best else None, parent_profile=state.parent_profile,
             history=tuple(state.history),
             reference_ms=median(state.reference_ms),
-            use_contract=self.settings.use_contract, planning=self.settings.planning,
+            use_contract=self.settings.use_contract, planning=self.settings.planning, regions=state.regions,
         )
 
     def _decide(self, ctx: Context) -> tuple[SpaceChoice, DirectionScores, Any]:
@@ -487,7 +508,7 @@ class Loop:
             stop_reason=state.stop_reason if status == "stopped" else None, left_out=list(self.deadline.left_out),
             deadline_s=self.settings.deadline_s, precision=self.settings.eval.precision.value,
             tolerance=tolerance_json(self.settings.eval.precision.value),
-            stopped_early=state.stopped_early)
+            stopped_early=state.stopped_early, regions=state.regions)
         if ref is not None:
             self.store.set_reference(state.run_id, ref)
         self.store.finish_run(state.run_id, status, result.to_json())

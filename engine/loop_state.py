@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from contracts import verdict as rule
+from contracts.regions import RegionTimes
 from contracts.runrecord import BestFigure, Figure, RoundSummary, StoppedEarly, figure_key, pick_best
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import RoundRecord, Usage
@@ -125,6 +126,7 @@ class LoopState:
     earlier_s: float = 0.0  # wall seconds of the sessions before a resume
     stop_reason: str | None = None  # why the run stopped early (contracts/runrecord.py STOP_REASONS)
     stopped_early: StoppedEarly | None = None  # the best reached its speed of light with budget left
+    regions: RegionTimes | None = None  # where the reference's forward spends its time (asked once per run)
 
 
 def bottleneck_text(profile: Profile | None) -> str | None:

@@ -8,6 +8,7 @@ Phases (RunResult.phases; README "Every second accounted for"):
     start             process start to the loop: imports, loading and probing the task, the device
     worker            starting the evaluation worker (the checker: torch, the task, the device)
     reference_profile waiting for the reference's Nsight Compute profile
+    regions           timing the reference's submodules (where its time goes: engine/evaluate/region_times.py)
     decide            the agents: space, directions, strategy, candidates (model calls with the LLM backend)
     build             compiling a round's candidates (in parallel)
     runner            per candidate: starting its sandboxed runner and loading it
@@ -25,7 +26,7 @@ from __future__ import annotations
 import os
 import time
 
-ORDER = ("start", "worker", "reference_profile", "decide", "build", "runner", "verify", "time_candidate",
+ORDER = ("start", "worker", "reference_profile", "regions", "decide", "build", "runner", "verify", "time_candidate",
          "time_reference", "evaluate_other", "profile", "retime", "finish")
 
 

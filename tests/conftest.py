@@ -40,3 +40,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """With HIERA_TEST_REPORT=FILE, each test's outcome (and a failure's traceback) is appended to FILE as soon as
+    the test ends: a GPU call stopped at its time limit still brings back what had finished (pytest prints the
+    failures only at the end, and the first GPU run of these suites lost which assertion failed that way)."""
+    import os
+
+    path = os.environ.get("HIERA_TEST_REPORT")
+    if not path or not (report.when == "call" or report.outcome != "passed"):
+        return
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(f"{report.outcome.upper()} {report.nodeid} ({report.when}, {report.duration:.1f} s)\n")
+        if report.failed:
+            f.write(str(report.longrepr)[-6000:] + "\n\n")

@@ -75,6 +75,9 @@ class FakeEvaluator:
     def device_label(self):
         return "cpu (stand-in)"
 
+    def region_times(self, timeout_s=60.0):
+        return "the stand-in times no submodules"
+
     warm_s = 0.0
 
     def evaluate(self, cands, on_outcome=None, on_start=None, admit=None, cap=None):

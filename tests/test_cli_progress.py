@@ -55,13 +55,16 @@ def test_a_long_step_has_a_heartbeat() -> None:
 
 def test_the_loops_last_count_is_every_evaluation_it_made(tmp_path, spec_path) -> None:  # noqa: F811
     """Two rounds asked for 3 candidates each; the backend wrote 3 and 1: the count follows, and the re-timings
-    are counted as they begin; the last progress event is done == total == the evaluations made."""
+    are counted as they begin; the last progress event is done == total == the evaluations made, plus the one
+    step before round 1 that is no evaluation (timing the reference's submodules, counted as it begins)."""
     lp, _store, events = make(tmp_path, spec_path, {1: [0.5, 0.8, 0.9], 2: [0.6]}, rounds=2, candidates=3)
     result = lp.run(lp.start("generated"))
     progress = [e for e in events if e["event"] == "progress"]
-    assert progress[0]["total"] == 6  # before round 2 generated, what it asked for
+    assert progress[0]["total"] == 6 + 1  # before round 2 generated: what it asked for, and the regions step
+    assert "submodules" in progress[0]["what"], progress[0]
     last = progress[-1]
-    assert last["done"] == last["total"] == result.candidates + result.retimed == len(FakeEvaluator.evaluated)
+    assert last["done"] == last["total"] == result.candidates + result.retimed + 1
+    assert result.candidates + result.retimed == len(FakeEvaluator.evaluated)
     assert result.candidates == 4
 
 

@@ -70,7 +70,9 @@ PAIRS: dict[str, tuple[type, set[str], set[str]]] = {
     "RoundDecision": (rr.RoundSummary, set(), set()),
     "BestCandidate": (rr.RunBest, {"first_import"}, {"first", "headline", "uncertainty", "warnings", "why",
                                                      "speed_of_light_text", "speed_of_light_detail"}),
-    "RunResults": (rr.RunResult, {"budget", "retimed", "notices"}, {"chart", "compile_ms", "profile", "delivered"}),
+    # regions: the round table's rationale and the notices carry it; the results view does not read it yet.
+    "RunResults": (rr.RunResult, {"budget", "retimed", "notices", "regions"},
+                   {"chart", "compile_ms", "profile", "delivered"}),
 }
 
 

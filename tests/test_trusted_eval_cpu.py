@@ -605,9 +605,12 @@ def test_a_cache_across_timed_calls_is_not_valid_and_fast(tmp_path: Path, attack
     o, t = outs[Path(attack).stem], outs[twin.stem]
     facts = (kit.describe(o), o.flags, o.extra.get("timing_spread"), o.extra.get("parity_probe"),
              o.extra.get("timing_gap"), "twin:", kit.describe(t), t.flags)
-    # Right for every input, so valid (a crash is not the cache being defeated); never FAST times its twin.
+    # Right for every input, so valid (a crash is not the cache being defeated); never FAST times its twin. The
+    # two candidates' own times are compared, not their speedups: each speedup divides by its own reference
+    # blocks, and on a loaded 2-core machine one evaluation's blocks can land in the slow time slices (CI saw the
+    # twin's reference at 5.5 ms and the attack's at 32 ms, with both candidates at 5 ms).
     assert o.status is Status.VALID and t.status is Status.VALID, facts
-    assert not (claimed_fast(o) and o.speedup > kit.FAST * max(1.0, t.speedup)), facts
+    assert not (claimed_fast(o) and o.candidate.median_ms * kit.FAST < t.candidate.median_ms), facts
     if task_name == "int_gather.py":
         assert "input 0 drawn again in [0, 4095]" in o.extra.get("inputs_per_call", ""), o.extra
 
@@ -785,8 +788,10 @@ def test_a_reference_whose_timings_swing_a_hundredfold_makes_the_figure_level_no
     assert spread["p75_ms"] / spread["p25_ms"] > 10, spread
     flags = [f for f in o.flags if f.startswith("timing_swing")]
     assert flags and "eager's calls ran" in flags[0], o.flags
+    # No claim either way: level (the interval straddles 1), or unstable where the machine's own load also made
+    # the checker's and the runner's clocks disagree (CI's 2 cores did).
     fig = figure(o, retimed=False)
-    assert fig is not None and fig.verdict == "level" and fig.low < 1 < fig.high, fig
+    assert fig is not None and fig.verdict in ("level", "unstable") and fig.low < 1 < fig.high, fig
 
 
 # --- honest candidates under an artificial CPU load ---------------------------------------------------------------
@@ -858,3 +863,30 @@ def test_a_clock_gap_on_the_cpu_is_recorded_not_a_verdict_and_on_a_gpu_is_suspec
     assert e.value.status is Status.SUSPECT and "cannot be trusted" in e.value.reason
     fine = cross_check(reported, [r + 0.30 + rng.gauss(0, 0.005) for r in reported], overhead, torch.device("cpu"))
     assert fine["over_allowance"] is False, fine
+
+
+def test_a_gpu_clock_gap_under_the_call_itself_is_charged_not_a_verdict() -> None:
+    """Honest many-kernel forwards on the H200 (a CUDA-graph replay of MobileNetV2, eager ResNet18) took 0.37-0.50
+    ms longer than the calibration on 1.0-1.6 ms calls, over the quarter-of-the-call allowance: `suspect` gave the
+    user nothing. Under the call's own length the gap is charged instead (the figure is the checker's clock, which
+    a forged report cannot shrink); over it, a kernel could be hidden whole, and it is still `suspect`."""
+    import random
+
+    from engine.evaluate import timing
+    from engine.evaluate.clock_check import cross_check
+    from engine.evaluate.requests import Rejected
+
+    rng = random.Random(2)
+    overhead = timing.Overhead(median_ms=0.30, iqr_ms=0.01, floor_ms=0.29)
+    reported = [1.25 + rng.gauss(0, 0.002) for _ in range(30)]
+    walls = [r + 0.30 + 0.37 + rng.gauss(0, 0.005) for r in reported]
+    gap = cross_check(reported, walls, overhead, torch.device("cuda", 0))
+    assert gap["over_allowance"] and gap["charged"], gap
+    charged = statistics.median(overhead.trusted(walls))
+    assert charged > statistics.median(reported) + 0.3  # the clock's figure: the host time is the candidate's
+    hidden = [r + 0.30 + 1.4 + rng.gauss(0, 0.005) for r in reported]  # more than the whole call unseen
+    with pytest.raises(Rejected) as e:
+        cross_check(reported, hidden, overhead, torch.device("cuda", 0))
+    assert e.value.status is Status.SUSPECT
+    assert cross_check(reported, walls, overhead, torch.device("cpu"))["charged"] is False  # the CPU's figure is
+    # the clock already

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from contracts.device import Device
+from contracts.regions import RegionTimes
 from contracts.task import TaskSpec
 from contracts.vocabulary import DIRECTION_LETTERS, Direction, Space, strongest
 from engine.evaluate.outcome import Candidate, Outcome, Precision
@@ -98,6 +99,7 @@ class Context:
     reference_ms: float | None = None
     use_contract: bool = True  # False: the "without contract" ablation (whole ModelNew .py candidates)
     planning: bool = True  # False: the "without planning" ablation
+    regions: RegionTimes | None = None  # where the reference's forward spends its time (contracts/regions.py)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "device", Device.parse(self.device))

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
+from contracts import strict_json
 from contracts.device import CPU
 from contracts.shapes import Coverage
 from engine.commands.common import (
@@ -47,13 +47,17 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     # Checked before anything is written: a kernel that does not build, or builds without the entry point the
     # exported module calls, is refused with the compiler's words against the user's file.
-    check = check_kernel(spec, src_path, sandboxed=not args.no_sandbox, build_timeout_s=args.build_timeout,
-                         on_gpu_machine=torch.cuda.is_available())
+    from contracts.hidden_text import refusal
+
+    hidden = refusal(src_path.read_text())  # the exported file is what its user reviews: nothing hidden in it
+    check = None if hidden else check_kernel(spec, src_path, sandboxed=not args.no_sandbox,
+                                             build_timeout_s=args.build_timeout,
+                                             on_gpu_machine=torch.cuda.is_available())
     shown = shown_path(src_path)
-    if not check.ok:
-        reason = user_build_log(check.said, shown)
+    if check is None or not check.ok:
+        reason = hidden or user_build_log(check.said, shown)  # type: ignore[union-attr]
         if args.json:
-            print(json.dumps({"status": "invalid", "reason": reason, "written": []}))
+            print(strict_json.dumps({"status": "invalid", "reason": reason, "written": []}))
         console.print(f"[red]not exported:[/red] {escape(shown)}: "
                       + escape(reason_text({"status": "build_failed", "reason": reason}, shown, lines=12)))
         console.print("nothing was written")
@@ -71,13 +75,14 @@ def cmd_export(args: argparse.Namespace) -> int:
         serves += f", as run {found.run_id} verified it ({found.candidate_id}: {found.report.summary()})"
     elif spec.batch is not None:
         serves += ": no run in this workspace verified this kernel at batch sizes drawn for it"
-    py.write_text(modelnew_source(spec, source, cuda=cuda, note=f"Kernel: {kernel.name}.", cover=cover))
+    py.write_text(modelnew_source(spec, source, cuda=cuda, note=f"Kernel: {kernel.name}.", cover=cover,
+                                  library=check.library))  # type: ignore[union-attr]
     kernel.write_text(source)
     note = first_import_note(cuda)
     if args.json:
-        print(json.dumps({"py": str(py), "kernel": str(kernel), "first_import": note, "checked": check.checked,
-                          "check": check.said, "serves": serves,
-                          "batch_range": list(cover.batch_range) if cover and cover.batch_range else None}))
+        print(strict_json.dumps({"py": str(py), "kernel": str(kernel), "first_import": note, "checked": check.checked,
+                                 "check": check.said, "serves": serves,
+                                 "batch_range": list(cover.batch_range) if cover and cover.batch_range else None}))
     else:
         console.print(f"{'checked' if check.checked else '[yellow]not checked[/yellow]'}: {escape(check.said)}")
         console.print(f"its kernel serves {escape(serves)}; any other call runs the reference's own forward")

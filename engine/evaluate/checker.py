@@ -30,6 +30,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,7 @@ from engine.evaluate.runner_limits import MAX_PROCESSES, cudnn_dirs, host_memory
 from engine.evaluate.task_module import import_file, set_precision
 from engine.evaluate.timing_policy import counted, floor_for, reference_timer, settled, trials_for
 from engine.evaluate.variants import VariantCheck, finish
+from engine.untrusted import scrub
 
 _perf_counter = time.perf_counter
 
@@ -72,6 +74,28 @@ TRANSFORMS: tuple[tuple[str, Callable[[torch.Tensor], torch.Tensor]], ...] = (
     # a sum carried at lower precision (TF32's error cancels out on same-sign data).
     ("centred (mean subtracted)", lambda x: x - _wide(x).mean().to(x.dtype)),
 )
+
+def first_mismatch(outs: Sequence[torch.Tensor], expected: Sequence[torch.Tensor], precision: Precision,
+                   capped: bool = True, slacks: Sequence[torch.Tensor | None] = ()) -> verify.Finding | None:
+    """The first output outside the rule `expected` sets, each by its own dtype (float64 outputs are judged with
+    the fp64 tolerance, never fp32's), or None."""
+    for i, (o, r) in enumerate(zip(outs, expected)):
+        f = verify.compare(o, r, precision.tolerance_for(r.dtype), f"out{i}" if len(outs) > 1 else "out",
+                           capped=capped, slack=slacks[i] if i < len(slacks) else None)
+        if f:
+            return f
+    return None
+
+
+def self_disagreement(expected: Sequence[torch.Tensor], again: Sequence[torch.Tensor], precision: Precision,
+                      capped: bool, slacks: Sequence[torch.Tensor | None] = ()) -> str:
+    """Why the reference's second call on the same inputs fails the rule its first call sets (the same
+    tolerance, cap and slack a candidate gets), or "" when it agrees with itself."""
+    if len(again) != len(expected):
+        return f"{len(again)} outputs against {len(expected)}"
+    f = first_mismatch(again, expected, precision, capped, slacks)
+    return f.reason if f else ""
+
 
 ACCUMULATION = "accumulation"  # the bf16/fp16 policies' trial on built inputs (accumulation.py)
 SAMPLE_RATE = 0.25  # the share of timed calls whose outputs are checked
@@ -107,6 +131,7 @@ class Checker:
         self._probe_runner: float | None = None
         self._probe_checker: float | None = None
         self._burst_overhead = 0.0  # an empty burst's cost (back_to_back.calibrate), per runner
+        self._runner_threads: dict[str, int] = {}  # the runner's threads by the checker's count, per candidate
         self._threads = torch.get_num_threads()
         self._rng = random.Random(int.from_bytes(os.urandom(8), "little"))  # secret: never seeded by a task
         # Every seed a trial, a construct or the timing pool is made under derives from this (_seed): fixed for
@@ -207,14 +232,9 @@ class Checker:
 
     def _compare(self, ex: Exchange, expected: Sequence[torch.Tensor], what: str, status: Status,
                  capped: bool = True, group: int = 0, slacks: Sequence[torch.Tensor | None] = ()) -> None:
-        outs = ex.of_role("output", group)
-        for i, (o, r) in enumerate(zip(outs, expected)):
-            label = f"out{i}" if len(outs) > 1 else "out"
-            # Each output by its own dtype: float64 outputs are judged with the fp64 tolerance, never fp32's.
-            f = verify.compare(o, r, self.precision.tolerance_for(r.dtype), label, capped=capped,
-                               slack=slacks[i] if i < len(slacks) else None)
-            if f:
-                raise Rejected(status if f.status is Status.INCORRECT else f.status, f"{what}: {f.reason}", f.error)
+        f = first_mismatch(ex.of_role("output", group), expected, self.precision, capped, slacks)
+        if f:
+            raise Rejected(status if f.status is Status.INCORRECT else f.status, f"{what}: {f.reason}", f.error)
 
     # --- one candidate --------------------------------------------------------------------------------
 
@@ -280,7 +300,7 @@ class Checker:
             proc = self._start_runner(req, ex, ref0, deadline)
             reply.load_s = _perf_counter() - t_start
             t1 = _perf_counter()
-            self._verify(proc, ex, req, deadline)
+            reply.flags += self._verify(proc, ex, req, deadline)
             reply.verify_s = _perf_counter() - t1
             if not req.timing:
                 check_libraries(proc, req)
@@ -292,9 +312,18 @@ class Checker:
                 return reply
             t2 = _perf_counter()
             time_reference = counted(self._reference_timer(req), reply.extra, "time_reference_s")
+            frozen_by = proc.freezer
             cand_ms, walls, notes, ref_ms = self._time_candidate(proc, ex, req, deadline, time_reference)
             reported = cand_ms
-            cand_ms = timing.candidate_times(reported, walls, self._overhead, gpu=self.device.type == "cuda")
+            gap = cross_check(reported, walls, self._overhead, self.device)
+            if not gap["charged"]:
+                cand_ms = timing.candidate_times(reported, walls, self._overhead, gpu=self.device.type == "cuda")
+            else:
+                cand_ms = self._overhead.trusted(walls)
+                notes.append(f"host_time_charged: each call took {gap['gap_ms'] - gap['calibrated_gap_ms']:.3g} ms "
+                             f"more by the checker's clock than the same procedure without the candidate (allowed "
+                             f"{gap['slack_ms']:.3g} ms), so its time is the clock's, not the runner's device "
+                             "events: host time they do not see is charged to it")
             calls = back_to_back.calls_for(len(ex.back_to_back_groups()), statistics.median(reported),
                                            statistics.median(self._overhead.trusted(walls)))
             b2b = BackToBack(self, req, ex, calls) if calls else None
@@ -316,7 +345,7 @@ class Checker:
             if cand_burst is not None:
                 back_to_back.record(reply.extra, reply.flags, cand_burst, statistics.median(reported),
                                     statistics.median(ref_ms))
-                if self.device.type == "cuda":
+                if self.device.type == "cuda" and not gap["charged"]:
                     # The burst bounds the device events more tightly than the per-call clock, and without
                     # charging the host time around each call that the reference's events do not see either
                     # (an honest ModelNew twin of a 5 us relu read 0.07x from that clock on the H200).
@@ -333,8 +362,10 @@ class Checker:
             reply.flags += list(self.flusher.notes) + notes
             # What the runner claimed, kept in the record also when the cross-check below rejects it.
             reply.extra["runner_reported_ms"] = round(statistics.median(reported), 6)
-            reply.extra["timing_gap"] = cross_check(reported, walls, self._overhead, self.device)
+            reply.extra["timing_gap"] = gap
             reply.extra["inputs_per_call"] = self._perturbation.describe()
+            reply.extra["runner_threads"] = dict(self._runner_threads)
+            reply.extra["runner_frozen_by"] = frozen_by
             stability(reply, ref_ms, cand_ms, self._overhead, self.device)
             parity(reply, self._probe_checker, self._probe_runner)
             speedup = (reply.reference.median_ms / reply.candidate.median_ms if reply.candidate.median_ms > 0
@@ -365,6 +396,12 @@ class Checker:
                 proc.cleanup()
             self._quiet(False)
             self._release()
+            # What the runner said may quote host paths it read (/proc/self/mountinfo): scrubbed of every folder
+            # this process gave a sandbox, before it leaves the checker (untrusted.scrub).
+            reply.reason, reply.flags = scrub(reply.reason), [scrub(f) for f in reply.flags]
+            if reply.shapes is not None:
+                reply.shapes = replace(reply.shapes, checks=tuple(replace(c, reason=scrub(c.reason))
+                                                                  for c in reply.shapes.checks))
             reply.verify_s = reply.verify_s or (_perf_counter() - t_start)
         return reply
 
@@ -410,11 +447,12 @@ class Checker:
             # What an honest timed call costs beyond its own time, measured before any candidate code is in
             # the runner: the same procedure (flush, events, synchronize, output checks, reply) without the
             # candidate. The timed calls are held to it (clock_check.py).
-            self._cal_gaps, self._overhead = calibrate(proc, ex, self.device, self._rng)
+            self._cal_gaps, self._overhead = calibrate(proc, ex, self.device, self._rng, self.write_unseen)
             if ex.back_to_back_groups():
-                self._burst_overhead = back_to_back.calibrate(proc, self.device)
+                self._burst_overhead = back_to_back.calibrate(proc, self.device, self.write_unseen)
             if self.device.type == "cpu" and req.kind == "modelnew" and self._probe_runner is None:
                 self._probe_checker, self._probe_runner = self._parity(proc)
+            self._runner_threads = {"before_load": proc.threads()}
             self._ask(proc, "load", req.load_timeout_s, deadline, "loading the candidate")
         except BaseException:
             proc.cleanup()
@@ -462,8 +500,12 @@ class Checker:
             raise Rejected(status, f"{what}: {detail}")
         return rep
 
-    def _verify(self, proc: CandidateProcess, ex: Exchange, req: EvalRequest, deadline: float) -> None:
+    def _verify(self, proc: CandidateProcess, ex: Exchange, req: EvalRequest, deadline: float) -> list[str]:
+        """The correctness trials; returns the notes of trials that gave no verdict because the reference
+        disagreed with itself there (self_disagreement)."""
         first = True
+        void: list[str] = []
+        judged_own = 0  # trials on the task's own distribution that gave a verdict
         trials: list[tuple[int, str, Callable[[torch.Tensor], torch.Tensor] | None]] = [
             (t, "", None) for t in range(req.correctness_trials)]
         if self.precision.low:
@@ -507,8 +549,32 @@ class Checker:
                       timed=False, flush=False)
             first = False
             self._check_unchanged(ex, inputs, ref, what)
-            self._compare(ex, expected, what, Status.INCORRECT, capped=not off, slacks=slacks)
+            try:
+                self._compare(ex, expected, what, Status.INCORRECT, capped=not off, slacks=slacks)
+            except Rejected as e:
+                if e.status is not Status.INCORRECT:
+                    raise
+                # A forward that draws random numbers (torch.randn for an LSTM's initial state) can give outputs
+                # that do not depend on them on the task's inputs and do on others (inputs scaled by 100 saturate
+                # the forget gate, so the random initial cell state is kept to the end). The reference called
+                # again on the same inputs then fails the same rule: the trial cannot judge anyone.
+                why = self_disagreement(expected, self._reference_outputs(ref, inputs), self.precision, not off,
+                                        slacks)
+                if not why:
+                    raise
+                void.append(f"self_disagreement: {what} gave no verdict: the reference called twice on the same "
+                            f"inputs disagrees with itself ({why}); its forward draws random numbers or is not "
+                            "deterministic there")
+                del slacks
+                continue
+            judged_own += not off
             del slacks
+        if req.correctness_trials and not judged_own:
+            raise Rejected(Status.INCORRECT, "no trial on the task's own inputs could judge the candidate: the "
+                           "reference called twice on the same inputs disagrees with itself (its forward draws "
+                           "random numbers, e.g. torch.randn, or is not deterministic). To fix: make Model.forward "
+                           "deterministic (pass the random state in as an input, or seed it)")
+        return void
 
     def _timing_pool(self, req: EvalRequest) -> list[list[Any]]:
         """The timing pool of input sets, each under a secret seed of this request (inputs_pool.py)."""
@@ -542,6 +608,7 @@ class Checker:
                       flush=False)
             calls += 1
         est_ms = (_perf_counter() - t0) * 1e3 / calls
+        self._runner_threads["after_warm_up"] = proc.threads()
         trials = trials_for(est_ms, req.timing_trials, self.device)
         self._trials = trials
         cand_ms: list[float] = []
@@ -564,15 +631,20 @@ class Checker:
                 ref_ms += self._frozen(proc, time_reference, min(block, trials - len(ref_ms)))
             base = pool[i % len(pool)]
             state = perturb.state()
-            perturb.write(ex.of_role("input"), base)
-            for buf, v in zip(ex.of_role("state"), ref.state_dict().values()):
-                buf.copy_(v)
-            ex.poison_outputs()
-            timing.sync(self.device)
+
+            def write(base: Sequence[Any] = base) -> None:
+                perturb.write(ex.of_role("input"), base)
+                for buf, v in zip(ex.of_role("state"), ref.state_dict().values()):
+                    buf.copy_(v)
+                ex.poison_outputs()
+
+            self.write_unseen(proc, write)
             sampled = i == 0 or last or self._rng.random() < SAMPLE_RATE
-            if cpu:  # the cache flush as a request of its own, outside the span the checker's clock measures
-                self._ask(proc, "flush", self._call_limit_s(), deadline, f"timed call {i + 1}")
+            # The clock runs from before the thaw: whatever the candidate does once it can see the inputs is in
+            # the call's time (on the CPU the caches were flushed here, with the inputs written: no request of
+            # the runner's stands between the inputs and the timed call).
             t0 = _perf_counter()
+            proc.freeze(False, wait=False)
             rep = self._ask(proc, "call", self._call_limit_s(), deadline, f"timed call {i + 1}", scalars=scalars,
                             timed=True, flush=not cpu)
             # The snapshot inside the measured span: a checker held up between the reply and its snapshot (a busy
@@ -601,7 +673,42 @@ class Checker:
         if block and len(ref_ms) < trials:
             ref_ms += self._frozen(proc, time_reference, trials - len(ref_ms))
         notes = list(rep.notes[:4])
+        self._thread_counts(proc, self._runner_threads, notes)
         return cand_ms, walls, notes, ref_ms
+
+    def write_unseen(self, proc: CandidateProcess, write: Callable[[], None], flush: bool = True) -> None:
+        """`write` (a timed call's or a burst's inputs) made with every process of the runner stopped, and on the
+        CPU the caches flushed after it, as the reference's are (timing_policy.reference_timer): the runner
+        is left frozen, and the caller starts its clock, thaws it and sends the request. A candidate that
+        watches its buffers (a helper thread filling each output the moment it is poisoned, a hook on a
+        request) then computes only inside the timed span (issue 42). Through the cgroup freezer where one is
+        made, else SIGSTOP (candidate_process.freeze); a runner that cannot be stopped is not timed."""
+        try:
+            proc.freeze(True)
+        except FreezeFailed as e:
+            raise Rejected(Status.SUSPECT, f"the candidate's processes could not be stopped while its inputs were "
+                                           f"written ({e}): a process that keeps forking could compute before its "
+                                           "timed call, so no timing is reported") from e
+        try:
+            write()
+            if flush and self.device.type == "cpu":
+                self.flusher.flush()
+            timing.sync(self.device)
+        except BaseException:
+            proc.freeze(False)
+            raise
+
+    def _thread_counts(self, proc: CandidateProcess, counts: dict[str, int], reply_flags: list[str]) -> None:
+        """The runner's threads as the checker counts them (candidate_process.threads), recorded; a flag where
+        the timed calls left more than the warm-up did: threads a candidate starts as it is timed (an OpenMP
+        pool is made by the first calls, and its threads wait for the next call)."""
+        counts["after_timing"] = proc.threads()
+        more = counts["after_timing"] - counts.get("after_warm_up", counts["after_timing"])
+        if more > 0:
+            reply_flags.append(f"helper_threads: {more} thread(s) more in the candidate's runner after its timed "
+                               f"calls than after its warm-up ({counts}); work they do between calls is not the "
+                               "call's (the runner is stopped while inputs are written), outputs they write late "
+                               "are caught")
 
     @staticmethod
     def _settled_since(snap: OutputSnapshot, what: str) -> None:
@@ -651,6 +758,22 @@ class Checker:
         if c is None:
             return {"ceilings": None, "why": "the ceilings are not measured (HIERA_CEILINGS=off)"}
         return {"ceilings": c.to_json(), "why": None}
+
+    def region_times(self) -> dict[str, Any]:
+        """Where the reference's forward spends its time on this device (region_times.py), with no runner alive;
+        {"regions": None, "why": ...} for a module with no submodules or one whose timing failed."""
+        from engine.evaluate import region_times
+
+        ref = self.make_reference(0)
+        if not region_times.timed_modules(ref):  # before its inputs are made: a single operator's can be GBs
+            return {"regions": None, "why": "the module has no submodules to split its time over"}
+        try:
+            found = region_times.measure(ref, self.make_inputs(0), self.device)
+        except (RuntimeError, TypeError, ValueError) as e:  # out of memory is a RuntimeError too
+            return {"regions": None, "why": f"timing the reference's submodules failed ({type(e).__name__}: {e})"}
+        if found is None:
+            return {"regions": None, "why": "the module has no submodules to split its time over"}
+        return {"regions": found.to_json(), "why": None}
 
     def close(self) -> None:
         if self._exchange is not None:

@@ -26,7 +26,7 @@ def _die_with_parent() -> None:
 
 def _child(conn: Connection, task_path: str, device: str, precision: str, workdir: str, sandboxed: bool) -> None:
     from engine.evaluate.checker import Checker
-    from engine.evaluate.requests import CeilingsRequest
+    from engine.evaluate.requests import CeilingsRequest, RegionsRequest
 
     try:
         session = Checker(task_path, device, precision, workdir, sandboxed)
@@ -44,6 +44,9 @@ def _child(conn: Connection, task_path: str, device: str, precision: str, workdi
             return
         if isinstance(req, CeilingsRequest):
             conn.send(("reply", session.ceilings(req.remeasure)))
+            continue
+        if isinstance(req, RegionsRequest):
+            conn.send(("reply", session.region_times()))
             continue
         reply = session.evaluate(req)
         conn.send(("reply", reply))

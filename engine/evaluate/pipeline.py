@@ -10,6 +10,8 @@ from pathlib import Path
 
 from contracts.contract import contract_layout, write_contract
 from contracts.device import CPU, Device
+from contracts.hidden_text import refusal
+from contracts.regions import RegionTimes
 from contracts.shapes import draw_sizes
 from contracts.spaces import Space, check_source
 from contracts.speed_of_light import Ceilings
@@ -125,6 +127,14 @@ class Evaluator:
                            if c is not None else f"no speed of light: {answer.get('why')}")
         return self._bound
 
+    def region_times(self, timeout_s: float = 60.0) -> RegionTimes | str:
+        """Where the reference's forward spends its time on this device (contracts/regions.py), or why that is not
+        known. Asked before the first build, so the timing has the device to itself."""
+        self.ensure_worker()
+        answer = self.worker.regions(timeout_s)
+        found = RegionTimes.from_json(answer.get("regions"))
+        return found if found is not None else str(answer.get("why") or "no answer")
+
     @property
     def build_config(self) -> BuildConfig:
         arch = self.device_info.get("capability") if self.device_info else None
@@ -136,6 +146,9 @@ class Evaluator:
         return space if self.settings.space.allows(space) else self.settings.space
 
     def _precheck(self, cand: Candidate) -> Outcome | None:
+        hidden = refusal(cand.source)
+        if hidden is not None:  # before anything reads it as code: the compiler, a reviewer, an export
+            return Outcome(cand.id, Status.BUILD_FAILED, hidden)
         space = self.space_of(cand)
         python = cand.kind is CandidateKind.MODELNEW
         violations = check_source(cand.source, space, python=python)

@@ -23,6 +23,12 @@ class CeilingsRequest:
 
 
 @dataclass(frozen=True)
+class RegionsRequest:
+    """Ask the checker where the reference's forward spends its time (engine/evaluate/region_times.py), while
+    nothing else of the run uses the device."""
+
+
+@dataclass(frozen=True)
 class EvalRequest:
     candidate_id: str
     kind: str  # CandidateKind value

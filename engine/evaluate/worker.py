@@ -24,7 +24,7 @@ from typing import Any
 from engine.evaluate import sandbox
 from engine.evaluate.candidate_process import exit_text
 from engine.evaluate.outcome import Status
-from engine.evaluate.requests import CeilingsRequest, EvalReply, EvalRequest
+from engine.evaluate.requests import CeilingsRequest, EvalReply, EvalRequest, RegionsRequest
 
 
 @dataclass(frozen=True)
@@ -133,19 +133,29 @@ class Worker:
 
     def ceilings(self, remeasure: bool = False, timeout_s: float = 180.0) -> dict[str, Any]:
         """The device's measured ceilings from the checker: {"ceilings": their JSON or None, "why": ...}."""
+        return self._side_request(CeilingsRequest(remeasure), "ceilings", "measuring the device's ceilings", timeout_s)
+
+    def regions(self, timeout_s: float = 60.0) -> dict[str, Any]:
+        """Where the reference's time goes, from the checker: {"regions": their JSON or None, "why": ...}."""
+        return self._side_request(RegionsRequest(), "regions", "timing the reference's submodules", timeout_s)
+
+    def _side_request(self, req: object, key: str, doing: str, timeout_s: float) -> dict[str, Any]:
+        """A request beside the evaluations (the checker answers a dict); {key: None, "why": ...} when it took
+        over timeout_s (the worker, busy with it, is ended: a fresh one serves the run's candidates) or the worker
+        died."""
         if not self.alive():
             self.start()
         assert self.conn is not None
-        self.conn.send(CeilingsRequest(remeasure))
+        self.conn.send(req)
         if not self.conn.poll(timeout_s):
             self.kill()
-            return {"ceilings": None, "why": f"measuring the device's ceilings took over {timeout_s:.0f} s"}
+            return {key: None, "why": f"{doing} took over {timeout_s:.0f} s"}
         try:
             _kind, reply = self.conn.recv()
         except (EOFError, ConnectionResetError):
             self.kill()
-            return {"ceilings": None, "why": "the evaluation worker died measuring the device's ceilings"}
-        return reply if isinstance(reply, dict) else {"ceilings": None, "why": "no answer"}
+            return {key: None, "why": f"the evaluation worker died {doing}"}
+        return reply if isinstance(reply, dict) else {key: None, "why": "no answer"}
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -135,6 +135,9 @@ def select_space(ctx: Context, fresh: Callable[[Space], bool] | None = None) -> 
         if all(r.space is not s for r in ranking):
             ranking.append(SpaceRank(s, "the only space this run allows"))
     head = f"Workload: {w.summary()}."
+    if ctx.regions is not None and len(ctx.regions.regions) > 1:
+        # Measured on the device (contracts/regions.py): which submodules hold eager's time.
+        head += f" Where eager spends its time: {ctx.regions.summary()}."
     if len(ctx.allowed_spaces) == 1:
         only = ctx.allowed_spaces[0]
         why = next((r.why for r in ranking if r.space is only), "")
