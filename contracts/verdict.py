@@ -301,6 +301,13 @@ _FLAG_KIND = re.compile(r"^(?P<kind>[a-z_]+): (?P<detail>.*)$", re.S)
 _NOISY = re.compile(r"ran at (?P<pair>[0-9.e+-]+) ms against the run's median (?P<median>[0-9.e+-]+) ms")
 
 
+def noisy_reference_flag(pair_ms: float, median_ms: float) -> str:
+    """The engine's noisy_reference flag (engine/retiming.py sets it), worded here beside flag_words, which reads
+    its numbers back for the views: one wording, so the two cannot drift apart."""
+    return (f"noisy_reference: its paired reference ran at {pair_ms:.4g} ms against the run's median "
+            f"{median_ms:.4g} ms (machine load?)")
+
+
 def flag_words(flag: str, sign: str = TIMES, detail: bool = False) -> str:
     """A flag the engine set on a figure, in words: 'flagged: over 10× — check before trusting'. Every view words a
     flag here: the editor's (hover, results view, message) and the terminal's, which adds the engine's own detail

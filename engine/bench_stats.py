@@ -18,8 +18,7 @@ from contracts.runrecord import Verdict, verdict_of
 from engine.baselines import COMPILE_MODES
 
 if TYPE_CHECKING:
-    from engine.study import Cell, CellResult
-    from engine.suite_bench import TaskResult
+    from engine.bench_records import Cell, CellResult, TaskResult
 
 # Budgets the curve is cut at (the paper's Figure 3: quality after 1, 6, 12 and 18 candidates).
 BUDGETS = (1, 6, 12, 18)

@@ -103,6 +103,8 @@ class Loop:
         self._in_flight: RoundSummary | None = None  # the round being played (reported `partial` by a stop)
         self._emit_lock = threading.Lock()  # the heartbeat (engine/progress.py) emits from a thread of its own
         self.work = WorkCount(self.emit, self.sizes)
+        # Made by run(), inside the deadline and the 'worker' phase: it probes the sandbox and starts the checker.
+        self.evaluator: Evaluator | None = None
 
     # --- events -------------------------------------------------------------------------------------
 
@@ -207,7 +209,7 @@ class Loop:
             if not self._round(state, r, info):
                 self.plan.rounds_left_out(r, self.sizes)
                 break
-            state.stopped_early = stop_early(self, state, r)
+            state.stopped_early = stop_early(self.sizes, self.t0, state, r)
             if state.stopped_early is not None:
                 self.notice(state, state.stopped_early.summary())
                 break
@@ -498,7 +500,7 @@ class Loop:
                                space_title(best.space.value, str(self.settings.eval.device)))
         result = RunResult(
             run_id=state.run_id, status=status, task=str(self.spec.path),
-            device=self.evaluator.device_label() if hasattr(self, "evaluator") else str(self.settings.eval.device),
+            device=self.evaluator.device_label() if self.evaluator is not None else str(self.settings.eval.device),
             backend=self.backend.name, reference_ms=ref, best=run_best, budget=self.settings.total,
             candidates=state.evaluated, retimed=state.retimed, rounds=rounds,
             tokens=Tokens(sum(u.prompt_tokens for u in state.usage), sum(u.completion_tokens for u in state.usage)),

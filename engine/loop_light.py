@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING
 from contracts.runrecord import StoppedEarly
 
 if TYPE_CHECKING:
-    from engine.loop import Loop
     from engine.loop_state import LoopState
 
 
-def stop_early(loop: Loop, state: LoopState, played: int) -> StoppedEarly | None:
-    """After round `played`: the stop, when the best so far is at its bound and rounds are left; else None."""
+def stop_early(sizes: list[int], t0: float, state: LoopState, played: int) -> StoppedEarly | None:
+    """After round `played` of rounds of `sizes` candidates, in a run started at perf_counter() t0: the stop,
+    when the best so far is at its bound and rounds are left; else None."""
     sol = state.best.outcome.speed_of_light if state.best is not None else None
-    left = sum(loop.sizes[played:])
+    left = sum(sizes[played:])
     if sol is None or not sol.at_bound or not left:
         return None
-    spent = time.perf_counter() - loop.t0
+    spent = time.perf_counter() - t0
     per_candidate = spent / max(state.evaluated, 1)
     return StoppedEarly(played, sol.fraction, sol.bound, left, round(per_candidate * left, 1))

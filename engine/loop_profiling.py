@@ -17,7 +17,7 @@ from engine.evaluate.outcome import Candidate, CandidateKind, Outcome
 from engine.loop_state import LoopState
 
 if TYPE_CHECKING:
-    from engine.loop import Loop
+    from engine.loop_host import ProfilesHost
     from engine.profile.metrics import Profile
 
 # A round's best at this share of the task's speed of light gets no profile: no bottleneck is left to name.
@@ -35,7 +35,7 @@ def light_share(o: Outcome | None) -> float | None:
 class LoopProfiles:
     """The profiling hook of one Loop (it reads the loop's spec, settings, store, evaluator and clock)."""
 
-    def __init__(self, loop: Loop):
+    def __init__(self, loop: ProfilesHost):
         self.loop = loop
 
     def build_ahead(self, state: LoopState, info: dict[str, Any], r: int) -> None:

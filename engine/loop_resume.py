@@ -16,11 +16,11 @@ from engine.evaluate.outcome import Candidate, CandidateKind, Outcome
 from engine.loop_state import LoopState, best_of
 
 if TYPE_CHECKING:
-    from engine.loop import Loop
+    from engine.loop_host import ResumeHost
     from engine.profile.metrics import Profile
 
 
-def resume_state(loop: Loop, run_id: str) -> tuple[LoopState, int]:
+def resume_state(loop: ResumeHost, run_id: str) -> tuple[LoopState, int]:
     """Rebuild the state of a stopped run from the store; returns it and the round to continue with.
 
     Finished rounds come back whole; a round stopped part way keeps its finished candidates (they are not

@@ -25,7 +25,7 @@ from engine.evaluate.outcome import Candidate, CandidateKind
 from engine.loop_state import Best
 
 if TYPE_CHECKING:
-    from engine.loop import Loop
+    from engine.loop_host import FilesHost
 
 MODELNEW_COPY = ".source.py.txt"  # beside a whole-ModelNew result: its source, to read (not importable)
 
@@ -33,7 +33,7 @@ MODELNEW_COPY = ".source.py.txt"  # beside a whole-ModelNew result: its source, 
 class ResultFiles:
     """The result files of one Loop's runs."""
 
-    def __init__(self, loop: Loop):
+    def __init__(self, loop: FilesHost):
         self.loop = loop
 
     def write(self, best: Best, run_id: str) -> ResultPaths:

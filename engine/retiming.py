@@ -12,12 +12,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from contracts.runrecord import RETIMED, RetimeFinished, RetimeStarted
-from contracts.verdict import WIDE, interval_text, too_wide
+from contracts.verdict import WIDE, interval_text, noisy_reference_flag, too_wide
 from engine.evaluate.outcome import Candidate, Outcome, Timing
 from engine.loop_state import Best, LoopState, best_of, figure, median
 
 if TYPE_CHECKING:
-    from engine.loop import Loop
+    from engine.loop_host import RetimeHost
 
 # A pair whose eager timing is outside this band around the run's median eager timing was measured under
 # unusual conditions (another process, a clock change): its ratio is not to be trusted as it stands.
@@ -48,9 +48,7 @@ def flag_noisy_reference(o: Outcome, seen_ms: list[float]) -> Outcome:
     """
     if len(seen_ms) < 2 or not off_median(o, median_ms := median(seen_ms)):
         return o
-    flag = (f"noisy_reference: its paired reference ran at {o.reference.median_ms:.4g} ms against the run's "
-            f"median {median_ms:.4g} ms (machine load?)")
-    return replace(o, flags=(*o.flags, flag))
+    return replace(o, flags=(*o.flags, noisy_reference_flag(o.reference.median_ms, median_ms)))
 
 
 def pooled(outcomes: list[Outcome]) -> Outcome:
@@ -64,7 +62,7 @@ def pooled(outcomes: list[Outcome]) -> Outcome:
                    reference=Timing.pooled([o.reference for o in outcomes if o.reference]))
 
 
-def retime_one(loop: Loop, state: LoopState, best: Best, c: Candidate) -> Outcome:
+def retime_one(loop: RetimeHost, state: LoopState, best: Best, c: Candidate) -> Outcome:
     """The re-timing of one candidate: one evaluation, and up to MORE_PAIRS more while the pooled interval
     straddles 1 and is too wide to say anything. A later evaluation that fails is the re-timing's outcome (the
     candidate failed on its own). The stored `-retimed` row is the pooled outcome."""
@@ -91,7 +89,7 @@ def retime_one(loop: Loop, state: LoopState, best: Best, c: Candidate) -> Outcom
                            f"again (evaluation {len(outs) + 1} of at most {MORE_PAIRS + 1}, samples pooled)")
 
 
-def confirm_best(loop: Loop, state: LoopState) -> None:
+def confirm_best(loop: RetimeHost, state: LoopState) -> None:
     """Time the best again, on its own, before the run reports it.
 
     The best is the largest of many noisy figures, each from one interleaved pair of timings, so its own figure

@@ -25,12 +25,13 @@ import json
 import threading
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from engine import suite_bench
-from engine.suite_bench import TaskResult, find_tasks
+from engine.bench_records import Cell, CellResult
+from engine.suite_bench import find_tasks
 
 # --- variants ---------------------------------------------------------------------------------------------
 
@@ -80,40 +81,6 @@ def variant_flags(variant: str) -> list[str]:
 
 
 # --- cells ------------------------------------------------------------------------------------------------
-
-@dataclass
-class CellResult(TaskResult):
-    """A task's result (suite_bench.TaskResult) under one variant and repeat, with the cost and the rounds."""
-
-    variant: str = ""
-    repeat: int = 0
-    backend: str = ""
-    tokens: dict[str, int] = field(default_factory=dict)  # prompt / completion, summed over the run's model calls
-    cost_usd: float | None = None  # None: no price known (the expert backend calls no model)
-    rounds: list[dict[str, Any]] = field(default_factory=list)  # round_verdicts(): the taxonomy's facts
-    run_status: str = ""  # the optimize run's status in the store: finished, stopped, failed ("" no run)
-
-    @staticmethod
-    def from_json(d: dict[str, Any]) -> CellResult:
-        known = {f.name for f in fields(CellResult)}
-        return CellResult(**{k: v for k, v in d.items() if k in known})
-
-
-def cell_name(variant: str, level: str, stem: str, repeat: int) -> str:
-    return f"{variant}__{level}__{stem}__r{repeat}"
-
-
-@dataclass(frozen=True)
-class Cell:
-    variant: str
-    level: str
-    path: Path
-    repeat: int
-
-    @property
-    def name(self) -> str:
-        return cell_name(self.variant, self.level, self.path.stem, self.repeat)
-
 
 def plan_cells(tasks: list[tuple[str, Path]], variants: list[str], repeat: int) -> list[Cell]:
     """Every cell, in the order they run: repeat, then task, then variant (so a study cut short has every

@@ -25,72 +25,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from contracts.runrecord import Verdict, verdict_of
 from engine.baselines import write_baselines
+from engine.bench_records import TaskResult
 from engine.bench_stats import bench_summary, task_spread
-
-
-@dataclass
-class TaskResult:
-    task: str
-    path: str
-    level: str
-    valid: bool = False
-    speedup: float | None = None
-    reference_ms: float | None = None
-    best_ms: float | None = None
-    compile: dict[str, float | None] = field(default_factory=dict)  # mode -> speedup over eager (None invalid)
-    compile_status: dict[str, str] = field(default_factory=dict)
-    compile_reason: dict[str, str] = field(default_factory=dict)  # mode -> the evaluator's reason, when not valid
-    # The timing spread (interquartile range over median, the larger of the pair's two) behind each figure:
-    # hiera's best's re-timed pair, and each valid compile mode's pair. None: measured before it was recorded.
-    spread: float | None = None
-    compile_spread: dict[str, float] = field(default_factory=dict)
-    # The best's speed of light (contracts/speed_of_light.py, from the optimize run's result): its bound over its
-    # time (1.0 = at the bound) and the bound in ms; results before it had a roofline from default ceilings here.
-    roofline_fraction: float | None = None
-    roofline_ms: float | None = None
-    speed_of_light: dict[str, Any] | None = None  # the best's whole figure: bound, bytes, flops, ceiling, fraction
-    stopped_early: dict[str, Any] | None = None  # the run stopped at its speed of light (contracts StoppedEarly)
-    spaces: list[str] = field(default_factory=list)
-    directions: list[str] = field(default_factory=list)
-    strategies: list[str] = field(default_factory=list)
-    seconds: dict[str, float] = field(default_factory=dict)
-    # The optimize run's wall seconds by phase (engine/phases.py) and what became of its profiles
-    # (contracts/runrecord.py Profiling); empty from runs older than the fields.
-    phases: dict[str, float] = field(default_factory=dict)
-    profiling: dict[str, Any] | None = None
-    wall_s: float = 0.0  # the whole task: hiera's optimize run, the baselines and the roofline analysis
-    optimize_wall_s: float = 0.0  # hiera's optimize run alone (what a user waits for)
-    run_id: str | None = None
-    device: str = ""
-    device_name: str = ""  # what the optimize run reported, e.g. "cuda:0 (NVIDIA H200)"
-    code_version: str = ""  # code_version() of the tree that measured it ("" for results older than the field)
-    error: str | None = None
-    limit: str | None = None  # what limited the task when it did not beat torch.compile
-    # Each evaluated candidate's speedup in the order the loop evaluated them (None: not valid); the
-    # re-timings of the best are left out. Budget curves (fast_1 / geomean at B candidates) are cut from it.
-    trajectory: list[float | None] = field(default_factory=list)
-    best_space: str | None = None  # the space of the best candidate (first round's space: spaces[0])
-    # The optimize run's status ("finished", or "stopped" by its --deadline), and what its deadline left out.
-    status: str = ""
-    stop_reason: str | None = None
-    left_out: list[str] = field(default_factory=list)
-    # The precision policy its figures were judged at (contracts/precision.py); "" for results older than the field.
-    precision: str = ""
-
-    @property
-    def best_compile(self) -> float | None:
-        """The better of the torch.compile modes' speedups (None: no mode gave a valid result)."""
-        return max((v for v in self.compile.values() if v), default=None)
-
-    @property
-    def beats_compile(self) -> bool:
-        return self.valid and (self.best_compile is None or (self.speedup or 0) >= self.best_compile)
 
 
 class NotFinished(Exception):

@@ -32,7 +32,7 @@ from lsprotocol import types
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from hiera_ls import scripted_client as hc  # noqa: E402
+from tools import scripted_client as hc  # noqa: E402
 
 BIG_CLASS = '''
 

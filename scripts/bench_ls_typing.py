@@ -33,9 +33,9 @@ from lsprotocol import types
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from hiera_ls import scripted_client as hc  # noqa: E402
 from scripts.bench_ls import pct  # noqa: E402
 from tests.ls_fixtures import big_module  # noqa: E402  (the module tests/test_ls_protocol.py types in)
+from tools import scripted_client as hc  # noqa: E402
 
 
 async def run(a: argparse.Namespace) -> int:

@@ -32,7 +32,7 @@ from pygls.uris import to_fs_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from contracts.runrecord import KEPT_DIRS
-from hiera_ls import scripted_client as hc
+from tools import scripted_client as hc
 
 
 def say(t0: float, text: str) -> None:

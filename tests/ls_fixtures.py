@@ -24,7 +24,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import register_lsp_features
 
-from hiera_ls.scripted_client import apply_edit_to_disk, converter_factory
+from tools.scripted_client import apply_edit_to_disk, converter_factory
 
 REPO = Path(__file__).resolve().parent.parent
 FAKE_ENGINE = [sys.executable, str(REPO / "tests" / "fake_engine.py")]

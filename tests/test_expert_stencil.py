@@ -265,7 +265,7 @@ def test_an_fp32_candidate_on_an_fp64_task_is_rejected_and_an_fp64_one_accepted(
 
 
 def test_the_off_distribution_shift_of_an_fp64_input_is_taken_in_fp64() -> None:
-    from engine.evaluate.checker import TRANSFORMS
+    from engine.evaluate.off_distribution import TRANSFORMS
 
     x = torch.randn(1000, dtype=torch.float64) * 1e3 + 0.1
     shifted = dict(TRANSFORMS)["shifted by its standard deviation"](x)

@@ -122,12 +122,15 @@ def test_every_contracts_module_imports_without_torch_the_engine_or_the_language
     assert out.stdout.strip() == "[]"
 
 
-def test_the_server_does_not_load_the_scripted_test_client():
-    """hiera_ls/scripted_client.py drives the server from tests and scripts; the server's own imports (from its
-    entry point) never reach it, so what the server needs of it (plain JSON for hiera/* messages) is its own."""
+def test_the_scripted_test_client_lives_outside_the_server_package():
+    """tools/scripted_client.py drives the server from tests and scripts: it is not shipped in hiera_ls (the
+    wheel packages contracts, engine and hiera_ls alone), and the server's own imports never reach it, so what
+    the server needs of it (plain JSON for hiera/* messages) is its own."""
+    assert not (REPO / "hiera_ls" / "scripted_client.py").exists()
+    assert (REPO / "tools" / "scripted_client.py").exists()
     chains = reached_from([REPO / "hiera_ls" / "server.py", REPO / "hiera_ls" / "__main__.py"])
     assert "hiera_ls.hiera_server" in chains and "hiera_ls.plain_json" in chains
-    assert "hiera_ls.scripted_client" not in chains, " -> ".join(chains["hiera_ls.scripted_client"])
+    assert not [m for m in chains if m.startswith("tools")], [m for m in chains if m.startswith("tools")]
 
 
 def test_the_trusted_checker_reaches_no_module_that_loads_candidate_code():
@@ -152,3 +155,52 @@ def test_the_trusted_checker_reaches_no_module_that_loads_candidate_code():
 def test_the_rule_sees_an_import_that_breaks_it():
     chains = reached_from([REPO / "engine" / "evaluate" / "session.py"])  # the walk does follow imports
     assert "engine.evaluate.native" in chains, sorted(chains)
+
+
+# --- no module reads another module's private members (issue 40) -------------------------------------------------
+
+def private_names(tree: ast.AST) -> set[str]:
+    """The _private names a module defines: its functions and classes, its module-level names and the attributes
+    it assigns (self._x = ...)."""
+    names: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(n.name)
+        elif isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store):
+            names.add(n.attr)
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            names.add(n.id)
+    return {x for x in names if x.startswith("_") and not x.startswith("__")}
+
+
+def foreign_private_reads(files: list[Path]) -> list[str]:
+    """Each `x._name` in one of `files` where _name is a private member some other of `files` defines and this
+    one does not: a module reaching into another's privates (a library's own privates, which no module of ours
+    defines, are not this test's matter; self, cls and super() are the module's own)."""
+    trees = {f: ast.parse(f.read_text(encoding="utf-8")) for f in files}
+    defined = {f: private_names(t) for f, t in trees.items()}
+    found = []
+    for f, tree in trees.items():
+        elsewhere = set().union(*(d for g, d in defined.items() if g != f))
+        for n in ast.walk(tree):
+            if not (isinstance(n, ast.Attribute) and n.attr.startswith("_") and not n.attr.startswith("__")):
+                continue
+            v = n.value
+            if (isinstance(v, ast.Name) and v.id in ("self", "cls")) or (
+                    isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "super"):
+                continue
+            if n.attr in elsewhere and n.attr not in defined[f]:
+                found.append(f"{f.relative_to(REPO) if f.is_relative_to(REPO) else f}:{n.lineno} {ast.unparse(n)}")
+    return found
+
+
+def test_no_module_reads_another_modules_private_members(tmp_path: Path) -> None:
+    """A helper gets what it needs through a narrow interface (engine/evaluate/trial_seam.py is the checker's for
+    the back-to-back and variants checks), not its host's private members."""
+    # The control: a host with a private member and a helper in another module that reads it are found.
+    (tmp_path / "host.py").write_text("class Host:\n    def __init__(self):\n        self._secret = 1\n")
+    (tmp_path / "helper.py").write_text("def peek(host):\n    return host._secret\n")
+    assert foreign_private_reads([tmp_path / "host.py", tmp_path / "helper.py"]) == [
+        f"{tmp_path / 'helper.py'}:2 host._secret"]
+    files = sorted(p for pkg in OURS for p in (REPO / pkg).rglob("*.py"))
+    assert foreign_private_reads(files) == []

@@ -26,7 +26,7 @@ from ls_fixtures import REPO, line_of, make_workspace, server_env, set_fake
 from lsprotocol import types
 
 from contracts import verdict as rule
-from hiera_ls import scripted_client as hc
+from tools import scripted_client as hc
 
 pytestmark = [pytest.mark.asyncio]
 SETTINGS = {"device": "cpu", "rounds": 1, "candidates": 2}

@@ -505,7 +505,7 @@ async def test_no_cuda_device_is_said_once_and_the_cpu_path_used(client: Languag
 async def test_jobs_die_with_the_server(tmp_path: Path, how: str):
     from ls_fixtures import SETTINGS, make_workspace, server_env
 
-    from hiera_ls import scripted_client as hc
+    from tools import scripted_client as hc
 
     ws = make_workspace(tmp_path / "ws")
     set_fake(ws, delay=2.0)

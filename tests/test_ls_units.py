@@ -20,10 +20,10 @@ from hiera_ls.job_outcome import error_from_log
 from hiera_ls.job_progress import percentage
 from hiera_ls.modules import find_kernels, kernel_at, scan_python
 from hiera_ls.run_views import lens_summary
-from hiera_ls.scripted_client import apply_edit_to_disk
 from hiera_ls.settings import Settings, parse_settings
 from hiera_ls.taskfile import wrapper_source, write_task
 from hiera_ls.views import line_diagnostics
+from tools.scripted_client import apply_edit_to_disk
 
 KERNELBENCH = '''import torch
 from torch import nn

@@ -170,7 +170,7 @@ FORGED_REPLY = {"id": 1, "ok": False, "error": ["call"], "detail": {"not": "text
 
 def _checker_reads(reply: dict[str, Any]) -> None:
     """The checker's own path for one reply: CandidateProcess._call reads it from the runner's socket, then
-    Checker._ask turns it into a verdict (a Rejected) or returns it."""
+    Checker.ask turns it into a verdict (a Rejected) or returns it."""
     from engine.evaluate.candidate_process import CandidateProcess, RunnerSpec
     from engine.evaluate.checker import Checker
 
@@ -180,7 +180,7 @@ def _checker_reads(reply: dict[str, Any]) -> None:
     proc.spec = RunnerSpec("cpp", "cpu", "libraries_pytorch", Path("x"), False, Path("."))
     try:
         wire.send(child, reply)
-        Checker._ask(object.__new__(Checker), proc, "call", 5.0, float("inf"), "a call")
+        Checker.ask(object.__new__(Checker), proc, "call", 5.0, float("inf"), "a call")
     finally:
         child.close()
         parent.close()
@@ -704,7 +704,7 @@ def test_a_process_that_keeps_forking_is_frozen_or_the_timing_is_refused(freezer
         try:
             proc.freeze(True)
         except FreezeFailed:
-            return  # refused: the checker then reports no timing (Checker._frozen)
+            return  # refused: the checker then reports no timing (Checker.frozen)
         assert _new_pids_while(group) == 0
         proc.freeze(False)
         assert _new_pids_while(group) > 0  # and it runs again once thawed

@@ -388,3 +388,13 @@ def test_the_terminal_and_the_editor_word_a_flag_alike(flag: str) -> None:
 
     editor = rule.flag_words(flag, "x").removeprefix("flagged: ")
     assert flag_phrase(flag).startswith(editor) and ":" not in flag_phrase(flag).split(" ", 1)[0], flag_phrase(flag)
+
+
+def test_the_noisy_reference_flag_the_engine_writes_is_read_back_with_its_numbers():
+    """One wording (contracts.verdict.noisy_reference_flag) for what engine/retiming.py writes and flag_words
+    reads: the numbers survive the round trip, and the hand-written flag the views were tested on is the same text."""
+    from contracts.verdict import flag_words, noisy_reference_flag
+
+    flag = noisy_reference_flag(84.1, 16.25)
+    assert flag == NOISY
+    assert "eager ran at 84.1 ms in this pair, the run's median is 16.25 ms" in flag_words(flag)

@@ -16,7 +16,7 @@ from pathlib import Path
 from contracts.device import Device
 from contracts.probe import machine_bytes
 from contracts.task import TaskSpec
-from engine.commands.common import UsageError
+from engine.commands.usage import UsageError
 
 _WHY = {errno.EROFS: "a read-only file system", errno.EACCES: "no permission to write there",
         errno.EPERM: "no permission to write there", errno.ENOSPC: "no space left on the device",

@@ -35,6 +35,8 @@ from contracts.speed_of_light import SpeedOfLight, detail, phrase, share_text
 from contracts.task import LOAD_TIMEOUT_S, TaskError, TaskSpec, check_task_path, check_task_text, load_task
 from contracts.verdict import ratio_text
 from contracts.wording import flag_phrase
+from engine.commands.checks import task_fits
+from engine.commands.usage import UsageError
 from engine.evaluate.outcome import Outcome, Precision
 from engine.untrusted import escape
 
@@ -55,10 +57,6 @@ console = _console()
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 130
 EXIT_NOT_WRITTEN = 3  # optimize: a valid best, not faster than eager; kept in the run's folder, nothing beside the task
-
-
-class UsageError(Exception):
-    pass
 
 
 class ParseFailed(Exception):
@@ -158,8 +156,6 @@ def load_task_or_exit(path: str, device: Device | None = None, timeout_s: float 
     except TaskError as e:
         raise UsageError(str(e)) from e
     if device is not None:
-        from engine.commands.checks import task_fits
-
         task_fits(spec, device)
     return spec
 

@@ -40,7 +40,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import torch
 
@@ -50,9 +50,7 @@ from engine.evaluate.exchange import Exchange, Spec
 from engine.evaluate.outcome import Status
 from engine.evaluate.perturb import Perturber
 from engine.evaluate.requests import EvalRequest, Rejected
-
-if TYPE_CHECKING:
-    from engine.evaluate.checker import Checker
+from engine.evaluate.trial_seam import TrialSeam
 
 _perf_counter = time.perf_counter
 
@@ -177,14 +175,14 @@ class Burst:
 class BackToBack:
     """The back-to-back bursts of one candidate, on the exchange's back-to-back sets."""
 
-    def __init__(self, checker: Checker, req: EvalRequest, ex: Exchange, calls: int):
+    def __init__(self, checker: TrialSeam, req: EvalRequest, ex: Exchange, calls: int):
         self.c = checker
         self.req = req
         self.ex = ex
         self.groups = ex.back_to_back_groups()[:calls]
-        self.ref = checker.make_reference(checker._seed(req, "timing"))
-        self.pool = checker._timing_pool(req)
-        self.perturb: Perturber = checker._perturbation
+        self.ref = checker.make_reference(checker.seed(req, "timing"))
+        self.pool = checker.timing_pool(req)
+        self.perturb: Perturber = checker.perturbation
         self._ref_sets: list[list[Any]] | None = None  # the reference's burst inputs (_reference_burst)
 
     def _fill(self, round_: int) -> list[tuple[Sequence[Any], torch.Tensor]]:
@@ -207,12 +205,12 @@ class BackToBack:
 
     def _ref_estimate_ms(self) -> float:
         """The reference's estimated time per call (a second where there is none)."""
-        return self.c._ref_ms if self.c._ref_ms is not None else 1000.0
+        return self.c.ref_ms if self.c.ref_ms is not None else 1000.0
 
     def _limit_s(self) -> float:
         """A burst's time limit: n calls at the per-call limit's rate (a hang ends as `timeout`)."""
         n = len(self.groups)
-        return max(0.75 + n * 50.0 * self._ref_estimate_ms() / 1e3, n * self.c._min_call_s, 2.0)
+        return max(0.75 + n * 50.0 * self._ref_estimate_ms() / 1e3, n * self.c.min_call_s, 2.0)
 
     def candidate(self, proc: CandidateProcess, deadline: float, scalars: dict[str, Any], overhead_ms: float
                   ) -> Burst:
@@ -231,17 +229,17 @@ class BackToBack:
             # its sets computes inside the burst's time, not while the checker fills the rest (issue 42).
             c.write_unseen(proc, lambda r=r, made=made: made.extend(self._fill(r)), flush=False)
             end_state = self.perturb.state()
-            picks = sorted(set(c._rng.sample(range(n), min(SAMPLED, n))) | {n - 1})
+            picks = sorted(set(c.rng.sample(range(n), min(SAMPLED, n))) | {n - 1})
             # Thawed before the clock starts (the freezer's thaw took up to 35 ms on a busy 2-core machine, more
             # than a small task's whole burst): what is left to a watching candidate is the moment between the
             # thaw and the request, not the writing of every set.
             proc.freeze(False)
             t0 = _perf_counter()
-            rep = c._ask(proc, "burst", self._limit_s(), deadline, what, scalars=scalars, count=n)
+            rep = c.ask(proc, "burst", self._limit_s(), deadline, what, scalars=scalars, count=n)
             wall = (_perf_counter() - t0) * 1e3
             # Snapshotted the moment the reply is in (work left running shows as a change later), outside the
             # clock: 4 sets of 16 chunks are 64 small copies, 0.3 ms of this process's launches.
-            snaps = [ex.snapshot_outputs(c._rng, self.groups[j]) for j in picks]
+            snaps = [ex.snapshot_outputs(c.rng, self.groups[j]) for j in picks]
             walls.append(wall)
             if rep.ms is not None:
                 runner.append(round(rep.ms, 4))
@@ -249,19 +247,19 @@ class BackToBack:
                 g, (base, state) = self.groups[j], made[j]
                 call = f"{what}, call {j + 1}"
                 inputs = self.perturb.make(base, state)
-                c._check_unchanged(ex, inputs, self.ref, call, group=g)
-                c._compare(ex, c._reference_outputs(self.ref, inputs), f"{call} disagrees with the reference on its "
+                c.check_unchanged(ex, inputs, self.ref, call, group=g)
+                c.compare(ex, c.reference_outputs(self.ref, inputs), f"{call} disagrees with the reference on its "
                            "own inputs (work skipped when called back to back, or a cached result?)", Status.SUSPECT,
                            group=g)
-                c._settled_since(snap, call)
+                c.settled_since(snap, call)
             # The generator where the writes left it: remaking a set's inputs rewound it, and the next round
             # would otherwise draw inputs a set of this one already had.
             self.perturb.restore(end_state)
             # Both timed here with the runner stopped and this process's full threads (the runner has its own).
             if self.req.kind == "modelnew":
-                copies.append(c._frozen(proc, lambda _: [self._copies_ms()], 1)[0])
+                copies.append(c.frozen(proc, lambda _: [self._copies_ms()], 1)[0])
             if m:
-                ref_walls.append(c._frozen(proc, lambda _, r=r: [self._reference_burst(m, r)], 1)[0])
+                ref_walls.append(c.frozen(proc, lambda _, r=r: [self._reference_burst(m, r)], 1)[0])
         net = [w - k for w, k in zip(walls, copies)] if copies else walls
         return Burst(n, max(min(net) - overhead_ms, 0.0) / n, tuple(round(w, 4) for w in walls),
                      overhead_ms, m, min(ref_walls) / m if m else 0.0,

@@ -44,6 +44,7 @@ from engine.evaluate.clock_check import calibrate, cross_check, parity, stabilit
 from engine.evaluate.exchange import Exchange, OutputSnapshot, Spec
 from engine.evaluate.inputs_pool import TaskInputs
 from engine.evaluate.library_audit import check_libraries
+from engine.evaluate.off_distribution import TRANSFORMS
 from engine.evaluate.outcome import Precision, Status, Timing
 from engine.evaluate.perturb import Perturber
 from engine.evaluate.requests import EvalReply, EvalRequest, Rejected
@@ -56,24 +57,6 @@ from engine.untrusted import scrub
 
 _perf_counter = time.perf_counter
 
-def _wide(x: torch.Tensor) -> torch.Tensor:
-    """x in the precision its statistics are taken in: float32, or float64 for a float64 tensor (its shift
-    is then exact to fp64, not an fp32-rounded value)."""
-    return x if x.dtype == torch.float64 else x.float()
-
-
-# Off-distribution trials: what is done to every floating-point input. A candidate that is right only for
-# get_inputs()'s own distribution (inputs in [0, 1), say) fails one of these; a transform under which the
-# reference itself leaves its domain (NaN or Inf) is skipped.
-TRANSFORMS: tuple[tuple[str, Callable[[torch.Tensor], torch.Tensor]], ...] = (
-    # Large enough to overflow exp() where a softmax forgets to subtract its maximum.
-    ("scaled by 100", lambda x: x * 100),
-    ("negated", lambda x: -x),
-    ("shifted by its standard deviation", lambda x: x + (_wide(x).std() if x.numel() > 1 else 1.0).to(x.dtype)),
-    # Centred: inputs of one sign (torch.rand) turned into inputs of both, the case that exposes a product or
-    # a sum carried at lower precision (TF32's error cancels out on same-sign data).
-    ("centred (mean subtracted)", lambda x: x - _wide(x).mean().to(x.dtype)),
-)
 
 def first_mismatch(outs: Sequence[torch.Tensor], expected: Sequence[torch.Tensor], precision: Precision,
                    capped: bool = True, slacks: Sequence[torch.Tensor | None] = ()) -> verify.Finding | None:
@@ -126,15 +109,17 @@ class Checker:
         self.objects = TaskInputs(self.task, self.device)
         self._exchange: Exchange | None = None
         self._shapes: list[tuple[tuple[int, ...], torch.dtype]] | None = None
-        self._ref_ms: float | None = None
-        self._min_call_s = 0.0
+        # What the back-to-back and variants checks may read or use is the TrialSeam (trial_seam.py).
+        self.ref_ms: float | None = None
+        self.min_call_s = 0.0
+        self.perturbation: Perturber | None = None  # set as a request's timing starts
         self._probe_runner: float | None = None
         self._probe_checker: float | None = None
         self._burst_overhead = 0.0  # an empty burst's cost (back_to_back.calibrate), per runner
         self._runner_threads: dict[str, int] = {}  # the runner's threads by the checker's count, per candidate
         self._threads = torch.get_num_threads()
-        self._rng = random.Random(int.from_bytes(os.urandom(8), "little"))  # secret: never seeded by a task
-        # Every seed a trial, a construct or the timing pool is made under derives from this (_seed): fixed for
+        self.rng = random.Random(int.from_bytes(os.urandom(8), "little"))  # secret: never seeded by a task
+        # Every seed a trial, a construct or the timing pool is made under derives from this (seed): fixed for
         # this checker's life, so the task's references and inputs are made once for all its candidates, and
         # never seen by one (its values say nothing of which phase a construct belongs to).
         self._secret = os.urandom(16)
@@ -156,7 +141,7 @@ class Checker:
 
     # --- the task's own objects (trusted) -------------------------------------------------------------
 
-    def _seed(self, req: EvalRequest, what: str, index: int = 0) -> int:
+    def seed(self, req: EvalRequest, what: str, index: int = 0) -> int:
         """A secret seed for `what` (trial, inputs, timing, pool) number `index` of this request's settings."""
         h = hashlib.blake2b(f"{req.seed}:{what}:{index}".encode(), key=self._secret, digest_size=7)
         return int.from_bytes(h.digest(), "little")
@@ -168,7 +153,7 @@ class Checker:
         """get_inputs() under `seed`, made on the device (no GB-sized host copies); cached within a budget."""
         return self.objects.inputs(seed)
 
-    def _reference_outputs(self, ref: torch.nn.Module, inputs: Sequence[Any]) -> list[torch.Tensor]:
+    def reference_outputs(self, ref: torch.nn.Module, inputs: Sequence[Any]) -> list[torch.Tensor]:
         with torch.no_grad():
             out = ref(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
         outs = verify.as_outputs(out)
@@ -205,7 +190,7 @@ class Checker:
         params = {n for n, _ in ref.named_parameters()}
         return [(k, "parameter" if k in params else "buffer") for k in ref.state_dict()]
 
-    def _write(self, ex: Exchange, inputs: Sequence[Any], ref: torch.nn.Module, group: int = 0) -> None:
+    def write(self, ex: Exchange, inputs: Sequence[Any], ref: torch.nn.Module, group: int = 0) -> None:
         for buf, x in zip(ex.of_role("input", group), [x for x in inputs if isinstance(x, torch.Tensor)]):
             buf.copy_(x)
         for buf, v in zip(ex.of_role("state"), ref.state_dict().values()):
@@ -213,7 +198,7 @@ class Checker:
         ex.poison_outputs(group)
         timing.sync(self.device)
 
-    def _check_unchanged(self, ex: Exchange, inputs: Sequence[Any], ref: torch.nn.Module, when: str,
+    def check_unchanged(self, ex: Exchange, inputs: Sequence[Any], ref: torch.nn.Module, when: str,
                          group: int = 0) -> None:
         past = ex.breached(group)
         if past is not None:
@@ -222,15 +207,15 @@ class Checker:
                                              "kernel that writes more than a tensor holds corrupts the memory after it")
         tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
         for i, (buf, x) in enumerate(zip(ex.of_role("input", group), tensors)):
-            if not torch.equal(verify._bytes(buf), verify._bytes(x)):
+            if not torch.equal(verify.raw_bytes(buf), verify.raw_bytes(x)):
                 raise Rejected(Status.SUSPECT, f"{when}: the candidate modified input {i} (inputs, parameters and "
                                                "buffers are read-only)")
         for (name, _), buf, v in zip(self._state_roles(ref), ex.of_role("state"), ref.state_dict().values()):
-            if not torch.equal(verify._bytes(buf), verify._bytes(v)):
+            if not torch.equal(verify.raw_bytes(buf), verify.raw_bytes(v)):
                 raise Rejected(Status.SUSPECT, f"{when}: the candidate modified {name} (inputs, parameters and "
                                                "buffers are read-only)")
 
-    def _compare(self, ex: Exchange, expected: Sequence[torch.Tensor], what: str, status: Status,
+    def compare(self, ex: Exchange, expected: Sequence[torch.Tensor], what: str, status: Status,
                  capped: bool = True, group: int = 0, slacks: Sequence[torch.Tensor | None] = ()) -> None:
         f = first_mismatch(ex.of_role("output", group), expected, self.precision, capped, slacks)
         if f:
@@ -238,7 +223,7 @@ class Checker:
 
     # --- one candidate --------------------------------------------------------------------------------
 
-    def _scalars(self, ref: torch.nn.Module, layout: dict[str, Any] | None, inputs: Sequence[Any]) -> dict[str, Any]:
+    def scalars(self, ref: torch.nn.Module, layout: dict[str, Any] | None, inputs: Sequence[Any]) -> dict[str, Any]:
         if layout is None:
             return {}
         values: dict[str, Any] = {k: getattr(ref, k) for k in layout["scalars"]}
@@ -248,33 +233,33 @@ class Checker:
                 values[a["name"]] = next(non_tensor)
         return {k: (float(v) if isinstance(v, float) else int(v)) for k, v in values.items()}
 
-    def _call_limit_s(self) -> float:
+    def call_limit_s(self) -> float:
         """How long one call may take: a candidate fifty times slower than the reference (or a hang) is a
         timeout within about a second, not minutes."""
-        ref_ms = self._ref_ms if self._ref_ms is not None else 1000.0
-        return max(0.75 + 50.0 * ref_ms / 1e3, self._min_call_s)
+        ref_ms = self.ref_ms if self.ref_ms is not None else 1000.0
+        return max(0.75 + 50.0 * ref_ms / 1e3, self.min_call_s)
 
-    def _first_call_limit_s(self, req: EvalRequest) -> float:
+    def first_call_limit_s(self, req: EvalRequest) -> float:
         """A first call does one-time work: a contract candidate creates its library handles and may search
         cuDNN's algorithms, a ModelNew may compile (torch.compile, a lazy load_inline). It gets FIRST_CALL_S
         more; hiera's own torch.compile candidates (or any, under an explicit --timeout) the load limit."""
         if req.kind == "modelnew" and (req.shared_compile_cache or req.timeout_s is not None):
             return req.load_timeout_s
-        return FIRST_CALL_S + self._call_limit_s()
+        return FIRST_CALL_S + self.call_limit_s()
 
     def _estimate_reference(self, ref: torch.nn.Module, inputs: Sequence[Any]) -> None:
-        if self._ref_ms is not None:
+        if self.ref_ms is not None:
             return
         args = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
         # The fastest of a few calls: on a loaded machine a median can read many times the reference's real
         # time, and every call limit is derived from this.
         with torch.no_grad():
             timing.warm_up(lambda: ref(*args), self.device, min_calls=2, min_ms=10.0)
-            self._ref_ms = min(timing.time_call(lambda: ref(*args), self.device)[0] for _ in range(5))
+            self.ref_ms = min(timing.time_call(lambda: ref(*args), self.device)[0] for _ in range(5))
 
     def evaluate(self, req: EvalRequest) -> EvalReply:
         reply = EvalReply(req.candidate_id, Status.VALID, "")
-        self._min_call_s = req.min_call_limit_s
+        self.min_call_s = req.min_call_limit_s
         # The parity probe's two figures for this candidate (CPU ModelNew runners; clock_check.parity).
         self._probe_runner = None
         self._probe_checker = None
@@ -282,13 +267,13 @@ class Checker:
         deadline = t_start + (req.timeout_s or 600.0)
         proc: CandidateProcess | None = None
         try:
-            ref0 = self.make_reference(self._seed(req, "trial", 0))
-            in0 = self.make_inputs(self._seed(req, "inputs", 0))
-            out0 = self._reference_outputs(ref0, in0)
+            ref0 = self.make_reference(self.seed(req, "trial", 0))
+            in0 = self.make_inputs(self.seed(req, "inputs", 0))
+            out0 = self.reference_outputs(ref0, in0)
             self._estimate_reference(ref0, in0)
             sizes = VariantCheck(self, req)
             planned, skipped = sizes.plan(in0, out0)
-            bursts = back_to_back.sets_for(req, self._ref_ms or 1.0, back_to_back.set_bytes(in0, out0), self.device)
+            bursts = back_to_back.sets_for(req, self.ref_ms or 1.0, back_to_back.set_bytes(in0, out0), self.device)
             ex = self._exchange_for(ref0, in0, out0, [*sizes.specs(planned, in0, out0),
                                                       *back_to_back.specs(bursts, in0, out0)])
             ex.arm()  # a write past a buffer by an earlier candidate is its own verdict, not this one's
@@ -315,19 +300,19 @@ class Checker:
             frozen_by = proc.freezer
             cand_ms, walls, notes, ref_ms = self._time_candidate(proc, ex, req, deadline, time_reference)
             reported = cand_ms
-            gap = cross_check(reported, walls, self._overhead, self.device)
+            gap = cross_check(reported, walls, self.overhead, self.device)
             if not gap["charged"]:
-                cand_ms = timing.candidate_times(reported, walls, self._overhead, gpu=self.device.type == "cuda")
+                cand_ms = timing.candidate_times(reported, walls, self.overhead, gpu=self.device.type == "cuda")
             else:
-                cand_ms = self._overhead.trusted(walls)
+                cand_ms = self.overhead.trusted(walls)
                 notes.append(f"host_time_charged: each call took {gap['gap_ms'] - gap['calibrated_gap_ms']:.3g} ms "
                              f"more by the checker's clock than the same procedure without the candidate (allowed "
                              f"{gap['slack_ms']:.3g} ms), so its time is the clock's, not the runner's device "
                              "events: host time they do not see is charged to it")
             calls = back_to_back.calls_for(len(ex.back_to_back_groups()), statistics.median(reported),
-                                           statistics.median(self._overhead.trusted(walls)))
+                                           statistics.median(self.overhead.trusted(walls)))
             b2b = BackToBack(self, req, ex, calls) if calls else None
-            cand_burst = b2b.candidate(proc, deadline, self._scalars(b2b.ref, req.contract, b2b.pool[0]),
+            cand_burst = b2b.candidate(proc, deadline, self.scalars(b2b.ref, req.contract, b2b.pool[0]),
                                        self._burst_overhead) if b2b else None
             check_libraries(proc, req)
             t3 = _perf_counter()
@@ -339,7 +324,7 @@ class Checker:
             proc = None
             self._quiet(False)
             if not ref_ms:
-                ref_est = self._ref_ms or 1.0
+                ref_est = self.ref_ms or 1.0
                 ref_ms = settled(time_reference, trials_for(ref_est, req.timing_trials, self.device),
                                  floor_for(ref_est))
             if cand_burst is not None:
@@ -363,16 +348,16 @@ class Checker:
             # What the runner claimed, kept in the record also when the cross-check below rejects it.
             reply.extra["runner_reported_ms"] = round(statistics.median(reported), 6)
             reply.extra["timing_gap"] = gap
-            reply.extra["inputs_per_call"] = self._perturbation.describe()
+            reply.extra["inputs_per_call"] = self.perturbation.describe()
             reply.extra["runner_threads"] = dict(self._runner_threads)
             reply.extra["runner_frozen_by"] = frozen_by
-            stability(reply, ref_ms, cand_ms, self._overhead, self.device)
+            stability(reply, ref_ms, cand_ms, self.overhead, self.device)
             parity(reply, self._probe_checker, self._probe_runner)
             speedup = (reply.reference.median_ms / reply.candidate.median_ms if reply.candidate.median_ms > 0
                        else float("inf"))
             if speedup > req.excessive_speedup:
-                fresh = ("every timed call ran on inputs never seen before" if self._perturbation.changes_every_input
-                         else "every timed call's float inputs were new; " + self._perturbation.describe())
+                fresh = ("every timed call ran on inputs never seen before" if self.perturbation.changes_every_input
+                         else "every timed call's float inputs were new; " + self.perturbation.describe())
                 reply.flags.append(f"excessive_speedup: {speedup:.1f}x ({fresh}, and a sample of the calls was "
                                    "checked)")
             built = ", inputs built to expose low-precision accumulation" if self.precision.low else ""
@@ -447,13 +432,13 @@ class Checker:
             # What an honest timed call costs beyond its own time, measured before any candidate code is in
             # the runner: the same procedure (flush, events, synchronize, output checks, reply) without the
             # candidate. The timed calls are held to it (clock_check.py).
-            self._cal_gaps, self._overhead = calibrate(proc, ex, self.device, self._rng, self.write_unseen)
+            self._cal_gaps, self.overhead = calibrate(proc, ex, self.device, self.rng, self.write_unseen)
             if ex.back_to_back_groups():
                 self._burst_overhead = back_to_back.calibrate(proc, self.device, self.write_unseen)
             if self.device.type == "cpu" and req.kind == "modelnew" and self._probe_runner is None:
                 self._probe_checker, self._probe_runner = self._parity(proc)
             self._runner_threads = {"before_load": proc.threads()}
-            self._ask(proc, "load", req.load_timeout_s, deadline, "loading the candidate")
+            self.ask(proc, "load", req.load_timeout_s, deadline, "loading the candidate")
         except BaseException:
             proc.cleanup()
             raise
@@ -489,7 +474,7 @@ class Checker:
             raise RunnerFailed("timeout", "the candidate's time limit ran out")
         return left
 
-    def _ask(self, proc: CandidateProcess, op: str, limit: float, deadline: float, what: str, **fields: Any
+    def ask(self, proc: CandidateProcess, op: str, limit: float, deadline: float, what: str, **fields: Any
              ) -> wire.Reply:
         rep = proc.request(op, min(limit, self._left(deadline)), **fields)
         if not rep.ok:
@@ -514,12 +499,12 @@ class Checker:
             trials.append((0, ACCUMULATION, None))
         trials += [(t % max(req.correctness_trials, 1), name, fn) for t, (name, fn) in enumerate(TRANSFORMS)]
         for t, name, transform in trials:
-            s = self._seed(req, "trial", t)
+            s = self.seed(req, "trial", t)
             ref = self.make_reference(s)
-            inputs = self.make_inputs(self._seed(req, "inputs", t))
+            inputs = self.make_inputs(self.seed(req, "inputs", t))
             if name == ACCUMULATION:
-                gen = torch.Generator().manual_seed(self._seed(req, "accumulation") >> 1)
-                built = accumulation.trial(inputs, gen, lambda xs, ref=ref: self._reference_outputs(ref, xs))
+                gen = torch.Generator().manual_seed(self.seed(req, "accumulation") >> 1)
+                built = accumulation.trial(inputs, gen, lambda xs, ref=ref: self.reference_outputs(ref, xs))
                 if built is None:
                     continue  # the reference leaves its domain on both patterns: no verdict from it
                 name, inputs, expected = built
@@ -527,7 +512,7 @@ class Checker:
                 if transform is not None:
                     inputs = [transform(x) if isinstance(x, torch.Tensor) and x.is_floating_point() else x
                               for x in inputs]
-                expected = self._reference_outputs(ref, inputs)
+                expected = self.reference_outputs(ref, inputs)
                 if transform is not None and not all(bool(torch.isfinite(e).all()) for e in expected
                                                      if e.is_floating_point()):
                     continue  # outside the reference's own domain: no verdict from it
@@ -537,20 +522,20 @@ class Checker:
             # (rounding.py): those elements get the slack its rounding needs there (fp32's, or under bf16 and
             # fp16 how far the low-precision reference is from float64), nothing more.
             tols = [self.precision.tolerance_for(e.dtype) for e in expected]
-            slacks = [] if not off else low_precision_slack(ref, inputs, expected, tols, self._reference_outputs) \
+            slacks = [] if not off else low_precision_slack(ref, inputs, expected, tols, self.reference_outputs) \
                 if self.precision.low else reference_slack(ref, inputs, expected, tols,
-                                                           self._seed(req, "rounding", t), self._reference_outputs)
-            self._write(ex, inputs, ref)
-            limit = self._first_call_limit_s(req) if first else self._call_limit_s()
+                                                           self.seed(req, "rounding", t), self.reference_outputs)
+            self.write(ex, inputs, ref)
+            limit = self.first_call_limit_s(req) if first else self.call_limit_s()
             if req.kind == "modelnew":
                 # The first construction may build an extension (load_inline in __init__); later ones repeat it.
-                self._ask(proc, "construct", req.load_timeout_s if first else FIRST_CALL_S, deadline, what, seed=s)
-            self._ask(proc, "call", limit, deadline, what, scalars=self._scalars(ref, req.contract, inputs),
+                self.ask(proc, "construct", req.load_timeout_s if first else FIRST_CALL_S, deadline, what, seed=s)
+            self.ask(proc, "call", limit, deadline, what, scalars=self.scalars(ref, req.contract, inputs),
                       timed=False, flush=False)
             first = False
-            self._check_unchanged(ex, inputs, ref, what)
+            self.check_unchanged(ex, inputs, ref, what)
             try:
-                self._compare(ex, expected, what, Status.INCORRECT, capped=not off, slacks=slacks)
+                self.compare(ex, expected, what, Status.INCORRECT, capped=not off, slacks=slacks)
             except Rejected as e:
                 if e.status is not Status.INCORRECT:
                     raise
@@ -558,7 +543,7 @@ class Checker:
                 # that do not depend on them on the task's inputs and do on others (inputs scaled by 100 saturate
                 # the forget gate, so the random initial cell state is kept to the end). The reference called
                 # again on the same inputs then fails the same rule: the trial cannot judge anyone.
-                why = self_disagreement(expected, self._reference_outputs(ref, inputs), self.precision, not off,
+                why = self_disagreement(expected, self.reference_outputs(ref, inputs), self.precision, not off,
                                         slacks)
                 if not why:
                     raise
@@ -576,13 +561,13 @@ class Checker:
                            "deterministic (pass the random state in as an input, or seed it)")
         return void
 
-    def _timing_pool(self, req: EvalRequest) -> list[list[Any]]:
+    def timing_pool(self, req: EvalRequest) -> list[list[Any]]:
         """The timing pool of input sets, each under a secret seed of this request (inputs_pool.py)."""
-        return self.objects.timing_pool(lambda i: self._seed(req, "pool", i))
+        return self.objects.timing_pool(lambda i: self.seed(req, "pool", i))
 
     def _perturber(self, req: EvalRequest, ref: torch.nn.Module, pool: Sequence[Sequence[Any]]) -> Perturber:
         """How this task's timed inputs are perturbed: decided once per checker (inputs_pool.py)."""
-        return self.objects.perturber(self._seed(req, "pool", 0), ref, pool, self._reference_outputs)
+        return self.objects.perturber(self.seed(req, "pool", 0), ref, pool, self.reference_outputs)
 
     def _time_candidate(self, proc: CandidateProcess, ex: Exchange, req: EvalRequest, deadline: float,
                         time_reference: Callable[[int], list[float]]
@@ -591,20 +576,20 @@ class Checker:
         runner left alive could keep the device busy with kernels already queued). On the CPU, whose load
         drifts between seconds, the reference's trials come in blocks between the candidate's, with every
         process of the runner stopped meanwhile, so that both sides see the same machine."""
-        seed = self._seed(req, "timing")
+        seed = self.seed(req, "timing")
         ref = self.make_reference(seed)
-        pool = self._timing_pool(req)
-        self._perturbation = perturb = self._perturber(req, ref, pool)
-        scalars = self._scalars(ref, req.contract, pool[0])
-        self._write(ex, pool[0], ref)
+        pool = self.timing_pool(req)
+        self.perturbation = perturb = self._perturber(req, ref, pool)
+        scalars = self.scalars(ref, req.contract, pool[0])
+        self.write(ex, pool[0], ref)
         if req.kind == "modelnew":
-            self._ask(proc, "construct", FIRST_CALL_S, deadline, "timing", seed=seed)
+            self.ask(proc, "construct", FIRST_CALL_S, deadline, "timing", seed=seed)
         # Warm-up (module loads, autotuning, allocator growth) by the checker's clock: at least 3 calls and
         # 30 ms; the time per call it sees sets how many timed calls to make.
         t0 = _perf_counter()
         calls = 0
         while calls < 3 or ((_perf_counter() - t0) * 1e3 < 30.0 and calls < 1000):
-            self._ask(proc, "call", self._call_limit_s(), deadline, "warm-up", scalars=scalars, timed=False,
+            self.ask(proc, "call", self.call_limit_s(), deadline, "warm-up", scalars=scalars, timed=False,
                       flush=False)
             calls += 1
         est_ms = (_perf_counter() - t0) * 1e3 / calls
@@ -626,9 +611,9 @@ class Checker:
         for i in range(trials):
             last = i == trials - 1 or (not block and i % 5 == 0 and timing.median_settled(cand_ms, floor))
             if snap is not None:
-                self._settled_since(snap, f"timed call {i}")
+                self.settled_since(snap, f"timed call {i}")
             if block and i % block == 0:
-                ref_ms += self._frozen(proc, time_reference, min(block, trials - len(ref_ms)))
+                ref_ms += self.frozen(proc, time_reference, min(block, trials - len(ref_ms)))
             base = pool[i % len(pool)]
             state = perturb.state()
 
@@ -639,18 +624,18 @@ class Checker:
                 ex.poison_outputs()
 
             self.write_unseen(proc, write)
-            sampled = i == 0 or last or self._rng.random() < SAMPLE_RATE
+            sampled = i == 0 or last or self.rng.random() < SAMPLE_RATE
             # The clock runs from before the thaw: whatever the candidate does once it can see the inputs is in
             # the call's time (on the CPU the caches were flushed here, with the inputs written: no request of
             # the runner's stands between the inputs and the timed call).
             t0 = _perf_counter()
             proc.freeze(False, wait=False)
-            rep = self._ask(proc, "call", self._call_limit_s(), deadline, f"timed call {i + 1}", scalars=scalars,
+            rep = self.ask(proc, "call", self.call_limit_s(), deadline, f"timed call {i + 1}", scalars=scalars,
                             timed=True, flush=not cpu)
             # The snapshot inside the measured span: a checker held up between the reply and its snapshot (a busy
             # machine) then counts that delay in the call's time, so outputs written late cannot both escape the
             # snapshot and go uncounted.
-            snap = ex.snapshot_outputs(self._rng)
+            snap = ex.snapshot_outputs(self.rng)
             walls.append((_perf_counter() - t0) * 1e3)
             ms = rep.ms
             if ms is None or not math.isfinite(ms) or ms < 0:
@@ -659,19 +644,19 @@ class Checker:
             if sampled:
                 sampled_any = True
                 inputs = perturb.make(base, state)
-                self._check_unchanged(ex, inputs, ref, f"timed call {i + 1}")
-                self._compare(ex, self._reference_outputs(ref, inputs),
+                self.check_unchanged(ex, inputs, ref, f"timed call {i + 1}")
+                self.compare(ex, self.reference_outputs(ref, inputs),
                               f"timed call {i + 1} disagrees with the reference on its own inputs (work skipped "
                               "when timed, or a cached result?)", Status.SUSPECT)
                 del inputs
-                self._settled_since(snap, f"timed call {i + 1}")
+                self.settled_since(snap, f"timed call {i + 1}")
             if last:
                 break
         assert sampled_any
         if snap is not None:
-            self._settled_since(snap, "the last timed call")
+            self.settled_since(snap, "the last timed call")
         if block and len(ref_ms) < trials:
-            ref_ms += self._frozen(proc, time_reference, trials - len(ref_ms))
+            ref_ms += self.frozen(proc, time_reference, trials - len(ref_ms))
         notes = list(rep.notes[:4])
         self._thread_counts(proc, self._runner_threads, notes)
         return cand_ms, walls, notes, ref_ms
@@ -711,14 +696,14 @@ class Checker:
                                "are caught")
 
     @staticmethod
-    def _settled_since(snap: OutputSnapshot, what: str) -> None:
+    def settled_since(snap: OutputSnapshot, what: str) -> None:
         moved = snap.changed()
         if moved is not None:
             raise Rejected(Status.SUSPECT, f"{what}: output {moved} changed after the runner replied that the call "
                                            "was done (work left running past the timed span: a thread, another "
                                            "stream, or an early reply)")
 
-    def _frozen(self, proc: CandidateProcess, time_reference: Callable[[int], list[float]], n: int) -> list[float]:
+    def frozen(self, proc: CandidateProcess, time_reference: Callable[[int], list[float]], n: int) -> list[float]:
         if n <= 0:
             return []
         try:
@@ -737,8 +722,8 @@ class Checker:
     def _reference_timer(self, req: EvalRequest) -> Callable[[int], list[float]]:
         """The reference timed here the way the runner times a candidate, on this request's timing pool
         (timing_policy.reference_timer); returns `time(n) -> n more trials`."""
-        ref = self.make_reference(self._seed(req, "timing"))
-        pool = self._timing_pool(req)
+        ref = self.make_reference(self.seed(req, "timing"))
+        pool = self.timing_pool(req)
         perturb = self._perturber(req, ref, pool)
         return reference_timer(ref, pool, perturb, self.device, self.flusher)
 

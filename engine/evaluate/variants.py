@@ -28,7 +28,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import torch
 
@@ -37,12 +37,11 @@ from engine.evaluate import timing, wire
 from engine.evaluate.candidate_process import CandidateProcess, RunnerFailed
 from engine.evaluate.exchange import Exchange, Spec
 from engine.evaluate.library_audit import check_libraries
+from engine.evaluate.off_distribution import TRANSFORMS
 from engine.evaluate.outcome import Status
 from engine.evaluate.perturb import Perturber
 from engine.evaluate.requests import EvalRequest, Rejected
-
-if TYPE_CHECKING:
-    from engine.evaluate.checker import Checker
+from engine.evaluate.trial_seam import TrialSeam
 
 VARIANT_TRIALS = 2
 VARIANT_TIMING_MS = {"cuda": 20.0, "cpu": 30.0}  # wall time of each side's timed calls, per size
@@ -86,7 +85,7 @@ def _resized(shape: Sequence[int], size: int) -> tuple[int, ...]:
 class VariantCheck:
     """The variant sizes of one request on one checker (which owns the task, the seeds and the runner)."""
 
-    def __init__(self, checker: Checker, req: EvalRequest):
+    def __init__(self, checker: TrialSeam, req: EvalRequest):
         self.c = checker
         self.req = req
         self.batch = req.batch or 0
@@ -132,7 +131,7 @@ class VariantCheck:
         and cut to `size` (so each element comes from the task's own distribution); numbers from the first."""
         draws = []
         for j in range(max(1, math.ceil(size / self.batch))):
-            torch.manual_seed(self.c._seed(self.req, f"variant {size} {what}", index * 64 + j))
+            torch.manual_seed(self.c.seed(self.req, f"variant {size} {what}", index * 64 + j))
             with torch.device(self.c.device):
                 made = self.c.task.get_inputs()
             draws.append([x.to(self.c.device) if isinstance(x, torch.Tensor) else x for x in made])
@@ -195,20 +194,18 @@ class VariantCheck:
 
     def _limit(self, size: int, first: bool) -> float:
         scale = max(1.0, size / self.batch)
-        return (self.c._first_call_limit_s(self.req) if first else self.c._call_limit_s()) * scale
+        return (self.c.first_call_limit_s(self.req) if first else self.c.call_limit_s()) * scale
 
     def _verify(self, proc: CandidateProcess, ex: Exchange, p: Planned, deadline: float) -> None:
-        from engine.evaluate.checker import TRANSFORMS
-
         want = [tuple(o.shape) for o in ex.of_role("output", p.group)]
         for t in range(VARIANT_TRIALS):
-            seed = self.c._seed(self.req, "trial", t)
+            seed = self.c.seed(self.req, "trial", t)
             ref = self.c.make_reference(seed)
             inputs = self.inputs(p.size, "trial", t)
             name, transform = TRANSFORMS[(p.group + t) % len(TRANSFORMS)] if t else ("", None)
             if transform is not None:
                 inputs = [transform(x) if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]
-            expected = self.c._reference_outputs(ref, inputs)
+            expected = self.c.reference_outputs(ref, inputs)
             got = [tuple(e.shape) for e in expected]
             if got != want:
                 raise Rejected(Status.RUNTIME_ERROR, f"not checked: the reference's outputs at batch {p.size} are "
@@ -217,34 +214,34 @@ class VariantCheck:
                                                  if e.is_floating_point()):
                 continue
             what = f"batch {p.size}, trial {t + 1}" + (f", inputs {name}" if name else "")
-            self.c._write(ex, inputs, ref, group=p.group)
+            self.c.write(ex, inputs, ref, group=p.group)
             if self.req.kind == "modelnew":
-                self.c._ask(proc, "construct", self.c._first_call_limit_s(self.req), deadline, what, seed=seed)
-            self.c._ask(proc, "call", self._limit(p.size, t == 0), deadline, what,
-                        scalars=self.c._scalars(ref, self.req.contract, inputs), timed=False, flush=False,
+                self.c.ask(proc, "construct", self.c.first_call_limit_s(self.req), deadline, what, seed=seed)
+            self.c.ask(proc, "call", self._limit(p.size, t == 0), deadline, what,
+                        scalars=self.c.scalars(ref, self.req.contract, inputs), timed=False, flush=False,
                         group=p.group)
-            self.c._check_unchanged(ex, inputs, ref, what, group=p.group)
-            self.c._compare(ex, expected, what, Status.INCORRECT, capped=transform is None, group=p.group)
+            self.c.check_unchanged(ex, inputs, ref, what, group=p.group)
+            self.c.compare(ex, expected, what, Status.INCORRECT, capped=transform is None, group=p.group)
 
     def _time(self, proc: CandidateProcess, ex: Exchange, p: Planned, deadline: float, cand_ms: float
               ) -> tuple[ShapeCheck, Later | None]:
         c = self.c
-        seed = c._seed(self.req, "timing")
+        seed = c.seed(self.req, "timing")
         ref = c.make_reference(seed)
         pool = [self.inputs(p.size, "pool", i) for i in range(2)]
-        perturb = Perturber(pool[0], c.device, lambda xs: _finite(c._reference_outputs(ref, xs)))
+        perturb = Perturber(pool[0], c.device, lambda xs: _finite(c.reference_outputs(ref, xs)))
         est = max(cand_ms * p.size / self.batch, 1e-3)
         n = int(min(MAX_CALLS, max(MIN_CALLS, math.ceil(VARIANT_TIMING_MS["cuda" if self.gpu else "cpu"] / est))))
-        scalars = c._scalars(ref, self.req.contract, pool[0])
+        scalars = c.scalars(ref, self.req.contract, pool[0])
         if self.req.kind == "modelnew":
-            c._ask(proc, "construct", c._first_call_limit_s(self.req), deadline, f"batch {p.size}", seed=seed)
+            c.ask(proc, "construct", c.first_call_limit_s(self.req), deadline, f"batch {p.size}", seed=seed)
         reported: list[float] = []
         walls: list[float] = []
         snap = None
         for i in range(n):
             what = f"batch {p.size}, timed call {i + 1}"
             if snap is not None:
-                c._settled_since(snap, what)
+                c.settled_since(snap, what)
             base = pool[i % len(pool)]
             state = perturb.state()
             perturb.write(ex.of_role("input", p.group), base)
@@ -253,28 +250,28 @@ class VariantCheck:
             ex.poison_outputs(p.group)
             timing.sync(c.device)
             if not self.gpu:
-                c._ask(proc, "flush", c._call_limit_s(), deadline, what)
+                c.ask(proc, "flush", c.call_limit_s(), deadline, what)
             t0 = _perf_counter()
-            rep = c._ask(proc, "call", self._limit(p.size, False), deadline, what, scalars=scalars, timed=True,
+            rep = c.ask(proc, "call", self._limit(p.size, False), deadline, what, scalars=scalars, timed=True,
                          flush=self.gpu, group=p.group)
-            snap = ex.snapshot_outputs(c._rng, p.group)
+            snap = ex.snapshot_outputs(c.rng, p.group)
             walls.append((_perf_counter() - t0) * 1e3)
             if rep.ms is None or not math.isfinite(rep.ms) or rep.ms < 0:
                 raise Rejected(Status.SUSPECT, f"{what}: the runner reported no valid time ({rep.ms!r})")
             reported.append(rep.ms)
             if i in (0, n - 1):
                 inputs = perturb.make(base, state)
-                c._check_unchanged(ex, inputs, ref, what, group=p.group)
-                c._compare(ex, c._reference_outputs(ref, inputs), f"{what} disagrees with the reference on its own "
+                c.check_unchanged(ex, inputs, ref, what, group=p.group)
+                c.compare(ex, c.reference_outputs(ref, inputs), f"{what} disagrees with the reference on its own "
                            "inputs (work skipped when timed, or a cached result?)", Status.SUSPECT, group=p.group)
-                c._settled_since(snap, what)
+                c.settled_since(snap, what)
         if snap is not None:
-            c._settled_since(snap, f"batch {p.size}, the last timed call")
-        cand = statistics.median(timing.candidate_times(reported, walls, c._overhead, gpu=self.gpu))
+            c.settled_since(snap, f"batch {p.size}, the last timed call")
+        cand = statistics.median(timing.candidate_times(reported, walls, c.overhead, gpu=self.gpu))
         time_ref = self._reference_timer(ref, pool, perturb)
         if self.gpu:  # timed once the runner is gone: it could keep the device busy with work already queued
             return ShapeCheck(p.size, Status.VALID.value, "", round(cand, 6)), Later(p.size, n, time_ref)
-        ref_ms = statistics.median(c._frozen(proc, lambda k: [time_ref() for _ in range(k)], n))
+        ref_ms = statistics.median(c.frozen(proc, lambda k: [time_ref() for _ in range(k)], n))
         return ShapeCheck(p.size, Status.VALID.value, "", round(cand, 6), round(ref_ms, 6)), None
 
     def _reference_timer(self, ref: torch.nn.Module, pool: list[list[Any]], perturb: Perturber

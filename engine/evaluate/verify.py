@@ -30,7 +30,7 @@ def as_outputs(out: object) -> list[object]:
     return list(out) if isinstance(out, (tuple, list)) else [out]
 
 
-def _bytes(t: torch.Tensor) -> torch.Tensor:
+def raw_bytes(t: torch.Tensor) -> torch.Tensor:
     """The raw bytes of a tensor: compares NaN payloads and -0.0 exactly, unlike ==."""
     return t.detach().contiguous().reshape(-1).view(torch.uint8)
 
