@@ -65,11 +65,12 @@ def contract_header(spec: TaskSpec) -> str:
               "allocated by the caller" for name, t in spec.outputs]
     if spec.batch is not None:
         free = [a.c_name for a in spec.tensor_args if spec.batched(a.name)] + [n for n, _ in spec.outputs]
-        sizes = ", ".join(map(str, spec.batch.variants))
-        lines += [" *", f" *   Dim 0 of {', '.join(free)} is the batch ({spec.batch.size} above): candidates are also",
-                  f" *   verified at batch sizes {sizes}, and a kernel is used at the sizes it was",
-                  " *   found valid on; read sizes from the tensors (sizes[0]), or return 2 for a size the kernel",
-                  " *   does not handle."]
+        lo, hi = spec.batch.bounds
+        lines += [" *", f" *   Dim 0 of {', '.join(free)} is the batch ({spec.batch.size} above), free from {lo} to "
+                  f"{hi}:",
+                  " *   candidates are also verified at other batch sizes in that range, drawn at random for each",
+                  " *   candidate and not announced, and a kernel is used over the sizes it was found valid on; read",
+                  " *   sizes from the tensors (sizes[0]), or return 2 for a size the kernel does not handle."]
     decl = ",\n    ".join(c_params(spec))
     return f"""// hiera contract for task '{spec.name}' (frozen: do not edit; generated from the task).
 #pragma once
@@ -346,10 +347,11 @@ def contract_layout(spec: TaskSpec) -> dict[str, Any]:
 
 
 def _batch_layout(spec: TaskSpec) -> dict[str, Any] | None:
-    """Which dims may vary (issue 29): dim 0 of these inputs and outputs, at these sizes besides the given one."""
+    """Which dims may vary (issue 29): dim 0 of these inputs and outputs, in this range (issue 38: the sizes a
+    candidate is checked at inside it are drawn for each candidate and written nowhere a candidate reads)."""
     if spec.batch is None:
         return None
-    return {"dim": 0, "size": spec.batch.size, "variants": list(spec.batch.variants),
+    return {"dim": 0, "size": spec.batch.size, "range": list(spec.batch.bounds),
             "inputs": [a.name for a in spec.tensor_args if spec.batched(a.name)],
             "outputs": [n for n, _ in spec.outputs]}
 

@@ -376,7 +376,7 @@ def _batch_dim(described: tuple[Any, list[Any], Any] | None, inputs: list[Any], 
     that size, for each of generic_sizes(B)}}, a note), or (None, why there is none)."""
     import torch
 
-    from contracts.shapes import generic_sizes, variant_sizes
+    from contracts.shapes import bounds, generic_sizes, variant_sizes
 
     tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
     if not tensors:
@@ -437,8 +437,9 @@ def _batch_dim(described: tuple[Any, list[Any], Any] | None, inputs: list[Any], 
             graph, _why = _graph(model, at(s))
             if graph is not None:
                 graphs[str(s)] = graph
-    note = f"dim 0 of every tensor input and output is the batch ({b}); other sizes the reference accepts: " + \
-        ", ".join(map(str, accepted))
+    # The range, not the sizes tried: the note is in the contract a candidate reads (issue 38).
+    lo, hi = bounds(b, accepted, (int(s) for s in refused))
+    note = f"dim 0 of every tensor input and output is the batch ({b}); the reference accepts it from {lo} to {hi}"
     return {"size": b, "variants": accepted, "refused": refused, "graphs": graphs}, note
 
 

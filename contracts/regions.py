@@ -19,6 +19,11 @@ from typing import Any
 # arithmetic), as a region of its own.
 OWN = "(the forward's own operators)"
 
+# What a region's figures keep, in memory as in their record (to_json): held rounded from the start, so a record
+# read back (from_json) equals what was measured, and a run's result says the same whether fresh or resumed.
+MS_DIGITS = 6
+SHARE_DIGITS = 4
+
 
 @dataclass(frozen=True)
 class Region:
@@ -29,11 +34,15 @@ class Region:
     ms: float  # its time per forward (median over the measured calls)
     share: float  # ms over the whole forward's time, in [0, 1]
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ms", round(float(self.ms), MS_DIGITS))
+        object.__setattr__(self, "share", round(float(self.share), SHARE_DIGITS))
+
     def label(self) -> str:
         return f"{self.path} ({self.kind})" if self.kind else self.path
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "kind": self.kind, "ms": round(self.ms, 6), "share": round(self.share, 4)}
+        return {"path": self.path, "kind": self.kind, "ms": self.ms, "share": self.share}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Region:
@@ -50,6 +59,10 @@ class RegionTimes:
     method: str  # "cuda events around each submodule" | "host clock around each submodule"
     calls: int  # forwards measured
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total_ms", round(float(self.total_ms), MS_DIGITS))
+        object.__setattr__(self, "regions", tuple(self.regions))
+
     def top(self) -> Region | None:
         return self.regions[0] if self.regions else None
 
@@ -60,7 +73,7 @@ class RegionTimes:
         return ", ".join(shown) + (f" and {rest} more" if rest > 0 else "")
 
     def to_json(self) -> dict[str, Any]:
-        return {"total_ms": round(self.total_ms, 6), "method": self.method, "calls": self.calls,
+        return {"total_ms": self.total_ms, "method": self.method, "calls": self.calls,
                 "regions": [r.to_json() for r in self.regions]}
 
     @classmethod

@@ -4,8 +4,10 @@ A task's `get_inputs()` fixes one set of shapes; a user calls the module with ot
 dimension, the batch: dim 0, when it is shared by every tensor input and every output (the probe checks
 on the meta device that the reference accepts other sizes there and that its outputs follow; a module
 that fixes the size, e.g. a parameter shaped by it, has no variants). Every candidate is then verified on
-a few batch sizes beside the given one (`variant_sizes`), and what it was found valid on decides what its
-exported file serves itself (`Coverage`); anything else runs the reference's own forward.
+a few batch sizes beside the given one, drawn afresh for it inside the range the reference accepts
+(`draw_sizes`, issue 38: a kernel correct only at announced sizes is not delivered for the sizes between), and
+what it was found valid on decides what its exported file serves itself (`Coverage`); anything else runs the
+reference's own forward.
 
 Plain data and the standard library only: the probe, the contract, the checker, the export and the run
 record all read these.
@@ -13,17 +15,74 @@ record all read these.
 
 from __future__ import annotations
 
+import random
+import secrets
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from contracts.verdict import ratio_text
 
 
 def variant_sizes(batch: int) -> tuple[int, ...]:
-    """The batch sizes every candidate is verified on beside `batch`: 1, half of it, an odd size and twice
-    it (those that differ from it), ascending. 1 is the inference call; the odd size is one row short (or
-    over) of a multiple, where a kernel that assumes whole blocks or vectors goes wrong."""
+    """The batch sizes the probe runs the reference at (on the meta device) beside `batch`: 1, half of it, an odd
+    size and twice it (those that differ from it), ascending. Those it accepts bound the range candidates are
+    checked over (`bounds`); the sizes a candidate is checked at are drawn inside it for each one (`draw_sizes`)."""
     odd = batch - 1 if batch % 2 == 0 and batch > 4 else (batch + 1 if batch % 2 == 0 else batch + 2)
     return tuple(sorted({1, batch // 2, odd, 2 * batch} - {0, batch}))
+
+
+def bounds(batch: int, accepted: Sequence[int], refused: Iterable[int]) -> tuple[int, int]:
+    """The batch range around `batch` whose ends the reference was seen to accept, with no size it refused
+    inside: [lo, hi] (lo == hi == batch when it accepted no neighbour)."""
+    bad = set(refused)
+    lo = hi = batch
+    for s in sorted((a for a in accepted if a < batch), reverse=True):
+        if any(s < r < lo for r in bad):
+            break
+        lo = s
+    for s in sorted(a for a in accepted if a > batch):
+        if any(hi < r < s for r in bad):
+            break
+        hi = s
+    return lo, hi
+
+
+def draw_sizes(batch: int, lo: int, hi: int, rng: random.Random | None = None) -> tuple[int, ...]:
+    """The batch sizes one candidate is checked at beside `batch`, drawn afresh each time (issue 38): both ends
+    of [lo, hi] (1, the inference call, and usually twice the batch), an odd size, a prime near half the batch
+    and one size uniform in the range, ascending, those that differ from `batch`. Drawn from the system's
+    secret source unless `rng` is given (tests): no list a kernel could be written for, and nothing a
+    candidate reads (the contract names the range, never the sizes); a size one candidate's feedback showed is
+    not the next one's."""
+    if lo >= hi:
+        return ()
+    rng = rng or secrets.SystemRandom()
+    picks = {lo, hi, rng.randint(lo, hi)}
+    odds = range(lo | 1, hi + 1, 2)
+    odd = _other(rng, odds, batch)
+    if odd is not None:
+        picks.add(odd)
+    # a prime near half: the first prime from a point drawn in [3/8, 5/8] of the batch (primes are dense enough
+    # that the search is short), inside the range
+    start = rng.randint(max(lo, batch * 3 // 8), max(lo, min(hi, batch * 5 // 8)))
+    prime = next((p for p in range(start, min(hi, 2 * start + 2) + 1) if _prime(p) and p != batch), None)
+    if prime is not None:
+        picks.add(prime)
+    return tuple(sorted(picks - {batch}))
+
+
+def _other(rng: random.Random, choices: range, avoid: int) -> int | None:
+    """A member of `choices` other than `avoid`, uniformly (None when there is none)."""
+    if not choices or (len(choices) == 1 and choices[0] == avoid):
+        return None
+    while True:
+        c = rng.choice(choices)
+        if c != avoid:
+            return c
+
+
+def _prime(n: int) -> bool:
+    return n > 1 and all(n % q for q in range(2, int(n**0.5) + 1))
 
 
 def generic_sizes(batch: int) -> tuple[int, int, int]:
@@ -114,6 +173,15 @@ class ShapeReport:
 
     batch: int
     checks: tuple[ShapeCheck, ...]
+    # Whether the sizes checked were drawn for this candidate where it could not know them (draw_sizes): only
+    # then does its coverage stand for the sizes between them, and an exported file serve it (`served`).
+    drawn: bool = False
+
+    @property
+    def served(self) -> Coverage:
+        """What an exported file of this candidate serves itself: its coverage when the sizes were drawn for it,
+        else the given shapes alone (a kernel can be right at sizes it was told and wrong between them)."""
+        return self.coverage if self.drawn else Coverage()
 
     @property
     def valid(self) -> list[int]:
@@ -162,13 +230,14 @@ class ShapeReport:
     def to_json(self) -> dict[str, object]:
         cov = self.coverage.batch_range
         return {"batch": self.batch, "checks": [c.to_json() for c in self.checks],
-                "covers": list(cov) if cov else None}
+                "covers": list(cov) if cov else None, "drawn": self.drawn}
 
     @classmethod
     def from_json(cls, d: dict[str, object]) -> ShapeReport:
         checks = d.get("checks") or []
         return cls(int(d.get("batch") or 0),  # type: ignore[call-overload]
-                   tuple(ShapeCheck.from_json(c) for c in checks if isinstance(c, dict)))  # type: ignore[union-attr]
+                   tuple(ShapeCheck.from_json(c) for c in checks if isinstance(c, dict)),  # type: ignore[union-attr]
+                   d.get("drawn") is True)
 
 
 def _by_outcome(checks: list[ShapeCheck], reasons: bool) -> dict[tuple[str, str], str]:

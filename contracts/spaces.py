@@ -132,6 +132,143 @@ def _dotted(node: ast.AST) -> str | None:
     return None
 
 
+# Standard-library modules of plumbing (paths, files, hashes, processes, clocks, encodings): none of their functions
+# computes on a tensor, so a call through a name bound to one of them (os.path.join, hashlib.sha256, subprocess.run)
+# is not a tensor method. Not here: operator, functools, math, builtins, importlib, copy (their functions apply a
+# tensor's own operators, or reach any module).
+_PLUMBING_MODULES = frozenset({"base64", "hashlib", "io", "json", "os", "os.path", "pathlib", "shutil", "subprocess",
+                               "sys", "tempfile", "time", "warnings"})
+# A file object's methods (a name bound by `with open(...) as f`, `open` being the builtin).
+_FILE_CLASSES = ("BufferedReader", "BufferedWriter", "BufferedRandom", "TextIOWrapper")
+# Where any of these appears (a name, an attribute other than the instance's own, an imported name), no name is
+# trusted as plumbing: each can rebind a name, or change what a module's attribute is, out of this check's sight
+# (setattr(os.path, "join", torch.add); sys.modules["hashlib"] = ...; a module's __dict__).
+_OUT_OF_SIGHT = frozenset({"setattr", "delattr", "getattr", "exec", "eval", "compile", "globals", "locals", "vars",
+                           "__import__", "__builtins__", "builtins", "importlib", "import_module", "__dict__",
+                           "modules", "__setattr__", "__delattr__", "__getattribute__", "__class__"})
+
+
+def _root(node: ast.AST) -> str | None:
+    """The name an attribute or subscript chain starts from (`os` for os.path.join, sys.modules["x"])."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _own(node: ast.Attribute) -> bool:
+    """`self.name`: an attribute of the instance itself, no deeper (self.mod.join = ... changes whatever self.mod
+    holds, a module as well)."""
+    return isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def _bindings(tree: ast.Module) -> dict[str, list[ast.AST]]:
+    """Every node that binds each name anywhere in the module, in any scope: assignments and other stores, deletes,
+    parameters, imports, definitions, `except ... as`, `with ... as` targets, match captures, global/nonlocal."""
+    found: dict[str, list[ast.AST]] = {}
+
+    def bind(name: str | None, node: ast.AST) -> None:
+        if name:
+            found.setdefault(name, []).append(node)
+
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            bind(n.id, n)
+        elif isinstance(n, ast.arg):
+            bind(n.arg, n)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            for a in n.names:
+                bind(a.asname or a.name.split(".")[0], n)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler, ast.MatchAs,
+                            ast.MatchStar)):
+            bind(n.name, n)
+        elif isinstance(n, ast.MatchMapping):
+            bind(n.rest, n)
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            for name in n.names:
+                bind(name, n)
+    return found
+
+
+def _rebinds_out_of_sight(tree: ast.Module, imported: set[str]) -> bool:
+    """Whether the module can rebind a name or change a module's attributes where _bindings does not see it: a star
+    import, setattr/exec/vars/globals/getattr and the like, a module's __dict__ or sys.modules, a store into an
+    attribute other than the instance's own (os.path.join = ..., self.mod.join = ...) or into an imported name's
+    items."""
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Import, ast.ImportFrom)) and any(
+                a.name == "*" or {a.name, a.asname} & _OUT_OF_SIGHT for a in n.names):
+            return True
+        if isinstance(n, ast.Name) and n.id in _OUT_OF_SIGHT:
+            return True
+        if isinstance(n, ast.Attribute) and (n.attr in _OUT_OF_SIGHT or isinstance(n.ctx, (ast.Store, ast.Del))
+                                             ) and not _own(n):
+            return True
+        if isinstance(n, ast.Subscript) and isinstance(n.ctx, (ast.Store, ast.Del)) and _root(n) in imported:
+            return True
+    return False
+
+
+def _plumbing_of(binding: ast.AST, name: str, files: set[int]) -> object | None:
+    """What one binding of `name` makes it, where that is plumbing: the real module (or the name imported from it)
+    for an import of a _PLUMBING_MODULES module, the file types for a `with open(...) as name` target (`files`, the
+    ids of those targets); else None."""
+    import importlib
+    import io
+
+    if isinstance(binding, ast.Import):
+        [alias] = [a for a in binding.names if (a.asname or a.name.split(".")[0]) == name][:1] or [None]
+        module = alias and (alias.name if alias.asname else alias.name.split(".")[0])
+        return importlib.import_module(module) if module in _PLUMBING_MODULES else None
+    if isinstance(binding, ast.ImportFrom) and binding.level == 0 and binding.module in _PLUMBING_MODULES:
+        [alias] = [a for a in binding.names if (a.asname or a.name) == name][:1] or [None]
+        if alias is None or alias.name.startswith("_"):
+            return None
+        if f"{binding.module}.{alias.name}" in _PLUMBING_MODULES:
+            return importlib.import_module(f"{binding.module}.{alias.name}")
+        return getattr(importlib.import_module(binding.module), alias.name, None)
+    if isinstance(binding, ast.Name) and id(binding) in files:
+        return tuple(getattr(io, c) for c in _FILE_CLASSES)
+    return None
+
+
+def _plumbing_names(tree: ast.Module) -> dict[str, object]:
+    """Names that hold plumbing, not tensors, wherever they are used: every binding of the name, anywhere in the
+    module, makes it the same plumbing (an import of a _PLUMBING_MODULES module, or `with open(...) as name` with
+    `open` never rebound). None at all where the module can rebind names or change modules out of this check's
+    sight (_rebinds_out_of_sight). With _resolves, a call counts as plumbing only through an attribute the real
+    module (or file type) has: `import torch as os`, `os = torch`, a parameter named os, os.matmul = torch.matmul
+    all leave os.matmul(x, y) a violation."""
+    bindings = _bindings(tree)
+    imported = {name for name, nodes in bindings.items()
+                if any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in nodes)}
+    if _rebinds_out_of_sight(tree, imported):
+        return {}
+    # `with open(...) as name` targets, `open` being the builtin (never bound in the module)
+    files = {id(item.optional_vars) for w in ast.walk(tree) if isinstance(w, (ast.With, ast.AsyncWith))
+             for item in w.items if "open" not in bindings and isinstance(item.context_expr, ast.Call)
+             and isinstance(item.context_expr.func, ast.Name) and item.context_expr.func.id == "open"}
+    trusted: dict[str, object] = {}
+    for name, nodes in bindings.items():
+        held = [_plumbing_of(n, name, files) for n in nodes]
+        if held[0] is not None and all(h is held[0] or h == held[0] for h in held):
+            trusted[name] = held[0]
+    return trusted
+
+
+def _resolves(held: object, attrs: list[str]) -> bool:
+    """Whether the chain of attributes `attrs` exists on the real plumbing `held` (a module, a name from one, or the
+    file types): an attribute a candidate added or a dunder never counts."""
+    if not attrs or any(a.startswith("__") for a in attrs):
+        return False
+    if isinstance(held, tuple):  # a file object: one method of one of the file types
+        return len(attrs) == 1 and any(hasattr(c, attrs[0]) for c in held)
+    for a in attrs:
+        if not hasattr(held, a):
+            return False
+        held = getattr(held, a)
+    return True
+
+
 def _modelnew_forward_nodes(tree: ast.Module) -> list[ast.AST]:
     """The statements that run at call time: ModelNew.forward and module-level helper functions."""
     nodes: list[ast.AST] = []
@@ -192,6 +329,7 @@ def check_python_source(src: str, space: Space) -> list[Violation]:
         if isinstance(t, ast.Name)
     }
     layers = _layer_attributes(tree)
+    plumbing = _plumbing_names(tree)
     for fn in _modelnew_forward_nodes(tree):
         for node in ast.walk(fn):
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
@@ -211,6 +349,8 @@ def check_python_source(src: str, space: Space) -> list[Violation]:
                     add(node, f"the PyTorch layer self.{parts[1]} ({layers[parts[1]]})")
             elif parts[0] == "self" or parts[0] in module_attrs:
                 continue  # compiled extension functions (load_inline results) and plain helpers
+            elif parts[0] in plumbing and _resolves(plumbing[parts[0]], parts[1:]):
+                continue  # a standard-library module's function or a file's method (os.path.join, f.read)
             elif len(parts) > 1 and leaf not in _ALLOWED_TENSOR_METHODS:
                 add(node, f"the tensor method .{leaf}()")
     return found

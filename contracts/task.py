@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from contracts.shapes import bounds
 from contracts.task_source import check_source
 
 # Loading a task runs it (import, get_init_inputs, Model(...), get_inputs, one forward) in a process of its own;
@@ -96,10 +97,18 @@ class BatchDim:
     (contracts/probe.py _batch_dim, contracts/shapes.py)."""
 
     size: int  # at get_inputs()
-    variants: tuple[int, ...]  # the sizes of shapes.variant_sizes(size) the reference accepts: verified per candidate
+    # The sizes of shapes.variant_sizes(size) the reference accepts: they bound the range (`bounds`) inside which
+    # each candidate's check sizes are drawn (shapes.draw_sizes); never the sizes themselves.
+    variants: tuple[int, ...]
     refused: dict[str, str]  # the others, with why
-    # The fx graph at each of shapes.generic_sizes(size) (the expert reads its general code off them).
+    # The fx graph at each of shapes.generic_sizes(size) (the expert lowers it there to see which of its code
+    # follows the batch: codegen/runtime_batch.py).
     graphs: dict[int, tuple[GraphNode, ...]] = field(default_factory=dict)
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        """The batch range the reference accepts around `size` (its ends seen accepted, no refusal inside)."""
+        return bounds(self.size, self.variants, (int(s) for s in self.refused))
 
 
 @dataclass(frozen=True)

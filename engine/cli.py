@@ -12,9 +12,9 @@ import argparse
 import contextlib
 import importlib
 import itertools
-import json
 import sys
 
+from contracts import strict_json
 from engine import pycache
 from engine.commands.common import (  # noqa: F401  (re-exported: callers and tests name them from here)
     EXIT_INVALID,
@@ -61,9 +61,9 @@ def _say_usage_error(message: str, argv: list[str], usage: str | None = None) ->
         pair == ("--events", "jsonl") for pair in itertools.pairwise(argv))
     if events:
         # protocol.md: the event stream always ends with a result or an error event.
-        print(json.dumps({"event": "error", "message": message, "log": None}), flush=True)
+        print(strict_json.dumps({"event": "error", "message": message, "log": None}), flush=True)
     elif "--json" in argv:
-        print(json.dumps({"status": "error", "reason": message}), flush=True)
+        print(strict_json.dumps({"status": "error", "reason": message}), flush=True)
     if usage:
         console.print(escape(usage.rstrip()), soft_wrap=True)
     console.print(f"[red]error:[/red] {escape(message)}")

@@ -12,7 +12,6 @@ libraries space) and the run says so when it gets there.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -24,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from contracts import strict_json
 from contracts.device import Device
 
 OK, MISSING, FAILED, SKIPPED = "ok", "missing", "failed", "skipped"
@@ -188,6 +188,23 @@ def bubblewrap(gpu: bool) -> Check:
     _, out = _run([path, "--version"])
     return Check("bubblewrap (the sandbox)", OK, f"{path} ({out.strip()}); a sandboxed process started"
                  + (" with the GPU's device nodes" if gpu else ""), essential=True)
+
+
+def resource_limits(gpu: bool, sandbox: bool) -> Check:
+    """Each limit a candidate meets and what enforces it here (engine/evaluate/limit_check.py): a fallback is
+    said, a limit that does not hold is a failure."""
+    from engine.evaluate import limit_check
+
+    limits = limit_check.check(gpu, sandbox)
+    detail = "; ".join(f"{lim.name}: {lim.how}" for lim in limits)
+    broken = [lim.name for lim in limits if not lim.holds]
+    if broken:
+        return Check("resource limits", FAILED, detail[:1500],
+                     f"not enforced here: {', '.join(broken)}; run hiera as a user whose processes the kernel limits "
+                     "(not root), or where it can make control groups (cgroup v2 with the pids and memory "
+                     "controllers delegated)")
+    fallbacks = sum(1 for lim in limits if lim.fallback)
+    return Check("resource limits", OK, (f"{fallbacks} by fallback; " if fallbacks else "") + detail[:1500])
 
 
 def libraries(gpu: bool) -> Check:
@@ -355,6 +372,7 @@ def run_checks(device: Device, sandbox: bool = True, quick: bool = False,
     add(_timed(nvcc))
     add(_timed(lambda: bubblewrap(gpu)) if sandbox else
         Check("bubblewrap (the sandbox)", SKIPPED, "--no-sandbox: candidates run with your own rights"))
+    add(_timed(lambda: resource_limits(gpu, sandbox)))
     add(_timed(lambda: libraries(gpu)))
     add(_timed(pycache))
     add(_timed(lambda: ceilings(device, measure=not quick, again=remeasure)))
@@ -371,7 +389,7 @@ def run_checks(device: Device, sandbox: bool = True, quick: bool = False,
 
 
 def as_json(checks: list[Check], device: Device) -> str:
-    return json.dumps({"device": str(device), "checks": [c.to_json() for c in checks],
+    return strict_json.dumps({"device": str(device), "checks": [c.to_json() for c in checks],
                        "ready": all(c.status in (OK, SKIPPED) for c in checks if c.essential),
                        "ceilings": cached_ceilings(device)}, indent=1)
 

@@ -187,6 +187,11 @@ class Loop:
                              str(self.store.run_dir(state.run_id)), s.deadline_s))
         self.work.resumed({rs.round: len(rs.outcomes) for rs in state.rounds})
         self.work.start()
+        if s.eval.sandbox:
+            from engine.evaluate import limit_check
+
+            for said in limit_check.notices(on_gpu, s.eval.sandbox):  # never a limit silently absent
+                self.notice(state, said)
         if s.profile and not on_gpu:
             state.profiling_off = ("profiling off: Nsight Compute profiles CUDA devices and this run is on "
                                    "the CPU")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from contracts.export import modelnew_source, result_paths, run_mark
+from contracts.export import modelnew_source, modelnew_wrapper, result_paths, run_mark
 from contracts.runrecord import (
     BEST_SO_FAR_DIR,
     NOT_DELIVERED_DIR,
@@ -21,11 +21,13 @@ from contracts.runrecord import (
     not_delivered_reason,
     verdict_phrase,
 )
-from engine.evaluate.outcome import CandidateKind
+from engine.evaluate.outcome import Candidate, CandidateKind
 from engine.loop_state import Best
 
 if TYPE_CHECKING:
     from engine.loop_host import FilesHost
+
+MODELNEW_COPY = ".source.py.txt"  # beside a whole-ModelNew result: its source, to read (not importable)
 
 
 class ResultFiles:
@@ -76,23 +78,44 @@ class ResultFiles:
         reason = Path(paths.py).parent / NOT_DELIVERED_REASON
         return reason.read_text().strip() if reason.is_file() else not_delivered_reason(fig)
 
+    def _verified_library(self, c: Candidate) -> bytes | None:
+        """The evaluator's own build of the best (its build cache, or built again by the same recipe in the same
+        sandbox if pruned): what the exported file loads, by hash (contracts/export.py). None where it cannot be
+        had (no compiler here): the file then builds the source by that recipe."""
+        from engine.evaluate.build import build_one
+
+        config = getattr(self.loop.evaluator, "build_config", None)
+        if config is None:
+            return None
+        built = build_one(c, config)
+        if not built.ok or built.artifact is None:
+            return None
+        try:
+            return Path(built.artifact).read_bytes()
+        except OSError:
+            return None
+
     def _write_pair(self, best: Best, fig: BestFigure, run_id: str, directory: Path | None) -> ResultPaths:
         c = best.candidate
         if directory is not None:
             directory.mkdir(parents=True, exist_ok=True)
         if c.kind is CandidateKind.MODELNEW:
-            py, _ = result_paths(self.loop.spec, ".cu", directory, run_id)
-            py.write_text(f"# The best of an optimize run {run_mark(run_id)}: {fig.speedup:.2f}x against eager on "
-                          f"{best.outcome.device}, {verdict_phrase(fig)}.\n" + c.source)
+            # Inert on import, like a contract kernel's file: the source embedded, run on first use; a readable
+            # copy beside it (contracts/export.modelnew_wrapper).
+            py, copy = result_paths(self.loop.spec, MODELNEW_COPY, directory, run_id)
+            first = (f"The best of an optimize run {run_mark(run_id)}: {fig.speedup:.2f}x against eager on "
+                     f"{best.outcome.device}, {verdict_phrase(fig)}.")
+            py.write_text(modelnew_wrapper(c.source, first, copy.name))
+            copy.write_text(c.source)
             return ResultPaths(str(py), None)
         py, src = result_paths(self.loop.spec, c.kind.suffix, directory, run_id)
         pair = "timed again on its own" if best.retimed else "its first pair; not re-timed"
         note = (f"{fig.speedup:.2f}x against eager on {best.outcome.device}, {verdict_phrase(fig)}; {pair}. "
                 f"Kernel copy: {src.name}.")
-        # The file's guard serves what the best was found valid on: the batch range its checks found, or the
-        # given shapes alone (a candidate valid only there, or one not checked at other sizes).
-        cover = best.outcome.shapes.coverage if best.outcome.shapes is not None else None
+        # The file's guard serves what the best was found valid on: the batch range its checks found at sizes
+        # drawn for it, or the given shapes alone (a candidate valid only there, or not checked at drawn sizes).
+        cover = best.outcome.shapes.served if best.outcome.shapes is not None else None
         py.write_text(modelnew_source(self.loop.spec, c.source, cuda=c.kind is CandidateKind.CUDA, note=note,
-                                      run_id=run_id, cover=cover))
+                                      run_id=run_id, cover=cover, library=self._verified_library(c)))
         src.write_text(c.source)
         return ResultPaths(str(py), str(src))

@@ -18,7 +18,6 @@ server reads through it too); this module is the writer.
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import socket
@@ -29,8 +28,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from contracts import strict_json
 from contracts.runstore import ADDED_COLUMNS, SCHEMA, SCHEMA_VERSION, RunReader
 from engine.evaluate.outcome import Candidate, Outcome
+
+
+def _dumps(value: object) -> str:
+    """A record's JSON: strict (no NaN), values only (the typed readers have no key for a flag)."""
+    return strict_json.dumps(value, flag=False)
 
 # How far a process's start time read back may be from the recorded one and still be the same process
 # (/proc's start time has clock-tick resolution; the boot time it is added to is whole seconds).
@@ -185,7 +190,7 @@ class RunStore(RunReader):
                 "INSERT INTO runs (id, kind, task_path, task_name, task_hash, status, backend, device, settings,"
                 " started, pid, host, proc_start) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (run_id, kind, str(task_path), task_name, task_hash, "running", backend, device,
-                 json.dumps(settings), time.time(), os.getpid(), socket.gethostname(), process_start(os.getpid())),
+                 _dumps(settings), time.time(), os.getpid(), socket.gethostname(), process_start(os.getpid())),
             )
         self.run_dir(run_id)
         return run_id
@@ -212,9 +217,9 @@ class RunStore(RunReader):
                 " status, reason, flags, speedup, candidate_ms, reference_ms, build_s, verify_s, time_s, outcome,"
                 " created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (run_id, cand.id, round, index, cand.kind.value, cand.space.value if cand.space else None,
-                 cand.origin, cand.note, str(src), outcome.status.value, outcome.reason, json.dumps(o["flags"]),
+                 cand.origin, cand.note, str(src), outcome.status.value, outcome.reason, _dumps(o["flags"]),
                  o["speedup"], o["candidate_ms"], o["reference_ms"], outcome.build_s, outcome.verify_s,
-                 outcome.time_s, json.dumps(o), time.time()),
+                 outcome.time_s, _dumps(o), time.time()),
             )
         return src
 
@@ -224,7 +229,7 @@ class RunStore(RunReader):
         with self.tx() as c:
             c.execute(
                 "INSERT OR REPLACE INTO decisions VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (run_id, round, space, json.dumps(scores), json.dumps(evidence), direction, strategy, rationale,
+                (run_id, round, space, _dumps(scores), _dumps(evidence), direction, strategy, rationale,
                  parent_id, profile_bottleneck, time.time()),
             )
 
@@ -239,12 +244,12 @@ class RunStore(RunReader):
     def record_profile(self, run_id: str, candidate_id: str, data: dict[str, Any]) -> None:
         with self.tx() as c:
             c.execute("INSERT OR REPLACE INTO profiles VALUES (?,?,?,?)",
-                      (run_id, candidate_id, json.dumps(data), time.time()))
+                      (run_id, candidate_id, _dumps(data), time.time()))
 
     def set_best_so_far(self, run_id: str, best: dict[str, Any]) -> None:
         """The run's best as it stands now (a figure, with the kept files' paths)."""
         with self.tx() as c:
-            c.execute("UPDATE runs SET best_so_far=? WHERE id=?", (json.dumps(best), run_id))
+            c.execute("UPDATE runs SET best_so_far=? WHERE id=?", (_dumps(best), run_id))
 
     def record_notice(self, run_id: str, message: str) -> None:
         with self.tx() as c:
@@ -253,7 +258,7 @@ class RunStore(RunReader):
     def finish_run(self, run_id: str, status: str, summary: dict[str, Any] | None = None) -> None:
         with self.tx() as c:
             c.execute("UPDATE runs SET status=?, summary=?, finished=? WHERE id=?",
-                      (status, json.dumps(summary) if summary is not None else None, time.time(), run_id))
+                      (status, _dumps(summary) if summary is not None else None, time.time(), run_id))
 
     # --- moving runs between stores -------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contracts import strict_json
 from contracts.runstore import StoreReader
 from hiera_ls.files import read_text, read_text_or_none
 from hiera_ls.modules import ModuleClass, PythonScan, scan_python
@@ -120,7 +121,7 @@ class LsState:
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"results": self.results, "profiles": self.profiles}, indent=1))
+        tmp.write_text(strict_json.dumps({"results": self.results, "profiles": self.profiles}, indent=1))
         tmp.replace(self.path)
 
 

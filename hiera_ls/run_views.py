@@ -70,9 +70,11 @@ def shapes_text(best: dict[str, Any]) -> str | None:
     unchecked = [str(c.batch) for c in report.checks if c.status == SKIPPED]
     if unchecked:
         said.append(f"{', '.join(unchecked)} not checked")
-    cover = report.coverage.batch_range
+    cover = report.served.batch_range
     serves = (f"serves batch {cover[0]}–{cover[1]}, the reference elsewhere" if cover else
               "fixed-shape only: other shapes run the reference")
+    if report.coverage.batch_range and not report.drawn:
+        serves += " (its other sizes were not drawn where it could not know them)"
     return f"Shapes: {'; '.join(said)}; {serves}"
 
 

@@ -51,6 +51,10 @@ def test_a_kernel_that_checks_is_written_and_says_what_was_checked(folder, capsy
     assert main(["export", "task.py", "kernel.cpp"]) == EXIT_OK
     err = flat(capsys.readouterr().err)
     assert "checked: compiled alone against the task's contract and defines hiera_forward" in err
+    # No run here verified this kernel at batch sizes drawn for it: the file serves get_inputs()'s shapes alone.
+    assert ("its kernel serves only the shapes of get_inputs() (batch 256): no run in this workspace verified this "
+            "kernel at batch sizes drawn for it") in err
+    assert "x float32[256 x 512]" in (folder / "task_hiera.py").read_text()
     assert _written(folder) == ["task_hiera.cpp", "task_hiera.py"]
     assert not (folder / ".hiera").exists()  # the check's build is a scratch folder's
 

@@ -25,8 +25,8 @@ def _doctor(*args: str, env: dict[str, str] | None = None) -> tuple[int, dict]:
 def test_a_quick_doctor_on_this_machine_names_every_piece_a_run_uses():
     rc, out = _doctor("--quick", "--device", "cpu")
     names = [c["name"] for c in out["checks"]]
-    assert names == ["python, torch", "GPU and driver", "nvcc", "bubblewrap (the sandbox)", "CUDA libraries",
-                     "bytecode cache", "speed-of-light ceilings"]
+    assert names == ["python, torch", "GPU and driver", "nvcc", "bubblewrap (the sandbox)", "resource limits",
+                     "CUDA libraries", "bytecode cache", "speed-of-light ceilings"]
     by = {c["name"]: c for c in out["checks"]}
     assert by["CUDA libraries"]["status"] == "skipped"  # the CPU uses none of them
     for c in out["checks"]:

@@ -61,7 +61,8 @@ def _import(path, name="exported"):
 
 
 def _load_inline_arguments(tmp_path, source: str, monkeypatch) -> tuple[dict, object]:
-    """What the exported file passes to load_inline for a CUDA kernel `source` (the build itself is faked)."""
+    """What the exported file passes to load_inline for a CUDA kernel `source`, and (as "kernel_cmd") the command
+    it compiles the kernel with where no verified library is embedded (both builds faked)."""
     tmp_path.mkdir(exist_ok=True)
     monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(tmp_path / "ext"))
     task = tmp_path / "scale_bias_relu.py"
@@ -71,6 +72,13 @@ def _load_inline_arguments(tmp_path, source: str, monkeypatch) -> tuple[dict, ob
     mod = _import(out)
     seen: dict = {}
     monkeypatch.setattr(mod, "load_inline", lambda **kw: seen.update(kw) or object())
+    monkeypatch.setattr(mod.torch.cuda, "get_device_capability", lambda *a: (9, 0))
+
+    def compiled(cmd, **kw):
+        seen["kernel_cmd"] = cmd
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(mod.subprocess, "run", compiled)
     mod._extension()
     return seen, mod
 
@@ -82,8 +90,9 @@ def test_exported_cudnn_kernel_builds_against_the_cudnn_found_where_it_is_loaded
     monkeypatch.setenv("CUDNN_HOME", str(root))
     kernel = "#include <cudnn.h>\nint f(cudnnHandle_t* h) { return cudnnCreate(h); }\n"
     kw, _ = _load_inline_arguments(tmp_path, kernel, monkeypatch)
-    assert kw["extra_include_paths"] == [str(root / "include")]
-    assert kw["extra_ldflags"] == [f"-L{root / 'lib'}", "-l:libcudnn.so.9", f"-Wl,-rpath,{root / 'lib'}"]
+    cmd = kw["kernel_cmd"]  # the kernel is compiled by the verified recipe, against the cuDNN found here
+    assert f"-I{root / 'include'}" in cmd
+    assert cmd[-3:] == [f"-L{root / 'lib'}", "-l:libcudnn.so.9", f"-Wl,-rpath,{root / 'lib'}"], cmd
 
 
 def test_exported_cudnn_kernel_without_cudnn_says_what_to_install(tmp_path, monkeypatch):
@@ -100,6 +109,7 @@ def test_exported_cudnn_kernel_without_cudnn_says_what_to_install(tmp_path, monk
 
 def test_exported_cublas_kernels_link_their_libraries(tmp_path, monkeypatch):
     kw, _ = _load_inline_arguments(tmp_path, "void f(cublasLtHandle_t* h) { cublasLtCreate(h); }\n", monkeypatch)
-    assert kw["extra_ldflags"] == ["-lcublasLt", "-lcublas"] and kw["extra_include_paths"] == []
+    assert kw["kernel_cmd"][-2:] == ["-lcublasLt", "-lcublas"], kw["kernel_cmd"]
+    assert kw["extra_ldflags"][0].endswith("kernel.so")  # the binding links the kernel's library, as it is
     kw, _ = _load_inline_arguments(tmp_path / "b", "void f(cublasHandle_t h) { cublasSgemm(h); }\n", monkeypatch)
-    assert kw["extra_ldflags"] == ["-lcublas"]
+    assert kw["kernel_cmd"][-1] == "-lcublas" and "-lcublasLt" not in kw["kernel_cmd"]

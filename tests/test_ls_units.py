@@ -593,10 +593,14 @@ def test_the_class_hover_names_the_batch_sizes_the_best_was_verified_on_and_what
         obj = {"best": canonical_best(best.to_json(), []), "device": "cpu", "run_id": "r1", "status": "done"}
         return module_hover(m, obj, None, None)
 
-    every = ShapeReport(batch, tuple(ShapeCheck(s, "valid", "", 0.5, 1.0) for s in sizes))
+    every = ShapeReport(batch, tuple(ShapeCheck(s, "valid", "", 0.5, 1.0) for s in sizes), drawn=True)
     said = hover(every)
     assert (f"Shapes: valid at batch {', '.join(map(str, sizes))} beside {batch}; serves batch {min(sizes)}–"
             f"{max(sizes)}, the reference elsewhere") in said
+    # The same checks at sizes the candidate could have known (not drawn for it): its file serves get_inputs() alone.
+    said = hover(ShapeReport(batch, every.checks))
+    assert "fixed-shape only" in said and "not drawn where it could not know them" in said
+    assert "serves batch" not in said
     # Wrong next to the given size on both sides: the file serves get_inputs()'s shapes alone.
     fixed = ShapeReport(batch, tuple(ShapeCheck(s, "incorrect", "wrote past the end") for s in sizes))
     said = hover(fixed)
@@ -606,7 +610,7 @@ def test_the_class_hover_names_the_batch_sizes_the_best_was_verified_on_and_what
     below = [s for s in sizes if s < batch]
     mixed = ShapeReport(batch, tuple(ShapeCheck(s, "valid") if s < batch else
                                      ShapeCheck(s, SKIPPED, "did not fit") if s == max(sizes) else
-                                     ShapeCheck(s, "incorrect") for s in sizes))
+                                     ShapeCheck(s, "incorrect") for s in sizes), drawn=True)
     said = hover(mixed)
     assert f"serves batch {min(below)}–{batch}, the reference elsewhere" in said
     assert f"{max(sizes)} not checked" in said

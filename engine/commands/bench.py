@@ -14,6 +14,7 @@ from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from contracts import strict_json
 from engine.bench_render import bench_markdown, bench_plot
 from engine.bench_stats import bench_summary
 from engine.commands.checks import output_writable
@@ -162,14 +163,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     doc = {"command": vars(args) | {"func": None}, "devices": devices, "finished": len(results), "of": total,
            "summary": summ,
            "tasks": [asdict(r) for r in results]}
-    (out / "bench.json").write_text(json.dumps(doc, indent=1, default=str))
+    (out / "bench.json").write_text(strict_json.dumps(doc, indent=1, default=str))
     md = bench_markdown(results, summ, header)
     (out / "bench.md").write_text(md)
     if results:
         bench_plot(results, out / "bench.png")
     wrote = f"wrote {out / 'bench.json'}, {out / 'bench.md'}" + (f", {out / 'bench.png'}" if results else "")
     if args.json:
-        print(json.dumps(doc, default=str))
+        print(strict_json.dumps(doc, default=str))
     else:
         console.print(escape(md))
         console.print(escape(wrote))
@@ -207,7 +208,7 @@ def _stopped(root: Path, out: Path, levels: list[str] | None, args: argparse.Nam
     console.print(f"[yellow]stopped:[/yellow] {escape(said.removeprefix('stopped: '))}")
     plain.say(said)
     if args.json:
-        print(json.dumps({"status": "stopped", "finished": len(results), "of": total}))
+        print(strict_json.dumps({"status": "stopped", "finished": len(results), "of": total}))
     return EXIT_STOPPED
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
+from contracts import strict_json
 from engine.commands.common import EXIT_OK, add_load_timeout, console, escape, load_task_or_exit
 
 
@@ -18,7 +18,7 @@ def cmd_contract(args: argparse.Namespace) -> int:
     output_writable(Path(args.out), "-o")
     paths = write_contract(spec, Path(args.out))
     if args.json:
-        print(json.dumps({k: str(v) for k, v in paths.items()}))
+        print(strict_json.dumps({k: str(v) for k, v in paths.items()}))
     else:
         for role, p in paths.items():
             console.print(f"{role:<11} {escape(str(p))}")

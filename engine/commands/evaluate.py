@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
+from contracts import strict_json
 from contracts.vocabulary import Space
 from engine.commands.common import (
     EXIT_INVALID,
@@ -74,6 +74,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     file_of = {c.id: p for p, c in cands}
     console.print(f"[dim]hiera eval: {escape(spec.name)} on {device}, run {', '.join(run_of.values())}; "
                   f"{escape(precision_why)}[/dim]")
+    if settings.sandbox:
+        from engine.evaluate import limit_check
+
+        for said in limit_check.notices(device.is_cuda, True):  # never a limit silently absent
+            console.print(f"[dim]{escape(said)}[/dim]")
     done: list[Outcome] = []
 
     def finished(cand: Any, outcome: Outcome) -> None:
@@ -88,7 +93,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if args.json:
             # The whole compiler output, against the user's file name and lines.
             shown_reason = user_build_log(outcome.reason, shown)
-            print(json.dumps({**outcome.to_json(), "reason": shown_reason, "verdict": fig and fig.verdict,
+            print(strict_json.dumps({**outcome.to_json(), "reason": shown_reason, "verdict": fig and fig.verdict,
                               "spread": fig and fig.spread, "low": fig and fig.low, "high": fig and fig.high,
                               "confidence": fig and fig.confidence, "run_id": run_id, "candidate_file": str(path)}),
                   flush=True)

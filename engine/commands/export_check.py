@@ -30,6 +30,7 @@ class KernelCheck:
     ok: bool  # False: the kernel is refused (nothing is written)
     checked: bool  # False: it could not be checked on this machine (ok, with `said` saying why)
     said: str  # what was checked, or what failed (compiler output against the user's file), or why not
+    library: bytes | None = None  # the build checked: the exported file embeds it (contracts/export.py)
 
 
 def exported_symbols(library: Path) -> set[str] | None:
@@ -60,9 +61,10 @@ def check_kernel(spec: TaskSpec, source_path: Path, *, sandboxed: bool, build_ti
         if not built.ok or built.artifact is None:
             return KernelCheck(False, True, built.log or "the compiler failed with no output")
         symbols = exported_symbols(Path(built.artifact))
+        library = Path(built.artifact).read_bytes()
     if symbols is None:
         return KernelCheck(True, False, "compiled against the task's contract; its symbols were not read (no `nm` "
-                                        f"here), so whether it defines {ENTRY} shows at the first import")
+                                        f"here), so whether it defines {ENTRY} shows at the first import", library)
     if ENTRY not in symbols:
         return KernelCheck(False, True, f"it compiles but defines no `{ENTRY}` (the contract's entry point, "
                                         "declared extern \"C\" in hiera_contract.h, which the exported module "
@@ -72,4 +74,4 @@ def check_kernel(spec: TaskSpec, source_path: Path, *, sandboxed: bool, build_ti
     if cuda and not on_gpu_machine:
         said += ("; not run: this machine has no CUDA device, so the exported file can be imported only on a GPU "
                  "machine (its first import builds it with the CUDA toolkit there)")
-    return KernelCheck(True, True, said)
+    return KernelCheck(True, True, said, library)

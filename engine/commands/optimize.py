@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import signal
 import sys
@@ -13,6 +12,7 @@ from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from contracts import strict_json
 from contracts.device import Device
 from contracts.precision import precision_phrase
 from contracts.runrecord import (
@@ -346,7 +346,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     events = args.events == "jsonl"
 
     def emit_json(e: dict[str, Any]) -> None:
-        sys.stdout.write(json.dumps(e) + "\n")
+        sys.stdout.write(strict_json.dumps(e) + "\n")
         sys.stdout.flush()
 
     plain = PlainLines(events or args.json)
@@ -406,7 +406,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
             _say([("", f"repeat x{len(results)}: best speedup min {min(speedups):.2f}x, "
                        f"median {final['repeat']['median']:.2f}x, max {max(speedups):.2f}x")], plain)
     if args.json:
-        print(json.dumps(final))
+        print(strict_json.dumps(final))
     if final["status"] == "stopped" and not backend_gone and results[-1].stop_reason != "deadline":
         return EXIT_TERMINATED if signal.SIGTERM in _stopped_by else EXIT_STOPPED
     return exit_status(results[-1])  # a deadline is the user's own plan: the outcome decides, as for a finished run
@@ -519,9 +519,11 @@ def serves_phrase(shapes: ShapeReport | None) -> str:
     if shapes is None:
         what = "the shapes of get_inputs() (not checked at other batch sizes)"
     else:
-        what = describe_range(shapes.coverage, shapes.batch)
+        what = describe_range(shapes.served, shapes.batch)
         if shapes.fixed_only:
             what += f" (valid only there: {shapes.not_valid()})"
+        elif shapes.coverage.batch_range and not shapes.drawn:
+            what += " (its other sizes were not drawn where it could not know them)"
     return f"its kernel serves {what}; any other call runs the reference's own forward"
 
 

@@ -9,13 +9,13 @@ Exit 0 with a profile, 2 when profiling is unavailable here (the message says wh
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
+from contracts import strict_json
 from engine.commands.common import (
     EXIT_OK,
     EXIT_STOPPED,
@@ -199,7 +199,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
     store.finish_run(run_id, "finished", {"scores": profile.scores, "best": profile.best_direction(),
                                           "bottleneck": profile.bottleneck.rule if profile.bottleneck else None})
     if args.json:
-        print(json.dumps({**profile.to_json(), "run_id": run_id}))
+        print(strict_json.dumps({**profile.to_json(), "run_id": run_id}))
     else:
         render(profile)
     return EXIT_OK
@@ -207,7 +207,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
 
 def _unavailable(args: argparse.Namespace, e: Exception) -> int:
     if args.json:
-        print(json.dumps({"status": "unavailable", "reason": str(e)}))
+        print(strict_json.dumps({"status": "unavailable", "reason": str(e)}))
     console.print(f"[red]{escape(str(e))}[/red]")
     return EXIT_USAGE
 

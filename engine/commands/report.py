@@ -6,12 +6,12 @@ It only reads: with no run store in the workspace it says so and creates none.""
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sqlite3
 from pathlib import Path
 from typing import Any
 
+from contracts import strict_json
 from contracts.precision import precision_phrase
 from contracts.runrecord import (
     KEPT_DIRS,
@@ -242,7 +242,7 @@ def _run_line(run: dict[str, Any]) -> dict[str, Any]:
 def list_runs(store: RunReader, as_json: bool) -> int:
     lines = [_run_line(r) for r in store.runs(limit=200)]
     if as_json:
-        print(json.dumps({"runs": lines}))
+        print(strict_json.dumps({"runs": lines}))
         return EXIT_OK
     for kind, title in RUN_KINDS.items():
         mine = [x for x in lines if x["kind"] == kind]
@@ -271,7 +271,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         run_id = runs[0]["id"]
     rep = build_report(store, run_id)
     if args.json:
-        print(json.dumps(rep, default=str))
+        print(strict_json.dumps(rep, default=str))
         return EXIT_OK
     _print_header(rep)
     device = rep["run"]["device"]

@@ -18,6 +18,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from contracts import strict_json
 from engine.bench_render import study_markdown, study_plot
 from engine.bench_stats import study_summary
 from engine.commands.bench import add_ray, budget_shape, levels_of, ray_pool
@@ -87,7 +88,7 @@ def _check_settings(out: Path, settings: dict[str, Any], report_only: bool) -> d
                              "compared at another budget; give another --out or the same settings")
         return old
     if not report_only:
-        f.write_text(json.dumps(settings, indent=1))
+        f.write_text(strict_json.dumps(settings, indent=1))
     return settings
 
 
@@ -96,7 +97,7 @@ def _write_reports(out: Path, root: Path, cells: list, done: dict[str, CellResul
     summ = study_summary(cells, done, variants)
     doc = {**doc_extra, "variants": variants, "finished": len(done), "of": len(cells), "summary": summ,
            "cells": [asdict(done[c.name]) for c in cells if c.name in done]}
-    (out / "study.json").write_text(json.dumps(doc, indent=1, default=str))
+    (out / "study.json").write_text(strict_json.dumps(doc, indent=1, default=str))
     (out / "study.md").write_text(study_markdown(summ, header, doc_extra.get("settings", {}).get("budget")))
     study_plot(summ, [done[c.name] for c in cells if c.name in done], out / "study.png")
     return doc
@@ -169,7 +170,7 @@ def cmd_study(args: argparse.Namespace) -> int:
                       f"{escape(str(out / 'cells'))}. Run the same command again to run the rest.")
         return EXIT_STOPPED
     if args.json:
-        print(json.dumps(doc, default=str))
+        print(strict_json.dumps(doc, default=str))
     else:
         console.print(escape((out / "study.md").read_text()))
         console.print(f"wrote {escape(str(out / 'study.json'))}, {escape(str(out / 'study.md'))}, "

@@ -25,17 +25,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from contracts import kernel_build
 from contracts.libraries import find_cudnn, libraries_called
-from engine.evaluate import cgroups
+from engine.evaluate import build_cache, cgroups
 from engine.evaluate.outcome import BuildResult, Candidate, CandidateKind
 
-# Appended to every CUDA candidate: the worker reads launch errors through the candidate's own CUDA
-# runtime (it is linked statically, so torch's copy cannot see them). Appending keeps line numbers intact.
-_CUDA_SHIM = """
-#include <cuda_runtime.h>
-extern "C" int hiera_peek_last_error(void) { return (int)cudaGetLastError(); }
-extern "C" const char* hiera_error_string(int e) { return cudaGetErrorString((cudaError_t)e); }
-"""
+_CUDA_SHIM = kernel_build.CUDA_SHIM
 
 
 class ToolchainMissing(RuntimeError):
@@ -71,6 +66,25 @@ def _compiler_version(compiler: str) -> str:
 
 COMPILER_PROCESSES = 256  # nvcc runs a dozen programs (cicc, ptxas, fatbinary, the host compiler, ld)
 COMPILER_FILE_BYTES = 1 << 30  # the largest file a compile may write: a library of a few MB, its log
+
+
+@lru_cache(maxsize=1)
+def shell_block_bytes() -> int:
+    """The unit of /bin/sh's `ulimit -f`: 512 bytes in dash and in bash's POSIX mode, 1024 in bash otherwise
+    (the compile's limit was half the GB intended where sh is dash). Read from the kernel: a shell that set
+    `ulimit -f 4` and became `cat /proc/self/limits`; where that cannot be read, 1024 (the limit is then at
+    most the one intended, never above it)."""
+    try:
+        out = subprocess.run(["/bin/sh", "-c", "ulimit -f 4 && exec cat /proc/self/limits"], capture_output=True,
+                             text=True, timeout=10).stdout
+        for line in out.splitlines():
+            if line.startswith("Max file size"):
+                value = int(line.split()[3])
+                if value % 4 == 0 and value // 4 in (512, 1024):
+                    return value // 4
+    except (OSError, ValueError, IndexError, subprocess.TimeoutExpired):
+        pass
+    return 1024
 
 
 def compiler_memory_bytes() -> int:
@@ -114,12 +128,11 @@ def _libraries_for(source: str) -> list[str]:
 def compile_command(kind: CandidateKind, src: Path, out: Path, cfg: BuildConfig, source: str,
                     contract_dir: Path | None = None) -> list[str]:
     include = f"-I{contract_dir or cfg.contract_dir}"
+    # The recipe the exported file's own build follows too (contracts/kernel_build.py).
     if kind is CandidateKind.CUDA:
-        arch = [f"-gencode=arch=compute_{cfg.cuda_arch},code=sm_{cfg.cuda_arch}"] if cfg.cuda_arch else []
-        return [find_nvcc(), "-O3", "-std=c++17", "-lineinfo", "--expt-relaxed-constexpr", *arch,
-                "-Xcompiler", "-fPIC", "-shared", include, str(src), "-o", str(out), *_libraries_for(source)]
-    return [find_cxx(), "-O3", "-march=native", "-fopenmp", "-std=c++17", "-fPIC", "-shared", include,
-            str(src), "-o", str(out)]
+        return [find_nvcc(), *kernel_build.CUDA_FLAGS, *kernel_build.arch_flags(cfg.cuda_arch), include, str(src),
+                "-o", str(out), *_libraries_for(source)]
+    return [find_cxx(), *kernel_build.CPP_FLAGS, include, str(src), "-o", str(out)]
 
 
 def _cache_key(cand: Candidate, cfg: BuildConfig) -> str:
@@ -153,11 +166,13 @@ def build_one(cand: Candidate, cfg: BuildConfig) -> BuildResult:
     d = cfg.cache_dir / key
     lib = d / "candidate.so"
     if lib.exists():
+        build_cache.touch(lib)
         return BuildResult(True, str(lib), time.perf_counter() - t0, True, (d / "build.log").read_text()
                            if (d / "build.log").exists() else "")
     d.mkdir(parents=True, exist_ok=True)
-    src = d / ("cuda_source.cu" if cand.kind is CandidateKind.CUDA else "cpu_source.cpp")
-    src.write_text(cand.source + (_CUDA_SHIM if cand.kind is CandidateKind.CUDA else ""))
+    cuda = cand.kind is CandidateKind.CUDA
+    src = d / kernel_build.SOURCE_NAME[cuda]
+    src.write_text(kernel_build.source_text(cand.source, cuda))
     tmp = d / f"candidate.{os.getpid()}.{id(cand)}.so"
     group = None
     try:
@@ -187,6 +202,7 @@ def build_one(cand: Candidate, cfg: BuildConfig) -> BuildResult:
         oom = group.oom_kills() if group is not None else 0
         if group is not None:
             group.close()
+        shutil.rmtree(d.parent / (d.name + ".sys"), ignore_errors=True)  # the sandbox's made-up /etc files
     log = _read_log(log_path)
     seconds = time.perf_counter() - t0
     if proc.returncode != 0 or not tmp.exists():
@@ -233,7 +249,7 @@ def _sandboxed_command(cand: Candidate, src: Path, out: Path, cfg: BuildConfig, 
     # Limits from the shell before the compiler starts: no core files, no file over COMPILER_FILE_BYTES (its
     # output library, its log), bounded CPU time; address space where no cgroup caps its memory.
     memory = "" if capped else f"ulimit -v {cfg.memory_bytes >> 10}; "
-    limited = ["/bin/sh", "-c", f"ulimit -c 0; ulimit -f {COMPILER_FILE_BYTES >> 10}; "
+    limited = ["/bin/sh", "-c", f"ulimit -c 0; ulimit -f {COMPILER_FILE_BYTES // shell_block_bytes()}; "
                f'ulimit -t {int(cfg.timeout_s) + 30}; {memory}exec "$@"', "sh", *cmd]
     return sandbox.command(policy, limited)
 
@@ -244,4 +260,6 @@ def build_many(cands: Sequence[Candidate], cfg: BuildConfig) -> dict[str, BuildR
         return {}
     with ThreadPoolExecutor(max_workers=min(cfg.jobs, len(cands))) as pool:
         results = list(pool.map(lambda c: build_one(c, cfg), cands))
+    # The cache under its cap, this batch's libraries kept (they are loaded next).
+    build_cache.prune(cfg.cache_dir, keep={Path(r.artifact).parent.name for r in results if r.artifact})
     return {c.id: r for c, r in zip(cands, results)}

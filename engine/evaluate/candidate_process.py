@@ -2,8 +2,9 @@
 
 One fresh runner per candidate, so nothing a candidate does to its process (a patched torch, a cache, a
 thread) reaches the next one. The runner is the sandbox's PID 1: when it ends, or when the checker kills
-the sandbox, every process the candidate started ends too. Its stdout and stderr go to a log file of its
-own, never to hiera's streams; the checker reads the log's tail to explain a crash.
+the sandbox, every process the candidate started ends too. Its stdout and stderr go to a pipe the checker
+drains into memory with a small cap (capped_output.py), never to hiera's streams nor to the host's disk; the
+checker reads its tail to explain a crash.
 
 Every reply is matched to its request by id and checked for shape; a runner that breaks the protocol, goes
 silent past a deadline or dies is ended, and that is the candidate's outcome.
@@ -27,6 +28,7 @@ from typing import Any
 from contracts.device import Device
 from engine import pycache
 from engine.evaluate import cgroups, sandbox, wire
+from engine.evaluate.capped_output import CappedOutput
 
 _HERE = Path(__file__).resolve().parent
 RUNNER_FILES = ("runner.py", "wire.py", "cudadrv.py", "warm_compile.py")  # all of hiera a runner's sandbox holds
@@ -119,16 +121,38 @@ def _library_dirs() -> list[str]:
     return dirs
 
 
+def runner_rlimits(spec: RunnerSpec, group: cgroups.Group | None) -> dict[str, int]:
+    """The rlimits a runner sets on itself: the spec's, less those its control group already enforces, plus a
+    fallback for host memory where neither a memory cgroup nor an address-space limit holds it."""
+    limits = dict(spec.limits)
+    if group is not None and group.memory:
+        # The cgroup counts real memory; an address-space limit would also count every thread's
+        # reserved stack (a thousand threads reserve 8 GB) and refuse honest code.
+        limits.pop("address_bytes", None)
+    elif spec.max_memory_bytes and "address_bytes" not in limits:
+        # No memory cgroup, and no address-space limit (a GPU runner: the driver reserves far more address space
+        # than it uses): its private writable memory is capped instead (RLIMIT_DATA does not count the driver's
+        # PROT_NONE reservations), never no limit at all (limit_check.py).
+        limits["data_bytes"] = spec.max_memory_bytes
+    if group is not None and cgroups.has_pids(group):
+        # The group's cap counts this runner's processes only; RLIMIT_NPROC counts every process of
+        # its uid on the host (other sandboxes run as the same nobody).
+        limits.pop("processes", None)
+    return limits
+
+
 class CandidateProcess:
     def __init__(self, spec: RunnerSpec, candidate_id: str):
         self.spec = spec
         self.scratch = spec.workdir / f"{candidate_id}-{secrets.token_hex(4)}"
         self.scratch.mkdir(parents=True)
-        self.log_path = self.scratch.parent / (self.scratch.name + ".log")
+        # Its stdout and stderr, kept in memory with a small cap (capped_output.py): never a file on the host.
+        self.output = CappedOutput()
         self.proc: subprocess.Popen[bytes] | None = None
         self.group: cgroups.Group | None = None
         self.sock: socket.socket | None = None
         self.pid: int | None = None  # the runner's own pid, as the host sees it
+        self._stopped: set[int] = set()  # what the signal fallback of freeze() stopped, to continue
         self._next_id = 0
 
     # --- start ----------------------------------------------------------------------------------------
@@ -200,15 +224,7 @@ class CandidateProcess:
         info_r, info_w = os.pipe()
         try:
             self.group = cgroups.make(self.spec.max_processes, self.spec.max_memory_bytes)
-            limits = dict(self.spec.limits)
-            if self.group is not None and self.group.memory:
-                # The cgroup counts real memory; an address-space limit would also count every thread's
-                # reserved stack (a thousand threads reserve 8 GB) and refuse honest code.
-                limits.pop("address_bytes", None)
-            if self.group is not None:
-                # The group's cap counts this runner's processes only; RLIMIT_NPROC counts every process of
-                # its uid on the host (other sandboxes run as the same nobody).
-                limits.pop("processes", None)
+            limits = runner_rlimits(self.spec, self.group)
             full = [*argv, str(child.fileno()), json.dumps(limits)]
             if policy is not None:
                 cmd = sandbox.command(policy, full, info_fd=info_w)
@@ -219,10 +235,12 @@ class CandidateProcess:
                 proc_env = sandbox.base_env(env)
                 proc_env["HOME"] = str(self.scratch)
             cmd = cgroups.wrap(self.group, cmd)
-            with open(self.log_path, "wb") as log:
+            try:
                 self.proc = subprocess.Popen(cmd, pass_fds=(child.fileno(), info_w), stdin=subprocess.DEVNULL,
-                                             stdout=log, stderr=log, env=proc_env, start_new_session=True,
-                                             cwd=str(self.scratch))
+                                             stdout=self.output.fd, stderr=self.output.fd, env=proc_env,
+                                             start_new_session=True, cwd=str(self.scratch))
+            finally:
+                self.output.child_started()
         finally:
             child.close()
             os.close(info_w)
@@ -361,6 +379,15 @@ class CandidateProcess:
             todo += children.get(p, [])
         return tree
 
+    def threads(self) -> int:
+        """How many threads the runner's processes have, from /proc (the checker's own count: a candidate's
+        helper threads are seen whatever the runner says)."""
+        n = 0
+        for pid in self._processes():
+            with contextlib.suppress(OSError):
+                n += len(os.listdir(f"/proc/{pid}/task"))
+        return n
+
     def _processes(self) -> set[int]:
         """The runner's processes: its tree from /proc, and whatever its cgroup holds (a daemon that left the
         tree, unsandboxed, is still in the group)."""
@@ -369,22 +396,32 @@ class CandidateProcess:
             found |= self.group.pids()
         return found
 
-    def freeze(self, frozen: bool) -> None:
+    @property
+    def freezer(self) -> str:
+        """How freeze() stops the runner here: "cgroup" (the freezer of its control group) or "signals" (the
+        fallback where no freezer group could be made: SIGSTOP pid by pid, walked until nothing new appears)."""
+        return "cgroup" if self.group is not None and self.group.freezer is not None else "signals"
+
+    def freeze(self, frozen: bool, wait: bool = True) -> None:
         """Stop (or resume) every process of the runner, so that nothing of the candidate runs while the
-        checker times the reference between its blocks of calls (on the CPU: see checker._time_candidate).
+        checker writes a timed call's inputs (checker._time_candidate, back_to_back.py) or times the reference
+        between its blocks of calls (on the CPU).
 
         Through the cgroup freezer where there is one (a process forked during the stop is stopped too);
         otherwise SIGSTOP pid by pid, the walk repeated until it finds no process it has not stopped and
         every one is stopped. Raises FreezeFailed when that does not settle (a process that keeps forking):
-        the reference is then not timed beside it."""
+        the reference is then not timed beside it. A thaw with wait=False only asks (the cgroup's state is
+        not polled; the fallback continues exactly the processes it stopped, with no walk of /proc): it is
+        made inside a timed span, just before the request."""
         if self.group is not None and self.group.freezer is not None:
-            if self.group.freeze(frozen):
+            if self.group.freeze(frozen, wait=wait):
                 return
             if frozen:
                 self.group.freeze(False)
                 raise FreezeFailed("the cgroup freezer did not stop the candidate's processes within 5 s")
         if not frozen:
-            for pid in self._processes():
+            stopped, self._stopped = self._stopped, set()
+            for pid in (stopped if stopped and not wait else stopped | self._processes()):
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGCONT)
             return
@@ -397,20 +434,16 @@ class CandidateProcess:
                     os.kill(pid, signal.SIGSTOP)
             stopped |= now
             if self._processes() <= stopped and all(_state(pid) in "TtZX" for pid in now):
+                self._stopped = stopped
                 return
             time.sleep(0.001)
+        self._stopped = stopped
         self.freeze(False)
         raise FreezeFailed(f"{len(stopped)} processes stopped one by one and more kept appearing")
 
     def log_tail(self, limit: int = 1500) -> str:
-        try:
-            with open(self.log_path, "rb") as f:
-                f.seek(0, os.SEEK_END)
-                size = f.tell()
-                f.seek(max(0, size - limit))
-                return f.read().decode(errors="replace").strip()
-        except OSError:
-            return ""
+        """The last of what the runner printed (a crash's last words), as far as the cap kept it."""
+        return self.output.text(limit)
 
     # --- end ------------------------------------------------------------------------------------------
 
@@ -440,8 +473,7 @@ class CandidateProcess:
         self.stop()
         shutil.rmtree(self.scratch, ignore_errors=True)
         shutil.rmtree(self.scratch.parent / (self.scratch.name + ".sys"), ignore_errors=True)
-        with contextlib.suppress(OSError):
-            self.log_path.unlink()
+        self.output.close()
 
 
 def warm_compile(spec: RunnerSpec, precision: str, timeout_s: float) -> tuple[bool, str]:
@@ -457,12 +489,14 @@ def warm_compile(spec: RunnerSpec, precision: str, timeout_s: float) -> tuple[bo
             cmd, run_env = sandbox.command(policy, argv), {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
         else:
             cmd, run_env = argv, {**sandbox.base_env(env), "HOME": str(proc.scratch)}
-        with open(proc.log_path, "wb") as log:
-            try:
-                rc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=run_env,
-                                    cwd=str(proc.scratch), timeout=timeout_s, start_new_session=True).returncode
-            except subprocess.TimeoutExpired:
-                return False, f"the warm-up compile ran over {timeout_s:.0f} s"
+        try:
+            rc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=proc.output.fd, stderr=proc.output.fd,
+                                env=run_env, cwd=str(proc.scratch), timeout=timeout_s,
+                                start_new_session=True).returncode
+        except subprocess.TimeoutExpired:
+            return False, f"the warm-up compile ran over {timeout_s:.0f} s"
+        finally:
+            proc.output.close()
         return rc == 0, proc.log_tail(600)
     finally:
         proc.cleanup()

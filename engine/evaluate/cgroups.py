@@ -64,8 +64,9 @@ class Group:
                         return int(value)
         return 0
 
-    def freeze(self, frozen: bool, timeout_s: float = 5.0) -> bool:
-        """Freeze (or thaw) the whole group; True once the kernel reports it done, False if it could not."""
+    def freeze(self, frozen: bool, timeout_s: float = 5.0, wait: bool = True) -> bool:
+        """Freeze (or thaw) the whole group; True once the kernel reports it done, False if it could not.
+        wait=False: only ask (a thaw just before a timed request: the request itself waits for the runner)."""
         if self.freezer is None:
             return False
         # v1: freezer.state reads FREEZING until every task has stopped; v2: cgroup.events says "frozen 1".
@@ -77,6 +78,8 @@ class Group:
             state, settled = self.freezer / "cgroup.events", f"frozen {value}"
         if not _write(control, value):
             return False
+        if not wait:
+            return True
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if settled in _read(state).splitlines():
@@ -132,6 +135,19 @@ def _own(controller: str) -> Path | None:
                 return None
             return base / path.lstrip("/")
     return None
+
+
+def _holds(path: Path, value: int) -> bool:
+    """Whether a limit file reads back the limit written (the kernel may round it down to a page): a write the
+    kernel took but does not apply (a controller not enabled for the group) is no limit, and the caller falls
+    back to one that holds (issue 42)."""
+    got = _read(path)
+    return got.isdigit() and value - 4096 * 64 <= int(got) <= value
+
+
+def has_pids(group: Group) -> bool:
+    """Whether `group` caps its processes (pids.max in one of its folders)."""
+    return any((p / "pids.max").exists() for p in group.paths)
 
 
 def _write(path: Path, value: str) -> bool:
@@ -206,7 +222,8 @@ def _make(processes: int, memory_bytes: int | None) -> Group | None:
             g = None  # type: ignore[assignment]
         if g is not None:
             _write(g / "pids.max", str(processes))
-            mem = bool(memory_bytes) and _write(g / "memory.max", str(memory_bytes))
+            mem = bool(memory_bytes) and _write(g / "memory.max", str(memory_bytes)) and \
+                _holds(g / "memory.max", memory_bytes)
             if mem:
                 _write(g / "memory.swap.max", "0")
             return Group((g,), mem, g if (g / "cgroup.freeze").exists() else None)
@@ -224,9 +241,9 @@ def _make(processes: int, memory_bytes: int | None) -> Group | None:
             g.mkdir()
         except OSError:
             continue
-        if all(_write(g / f, v) for f, v in files.items()):
+        if all(_write(g / f, v) and _holds(g / f, int(v)) for f, v in files.items()):
             made.append(g)
-            mem = mem or controller == "memory"
+            mem = mem or (controller == "memory" and bool(files))
             if controller == "freezer" and (g / "freezer.state").exists():
                 freezer = g
         else:

@@ -30,6 +30,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,7 @@ from engine.evaluate.runner_limits import MAX_PROCESSES, cudnn_dirs, host_memory
 from engine.evaluate.task_module import import_file, set_precision
 from engine.evaluate.timing_policy import counted, floor_for, reference_timer, settled, trials_for
 from engine.evaluate.variants import VariantCheck, finish
+from engine.untrusted import scrub
 
 _perf_counter = time.perf_counter
 
@@ -114,6 +116,7 @@ class Checker:
         self._probe_runner: float | None = None
         self._probe_checker: float | None = None
         self._burst_overhead = 0.0  # an empty burst's cost (back_to_back.calibrate), per runner
+        self._runner_threads: dict[str, int] = {}  # the runner's threads by the checker's count, per candidate
         self._threads = torch.get_num_threads()
         self.rng = random.Random(int.from_bytes(os.urandom(8), "little"))  # secret: never seeded by a task
         # Every seed a trial, a construct or the timing pool is made under derives from this (seed): fixed for
@@ -294,6 +297,7 @@ class Checker:
                 return reply
             t2 = _perf_counter()
             time_reference = counted(self._reference_timer(req), reply.extra, "time_reference_s")
+            frozen_by = proc.freezer
             cand_ms, walls, notes, ref_ms = self._time_candidate(proc, ex, req, deadline, time_reference)
             reported = cand_ms
             gap = cross_check(reported, walls, self.overhead, self.device)
@@ -345,6 +349,8 @@ class Checker:
             reply.extra["runner_reported_ms"] = round(statistics.median(reported), 6)
             reply.extra["timing_gap"] = gap
             reply.extra["inputs_per_call"] = self.perturbation.describe()
+            reply.extra["runner_threads"] = dict(self._runner_threads)
+            reply.extra["runner_frozen_by"] = frozen_by
             stability(reply, ref_ms, cand_ms, self.overhead, self.device)
             parity(reply, self._probe_checker, self._probe_runner)
             speedup = (reply.reference.median_ms / reply.candidate.median_ms if reply.candidate.median_ms > 0
@@ -375,6 +381,12 @@ class Checker:
                 proc.cleanup()
             self._quiet(False)
             self._release()
+            # What the runner said may quote host paths it read (/proc/self/mountinfo): scrubbed of every folder
+            # this process gave a sandbox, before it leaves the checker (untrusted.scrub).
+            reply.reason, reply.flags = scrub(reply.reason), [scrub(f) for f in reply.flags]
+            if reply.shapes is not None:
+                reply.shapes = replace(reply.shapes, checks=tuple(replace(c, reason=scrub(c.reason))
+                                                                  for c in reply.shapes.checks))
             reply.verify_s = reply.verify_s or (_perf_counter() - t_start)
         return reply
 
@@ -420,11 +432,12 @@ class Checker:
             # What an honest timed call costs beyond its own time, measured before any candidate code is in
             # the runner: the same procedure (flush, events, synchronize, output checks, reply) without the
             # candidate. The timed calls are held to it (clock_check.py).
-            self._cal_gaps, self.overhead = calibrate(proc, ex, self.device, self.rng)
+            self._cal_gaps, self.overhead = calibrate(proc, ex, self.device, self.rng, self.write_unseen)
             if ex.back_to_back_groups():
-                self._burst_overhead = back_to_back.calibrate(proc, self.device)
+                self._burst_overhead = back_to_back.calibrate(proc, self.device, self.write_unseen)
             if self.device.type == "cpu" and req.kind == "modelnew" and self._probe_runner is None:
                 self._probe_checker, self._probe_runner = self._parity(proc)
+            self._runner_threads = {"before_load": proc.threads()}
             self.ask(proc, "load", req.load_timeout_s, deadline, "loading the candidate")
         except BaseException:
             proc.cleanup()
@@ -580,6 +593,7 @@ class Checker:
                       flush=False)
             calls += 1
         est_ms = (_perf_counter() - t0) * 1e3 / calls
+        self._runner_threads["after_warm_up"] = proc.threads()
         trials = trials_for(est_ms, req.timing_trials, self.device)
         self._trials = trials
         cand_ms: list[float] = []
@@ -602,15 +616,20 @@ class Checker:
                 ref_ms += self.frozen(proc, time_reference, min(block, trials - len(ref_ms)))
             base = pool[i % len(pool)]
             state = perturb.state()
-            perturb.write(ex.of_role("input"), base)
-            for buf, v in zip(ex.of_role("state"), ref.state_dict().values()):
-                buf.copy_(v)
-            ex.poison_outputs()
-            timing.sync(self.device)
+
+            def write(base: Sequence[Any] = base) -> None:
+                perturb.write(ex.of_role("input"), base)
+                for buf, v in zip(ex.of_role("state"), ref.state_dict().values()):
+                    buf.copy_(v)
+                ex.poison_outputs()
+
+            self.write_unseen(proc, write)
             sampled = i == 0 or last or self.rng.random() < SAMPLE_RATE
-            if cpu:  # the cache flush as a request of its own, outside the span the checker's clock measures
-                self.ask(proc, "flush", self.call_limit_s(), deadline, f"timed call {i + 1}")
+            # The clock runs from before the thaw: whatever the candidate does once it can see the inputs is in
+            # the call's time (on the CPU the caches were flushed here, with the inputs written: no request of
+            # the runner's stands between the inputs and the timed call).
             t0 = _perf_counter()
+            proc.freeze(False, wait=False)
             rep = self.ask(proc, "call", self.call_limit_s(), deadline, f"timed call {i + 1}", scalars=scalars,
                             timed=True, flush=not cpu)
             # The snapshot inside the measured span: a checker held up between the reply and its snapshot (a busy
@@ -639,7 +658,42 @@ class Checker:
         if block and len(ref_ms) < trials:
             ref_ms += self.frozen(proc, time_reference, trials - len(ref_ms))
         notes = list(rep.notes[:4])
+        self._thread_counts(proc, self._runner_threads, notes)
         return cand_ms, walls, notes, ref_ms
+
+    def write_unseen(self, proc: CandidateProcess, write: Callable[[], None], flush: bool = True) -> None:
+        """`write` (a timed call's or a burst's inputs) made with every process of the runner stopped, and on the
+        CPU the caches flushed after it, as the reference's are (timing_policy.reference_timer): the runner
+        is left frozen, and the caller starts its clock, thaws it and sends the request. A candidate that
+        watches its buffers (a helper thread filling each output the moment it is poisoned, a hook on a
+        request) then computes only inside the timed span (issue 42). Through the cgroup freezer where one is
+        made, else SIGSTOP (candidate_process.freeze); a runner that cannot be stopped is not timed."""
+        try:
+            proc.freeze(True)
+        except FreezeFailed as e:
+            raise Rejected(Status.SUSPECT, f"the candidate's processes could not be stopped while its inputs were "
+                                           f"written ({e}): a process that keeps forking could compute before its "
+                                           "timed call, so no timing is reported") from e
+        try:
+            write()
+            if flush and self.device.type == "cpu":
+                self.flusher.flush()
+            timing.sync(self.device)
+        except BaseException:
+            proc.freeze(False)
+            raise
+
+    def _thread_counts(self, proc: CandidateProcess, counts: dict[str, int], reply_flags: list[str]) -> None:
+        """The runner's threads as the checker counts them (candidate_process.threads), recorded; a flag where
+        the timed calls left more than the warm-up did: threads a candidate starts as it is timed (an OpenMP
+        pool is made by the first calls, and its threads wait for the next call)."""
+        counts["after_timing"] = proc.threads()
+        more = counts["after_timing"] - counts.get("after_warm_up", counts["after_timing"])
+        if more > 0:
+            reply_flags.append(f"helper_threads: {more} thread(s) more in the candidate's runner after its timed "
+                               f"calls than after its warm-up ({counts}); work they do between calls is not the "
+                               "call's (the runner is stopped while inputs are written), outputs they write late "
+                               "are caught")
 
     @staticmethod
     def settled_since(snap: OutputSnapshot, what: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 import torch
 
@@ -25,27 +26,36 @@ _perf_counter = time.perf_counter
 CALIBRATION_CALLS = 20
 
 
-def calibrate(proc: CandidateProcess, ex: Exchange, device: torch.device, rng: random.Random
+Writer = Callable[[CandidateProcess, Callable[[], None]], None]  # checker.write_unseen
+
+
+def calibrate(proc: CandidateProcess, ex: Exchange, device: torch.device, rng: random.Random, writer: Writer
               ) -> tuple[list[float], timing.Overhead]:
     """What an honest timed call costs beyond its own time, measured before any candidate code is in the
     runner: the same procedure (flush, events, synchronize, output checks, reply) without the candidate, made
     CALIBRATION_CALLS times. The timed calls are held to it (cross_check). Returns the gaps and their Overhead."""
-    gaps = [calibration_gap(proc, ex, device, rng) for _ in range(CALIBRATION_CALLS)]
+    gaps = [calibration_gap(proc, ex, device, rng, writer) for _ in range(CALIBRATION_CALLS)]
     return gaps, timing.Overhead.of(gaps)
 
 
-def calibration_gap(proc: CandidateProcess, ex: Exchange, device: torch.device, rng: random.Random) -> float:
-    # As before a timed call: the checker's own device work just before (writing inputs), so the switch
-    # between its context and the runner's is in the baseline too.
-    for buf in ex.of_role("input"):
-        if buf.is_floating_point():
-            buf.mul_(1.0)
-    ex.poison_outputs()
-    timing.sync(device)
+def calibration_gap(proc: CandidateProcess, ex: Exchange, device: torch.device, rng: random.Random,
+                    writer: Writer) -> float:
+    # As before a timed call (checker.write_unseen): the runner stopped, the checker's own work on the inputs
+    # (so the switch between its context and the runner's is in the baseline too) and on the CPU its cache
+    # flush; the clock from before the thaw.
+    def write() -> None:
+        for buf in ex.of_role("input"):
+            if buf.is_floating_point():
+                buf.mul_(1.0)
+        ex.poison_outputs()
+
     cpu = device.type == "cpu"
-    if cpu:
-        proc.request("flush", 60.0)
+    try:
+        writer(proc, write)
+    except Rejected as e:
+        raise RunnerFailed("crashed", f"the runner could not be stopped before the candidate loaded: {e}") from e
     t0 = _perf_counter()
+    proc.freeze(False, wait=False)
     rep = proc.request("calibrate", 60.0, scalars={}, flush=not cpu)
     ex.snapshot_outputs(rng)  # as a timed call's span holds it
     wall = (_perf_counter() - t0) * 1e3

@@ -11,7 +11,7 @@ from contracts.shapes import ShapeReport
 from contracts.spaces import Space
 from contracts.speed_of_light import SpeedOfLight
 from contracts.verdict import timing_spread
-from engine.untrusted import clean
+from engine.untrusted import clean, scrub
 
 
 class CandidateKind(str, enum.Enum):
@@ -175,10 +175,11 @@ class Outcome:
         # The reason and the flags carry text the candidate controls (its compiler's log, its runner's error,
         # its notes); every display of an outcome (terminal, editor, the LLM's prompt, the store) reads it from
         # here, so it is made inert once, here.
-        object.__setattr__(self, "reason", clean(self.reason))
-        object.__setattr__(self, "flags", tuple(clean(f) for f in self.flags))
+        # Host paths it may have learned (/proc/self/mountinfo) are scrubbed too (untrusted.scrub).
+        object.__setattr__(self, "reason", scrub(clean(self.reason)))
+        object.__setattr__(self, "flags", tuple(scrub(clean(f)) for f in self.flags))
         if self.shapes is not None:  # its reasons quote the candidate's runner too
-            checks = tuple(replace(c, reason=clean(c.reason)) for c in self.shapes.checks)
+            checks = tuple(replace(c, reason=scrub(clean(c.reason))) for c in self.shapes.checks)
             object.__setattr__(self, "shapes", replace(self.shapes, checks=checks))
 
     @property

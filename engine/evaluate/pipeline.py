@@ -10,7 +10,9 @@ from pathlib import Path
 
 from contracts.contract import contract_layout, write_contract
 from contracts.device import CPU, Device
+from contracts.hidden_text import refusal
 from contracts.regions import RegionTimes
+from contracts.shapes import draw_sizes
 from contracts.spaces import Space, check_source
 from contracts.speed_of_light import Ceilings
 from contracts.task import TaskSpec
@@ -144,6 +146,9 @@ class Evaluator:
         return space if self.settings.space.allows(space) else self.settings.space
 
     def _precheck(self, cand: Candidate) -> Outcome | None:
+        hidden = refusal(cand.source)
+        if hidden is not None:  # before anything reads it as code: the compiler, a reviewer, an export
+            return Outcome(cand.id, Status.BUILD_FAILED, hidden)
         space = self.space_of(cand)
         python = cand.kind is CandidateKind.MODELNEW
         violations = check_source(cand.source, space, python=python)
@@ -315,7 +320,9 @@ class Evaluator:
             cand.id, reply.status, reply.reason, tuple(reply.flags), reply.candidate, reply.reference,
             reply.error, build_s=b.seconds, verify_s=reply.verify_s or (time.perf_counter() - t0),
             time_s=reply.time_s, extra={"build_cached": b.cached, "load_s": reply.load_s, **reply.extra},
-            shapes=reply.shapes if reply.status is Status.VALID else None,
+            # the sizes were drawn for this candidate here (_variants_for), where it could not read them
+            shapes=replace(reply.shapes, drawn=bool(req.variants)) if reply.status is Status.VALID and reply.shapes
+            else None,
         )
 
     def _limit(self, capped: Callable[[float], float]) -> float | None:
@@ -326,12 +333,13 @@ class Evaluator:
         return None if limit is None and held >= 600.0 else held
 
     def _variants_for(self, cand: Candidate) -> dict[str, object]:
-        """The batch sizes the request checks the candidate at besides the task's own (none when the task fixes
-        its shapes, or the settings leave this kind out)."""
+        """The batch sizes the request checks the candidate at besides the task's own, drawn afresh for this
+        candidate inside the range the reference accepts (shapes.draw_sizes: no fixed list a kernel could be
+        written for; none when the task fixes its shapes, or the settings leave this kind out)."""
         batch, mode = self.task.batch, self.settings.shape_variants
         if batch is None or mode == "off" or (mode == "contract" and cand.kind is CandidateKind.MODELNEW):
             return {}
-        return {"batch": batch.size, "variants": tuple(batch.variants)}
+        return {"batch": batch.size, "variants": draw_sizes(batch.size, *batch.bounds)}
 
 
 def _warmable(c: Candidate) -> bool:

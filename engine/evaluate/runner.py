@@ -89,7 +89,8 @@ class Refused(Exception):
 def _set_limits(limits: dict[str, int]) -> None:
     # Lowered before any candidate code runs; a process inside the sandbox cannot raise them again.
     for name, key in (("file_bytes", resource.RLIMIT_FSIZE), ("cpu_s", resource.RLIMIT_CPU),
-                      ("address_bytes", resource.RLIMIT_AS), ("processes", resource.RLIMIT_NPROC)):
+                      ("address_bytes", resource.RLIMIT_AS), ("processes", resource.RLIMIT_NPROC),
+                      ("data_bytes", resource.RLIMIT_DATA)):
         value = limits.get(name)
         if value:
             _, hard = resource.getrlimit(key)

@@ -11,6 +11,8 @@ What it gives (README, "How candidates are judged"):
   you; when hiera runs as root, the real host uid 65534 (nobody), dropped to by `setpriv` before anything
   else runs (a user namespace would map the sandbox to root outside, and root-only files in bound folders,
   /sys/firmware/acpi/tables/DSDT say, would be readable by owner match);
+- the host's own host name and the user's name (in its UTS namespace, /etc/hosts, a passwd entry for its uid
+  and $USER): a kernel that checks who and where it runs sees what it would see in the user's process;
 - its own PID, IPC, UTS and cgroup namespaces, a new session (no terminal to write into), all capabilities
   dropped, and death with its parent: when the checker ends a candidate, every process the candidate
   started ends with it, and nothing inside can see, signal or trace a process outside;
@@ -40,6 +42,8 @@ import sysconfig
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from engine.untrusted import register_host_path
 
 ENV_BWRAP = "HIERA_BWRAP"
 SCRATCH = "/sandbox"  # the per-candidate read-write folder, as the sandbox sees it (also cwd and HOME)
@@ -129,9 +133,27 @@ def gpu_device_nodes() -> list[str]:
     return sorted(glob.glob("/dev/nvidia*")) + sorted(glob.glob("/dev/dri/*"))
 
 
+@functools.lru_cache(maxsize=1)
+def host_identity() -> tuple[str, str]:
+    """(host name, user name) as the user's own processes see them: the sandbox shows the same, so that a
+    candidate cannot tell it is being checked by asking who and where it is (issue 42: a kernel correct only
+    where the host name was "sandbox"). Names only: the uid, the home folder and the file system stay the
+    sandbox's."""
+    import getpass
+    import socket
+
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "user"
+    safe = "".join(c for c in user if c.isalnum() or c in "._-") or "user"
+    return socket.gethostname() or "localhost", safe
+
+
 def base_env(extra: Mapping[str, str]) -> dict[str, str]:
+    user = host_identity()[1]
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": "/tmp", "LANG": "C.UTF-8",
-           "USER": "sandbox", "LOGNAME": "sandbox", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
+           "USER": user, "LOGNAME": user, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
     for k, v in os.environ.items():
         if k in PASS_ENV or k.startswith(PASS_ENV_PREFIXES):
             env[k] = v
@@ -144,9 +166,10 @@ def _etc_dir(scratch_parent: Path) -> Path:
     folder) find one, and the real user database is not readable."""
     d = scratch_parent / "etc"
     d.mkdir(parents=True, exist_ok=True)
-    (d / "passwd").write_text("sandbox:x:65534:65534:hiera sandbox:/sandbox:/bin/sh\n")
-    (d / "group").write_text("sandbox:x:65534:\n")
-    (d / "hosts").write_text("127.0.0.1 localhost\n")
+    host, user = host_identity()
+    (d / "passwd").write_text(f"{user}:x:65534:65534::/sandbox:/bin/sh\n")
+    (d / "group").write_text(f"{user}:x:65534:\n")
+    (d / "hosts").write_text(f"127.0.0.1 localhost\n127.0.1.1 {host}\n")
     return d
 
 
@@ -226,8 +249,13 @@ def command(policy: Policy, argv: Sequence[str], info_fd: int | None = None) -> 
 
 
 def _command(policy: Policy, argv: Sequence[str], info_fd: int | None, drop: bool) -> list[str]:
+    # Every host path this sandbox can learn of (its mounts' sources) is scrubbed from what it says (untrusted.py).
+    register_host_path(policy.scratch.parent)
+    for b in policy.binds:
+        if not b.device and not b.source.startswith(SYSTEM_DIRS):
+            register_host_path(b.source)
     args = [find_bwrap(), *(_AS_ROOT if drop else _AS_USER), "--die-with-parent", "--new-session",
-            "--hostname", "sandbox", "--tmpfs", "/"]
+            "--hostname", host_identity()[0], "--tmpfs", "/"]
     for d in SYSTEM_DIRS:
         if os.path.islink(d):
             args += ["--symlink", os.readlink(d), d]

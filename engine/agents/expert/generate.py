@@ -13,11 +13,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from contracts.task import TaskSpec
 from contracts.vocabulary import Space
 from engine.agents.base import Context, Invalid, Strategy
 from engine.agents.expert.analysis import Workload
-from engine.agents.expert.codegen.cpu import CpuParams, cpu_source
-from engine.agents.expert.codegen.cuda_program import cuda_source, knob_parts
+from engine.agents.expert.codegen.cpu import CpuParams, cpu_runtime_batch, cpu_source
+from engine.agents.expert.codegen.cuda_program import cuda_runtime_batch, cuda_source, knob_parts
+from engine.agents.expert.codegen.runtime_batch import RuntimeBatch, programs_at_other_sizes
 from engine.agents.expert.codegen.stencil_cuda import stencil_source, stencil_variants
 from engine.agents.expert.codegen.torch_variants import TorchVariant, modelnew_source
 from engine.agents.expert.codegen.transpose import transposed_stages
@@ -29,7 +31,9 @@ from engine.agents.expert.codegen.variants import (
     TransposeParams,
     Variant,
 )
-from engine.agents.expert.device import device_limits
+from engine.agents.expert.device import DeviceLimits, device_limits
+from engine.agents.expert.ir import Program
+from engine.agents.expert.lowering import lower
 from engine.agents.expert.space_direction import workload
 from engine.evaluate.outcome import Candidate, CandidateKind, Precision
 
@@ -220,6 +224,36 @@ def _torch_renders(ctx: Context, focus: str, strategy: Strategy) -> list[tuple[s
              Space.LIBRARIES_PYTORCH) for tv in tvs]
 
 
+_BATCH: dict[str, RuntimeBatch | str] = {}
+_OTHERS: dict[tuple[str, bool], dict[int, Program] | str] = {}
+
+
+def other_sizes(spec: TaskSpec, convs: bool) -> dict[int, Program] | str:
+    """The task lowered at the other batch sizes the probe traced (once per task), or why not."""
+    key = (spec.source_hash, convs)
+    if key not in _OTHERS:
+        _OTHERS[key] = programs_at_other_sizes(spec, lambda s: lower(s, convs=convs))
+    return _OTHERS[key]
+
+
+def cpu_batch(spec: TaskSpec, prog: Program) -> RuntimeBatch | str:
+    """Whether the task's C++ code takes the batch at run time (codegen/runtime_batch.py), or why it stays
+    specialised to the given shapes; worked out once per task (it lowers the graph at three other sizes)."""
+    if spec.source_hash not in _BATCH:
+        others = other_sizes(spec, convs=False)
+        _BATCH[spec.source_hash] = others if isinstance(others, str) else cpu_runtime_batch(spec, prog, others)
+    return _BATCH[spec.source_hash]
+
+
+def cuda_batch(spec: TaskSpec, prog: Program, variant: Variant, dev: DeviceLimits) -> RuntimeBatch | None:
+    """The CUDA variant's general path (the batch at run time) when its code allows one, else None."""
+    others = other_sizes(spec, convs=True)
+    if isinstance(others, str):
+        return None
+    rb = cuda_runtime_batch(spec, prog, others, variant, dev)
+    return rb if isinstance(rb, RuntimeBatch) else None
+
+
 Render = tuple[str, Any, CandidateKind, str, Space]  # (family, variant, kind, source, claimed space)
 
 
@@ -279,9 +313,11 @@ def _render_each(ctx: Context, space: Space, strategy: Strategy, memory: Memory,
         return
     elif not ctx.on_gpu:
         cpu_focus = focus if focus in CPU else "threads"
+        rb = cpu_batch(ctx.spec, w.program)
         for cp in CPU[cpu_focus] + [c for key, lst in CPU.items() if key != cpu_focus for c in lst]:
             try:
-                src = cpu_source(ctx.spec, w.program, cp, strategy=strategy.name)
+                src = cpu_source(ctx.spec, w.program, cp, strategy=strategy.name,
+                                 rb=rb if isinstance(rb, RuntimeBatch) else None)
             except ValueError as e:
                 errors.append(str(e))
                 continue
@@ -294,7 +330,7 @@ def _render_each(ctx: Context, space: Space, strategy: Strategy, memory: Memory,
                 continue
             try:
                 src = cuda_source(ctx.spec, w.program, v, strategy=strategy.name, tf32=tf32 and focus == "tf32",
-                                  dev=dev, policy=ctx.precision.value)
+                                  dev=dev, policy=ctx.precision.value, rb=cuda_batch(ctx.spec, w.program, v, dev))
             except ValueError as e:
                 errors.append(str(e))
                 continue

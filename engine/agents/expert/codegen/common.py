@@ -273,10 +273,15 @@ def entry_preamble(spec: Any, prog: Any, where: str, target: str = "cuda") -> li
     """The opening of hiera_forward shared by the CPU and CUDA targets: scalars (baked in as constants) and
     unread arguments silenced, shape guards, then a pointer per program buffer of its storage type on `target`
     ("cpu" | "cuda": codegen/storage.py). `where` names what the constants are baked into ("loops", "kernels")."""
+    used = {b.name for b in prog.buffers}
+    return arg_guards(spec, lambda a: a.name in used, where) + buffer_pointers(prog, target)
+
+
+def buffer_pointers(prog: Any, target: str) -> list[str]:
+    """A pointer per input, parameter and output buffer of the program, of its storage type on `target`."""
     from engine.agents.expert.codegen.storage import c_type
 
-    used = {b.name for b in prog.buffers}
-    lines = arg_guards(spec, lambda a: a.name in used, where)
+    lines = []
     for b in prog.buffers:
         if b.kind in ("input", "param", "buffer"):
             t = c_type(prog, b.name, target)

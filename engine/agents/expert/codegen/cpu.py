@@ -18,6 +18,7 @@ from contracts.task import TaskSpec
 from engine.agents.expert.codegen import storage
 from engine.agents.expert.codegen.common import (
     Emitter,
+    buffer_pointers,
     col_varying,
     describe,
     entry_preamble,
@@ -31,6 +32,7 @@ from engine.agents.expert.codegen.common import (
 )
 from engine.agents.expert.codegen.cuda_program import stage_summary
 from engine.agents.expert.codegen.gemm import epilogue_for, operand
+from engine.agents.expert.codegen.runtime_batch import RuntimeBatch, guard_lines, runtime_batch
 from engine.agents.expert.codegen.variants import Variant
 from engine.agents.expert.ir import Buffer, Const, Expr, FusedStage, GemmStage, Load, Program, Reduce, View, walk
 
@@ -148,9 +150,11 @@ def _ptr(prog: Program, name: str) -> str:
     return pointer(prog.buffer(name).c_name)
 
 
-def _flat(prog: Program, stage: FusedStage, idx: int, params: CpuParams) -> str:
+def _flat(prog: Program, stage: FusedStage, idx: int, params: CpuParams, extent: str | None = None) -> str:
+    """One parallel SIMD loop over the stage's elements: `extent` of them (a C expression: the batch taken at run
+    time, codegen/runtime_batch.py), or the given shapes' count."""
     dom = stage.domain
-    n = prod(dom)
+    n = extent or f"{prod(dom)}LL"
     what = "; ".join(f"{o} = {short(describe(e), 110)}" for o, e in stage.outputs)
 
     def leaf(ld: Load) -> str:
@@ -160,15 +164,18 @@ def _flat(prog: Program, stage: FusedStage, idx: int, params: CpuParams) -> str:
     vals = [em.value(e) for _, e in stage.outputs]
     lines = [f"    // stage {idx}: {what}",
              f"#pragma omp parallel for simd schedule({params.schedule})",
-             f"    for (long long i = 0; i < {n}LL; ++i) {{", *em.lines]
+             f"    for (long long i = 0; i < {n}; ++i) {{", *em.lines]
     lines += [f"        {storage.st(prog, o, f'{_ptr(prog, o)}[i]', v)};" for (o, _), v in zip(stage.outputs, vals)]
     lines.append("    }")
     return "\n".join(lines)
 
 
-def _row(prog: Program, stage: FusedStage, idx: int, params: CpuParams) -> str:
+def _row(prog: Program, stage: FusedStage, idx: int, params: CpuParams, extent: str | None = None) -> str:
+    """One parallel loop over the stage's rows (`extent` of them, a C expression, or the given shapes' count),
+    SIMD passes over each row."""
     dom = stage.domain
-    d, rows = stage.row_len, stage.rows
+    d = stage.row_len
+    rows = extent or f"{stage.rows}LL"
     lead = dom[:-1]
     exprs = [e for _, e in stage.outputs]
     passes = reduction_passes(exprs)
@@ -245,7 +252,7 @@ def _row(prog: Program, stage: FusedStage, idx: int, params: CpuParams) -> str:
     head = [f"    // stage {idx}: " + "; ".join(f"{o} = {short(describe(e), 110)}" for o, e in stage.outputs),
             f"    // {rows} rows of {d}, {len(passes)} reduction pass(es) per row",
             f"#pragma omp parallel for schedule({params.schedule})",
-            f"    for (long long r = 0; r < {rows}LL; ++r) {{"]
+            f"    for (long long r = 0; r < {rows}; ++r) {{"]
     for lv, name in bases.items():
         head.append(f"        const long long {name} = {offset_code(lv, lead, 'r') if lead else '0'};")
     return "\n".join([*head, *body, "    }"])
@@ -258,13 +265,19 @@ def _const(e: Expr) -> str:
     return c_float(e.value)
 
 
-def _gemm(prog: Program, st: GemmStage, idx: int, params: CpuParams, epilogue: FusedStage | None) -> str:
+def _gemm(prog: Program, st: GemmStage, idx: int, params: CpuParams, epilogue: FusedStage | None,
+          extent: str | None = None) -> str:
+    """The blocked product (and its epilogue). `extent`: the product's rows M, or its batch count when it has a
+    batch dim, as a C expression (the batch taken at run time, codegen/runtime_batch.py); otherwise the given."""
     a = operand(st.a, st.m, st.k)
     b = operand(st.b, st.k, st.n)
-    m, n, k = st.m, st.n, st.k
+    n, k = st.n, st.k
+    m: int | str = extent if extent is not None and not st.batch else st.m
     kc, nc = min(params.gemm_kc, k), min(params.gemm_nc, n)
     pa, pb, pc = _ptr(prog, st.a.buffer), _ptr(prog, st.b.buffer), _ptr(prog, st.out)
-    batch = prod(st.batch) if st.batch else 1
+    batch: int | str = prod(st.batch) if st.batch else 1
+    if extent is not None and st.batch:
+        batch = extent
     if len(st.batch) > 1:
         raise ValueError("the CPU product takes one batch dim")
 
@@ -303,14 +316,14 @@ def _gemm(prog: Program, st: GemmStage, idx: int, params: CpuParams, epilogue: F
     sb = b.batch_strides[-1] if st.batch else 0
     lines = [
         f"    // stage {idx}: {st.out} = {st.a.buffer} @ {st.b.buffer} (M={m} N={n} K={k}"
-        + (f", batch {batch}" if batch > 1 else "") + f"), blocks KC={kc} NC={nc}",
+        + (f", batch {batch}" if batch != 1 else "") + f"), blocks KC={kc} NC={nc}",
         "    {",
         f"        float* Bp = hiera_panel({kc} * {nc});",
         "        if (Bp == nullptr) return 3;",
         f"        for (long long bz = 0; bz < {batch}; ++bz) {{",
         f"        const {storage.c_type(prog, st.a.buffer, 'cpu')}* A = {pa} + {a.offset} + bz * {sa};",
         f"        const {storage.c_type(prog, st.b.buffer, 'cpu')}* B = {pb} + {b.offset} + bz * {sb};",
-        f"        float* C = {pc} + bz * {m * n}LL;",
+        f"        float* C = {pc} + bz * ({m} * {n}LL);",
         f"        for (long long n0 = 0; n0 < {n}; n0 += {nc}) {{",
         f"            const long long nb = {n} - n0 < {nc} ? {n} - n0 : {nc};",
         f"            for (long long k0 = 0; k0 < {k}; k0 += {kc}) {{",
@@ -393,14 +406,37 @@ def fp32_products(prog: Program) -> Program:
     return Program(tuple(buffers), tuple(stages))
 
 
-def cpu_source(spec: TaskSpec, prog: Program, params: CpuParams, *, strategy: str, title: str = "") -> str:
-    """The candidate .cpp for `prog`. Raises ValueError when the program cannot be expressed here."""
+def cpu_stage_code(prog: Program, i: int, extent: str) -> str:
+    """Stage i of a program without products as C++, its extent written as `extent` (what runtime_batch compares
+    across batch sizes)."""
+    st = prog.stages[i]
+    if isinstance(st, GemmStage):
+        nxt = prog.stages[i + 1] if i + 1 < len(prog.stages) else None
+        return _gemm(prog, st, i, CpuParams(), epilogue_for(prog, st, nxt), extent)
+    assert isinstance(st, FusedStage)
+    return (_row if st.has_reduction else _flat)(prog, st, i, CpuParams(), extent)
+
+
+def cpu_runtime_batch(spec: TaskSpec, prog: Program, others: dict[int, Program]) -> RuntimeBatch | str:
+    """Whether the C++ code of `prog` can take the batch at run time (codegen/runtime_batch.py), or why not; its
+    stages are those cpu_source generates (products into fp32, fp32_products), each product with its epilogue."""
+    return runtime_batch(spec, fp32_products(prog), {size: fp32_products(o) for size, o in others.items()},
+                         cpu_stage_code, index_limit=2**62, products=True)
+
+
+def cpu_source(spec: TaskSpec, prog: Program, params: CpuParams, *, strategy: str, title: str = "",
+               rb: RuntimeBatch | None = None) -> str:
+    """The candidate .cpp for `prog`. Raises ValueError when the program cannot be expressed here. With `rb`
+    (cpu_runtime_batch's) the loops take the batch from the tensors when called, any size in 1..rb.max_batch;
+    without, the code serves the given shapes only (and returns 2 for any other)."""
     if prog.convs:
         raise ValueError("a convolution: the C++ generators have none (cuDNN is a GPU library)")
     prog = fp32_products(prog)
     parts = ["// " + (title or f"hiera expert CPU candidate for '{spec.name}'"),
              f"// strategy: {strategy}",
              f"// variant: {params.label()}",
+             "// sizes: " + (f"the batch (dim 0) at run time, 1 to {rb.max_batch}; every other size as given"
+                             if rb else "the shapes of get_inputs() only"),
              *[f"//   {s}" for s in stage_summary(prog, Variant())],
              PRELUDE]
     if storage.has_half(prog):
@@ -421,30 +457,37 @@ def cpu_source(spec: TaskSpec, prog: Program, params: CpuParams, *, strategy: st
             epi = epilogue_for(prog, st, nxt)
             if epi is not None:
                 skip.add(i + 1)
-            body.append(_gemm(prog, st, i, params, epi))
+            body.append(_gemm(prog, st, i, params, epi, rb.extent(i) if rb else None))
         elif st.has_reduction:
-            body.append(_row(prog, st, i, params))
+            body.append(_row(prog, st, i, params, rb.extent(i) if rb else None))
         else:
-            body.append(_flat(prog, st, i, params))
+            body.append(_flat(prog, st, i, params, rb.extent(i) if rb else None))
     body = [_inline_minmax(b) for b in body]
     if params.vector_math:
         body = [_vector_math(b) for b in body]
-    parts.append(_forward(spec, prog, body))
+    parts.append(_forward(spec, prog, body, rb))
     return "\n".join(parts)
 
 
-def _forward(spec: TaskSpec, prog: Program, body: list[str]) -> str:
+def _forward(spec: TaskSpec, prog: Program, body: list[str], rb: RuntimeBatch | None) -> str:
     lines = [f"extern \"C\" int hiera_forward({', '.join(c_params(spec))}) {{", "    (void)stream;"]
-    lines += entry_preamble(spec, prog, "loops", target="cpu")
+    if rb is None:
+        lines += entry_preamble(spec, prog, "loops", target="cpu")
+    else:
+        used = {b.name for b in prog.buffers}
+        lines += guard_lines(spec, rb, lambda name: name in used, "loops") + buffer_pointers(prog, "cpu")
     if prog.temps:
-        total = 0
-        offs = []
-        for b in prog.temps:
-            offs.append((b, total))
-            total += -(-b.numel // 16) * 16
-        lines.append(f"    float* hiera_ws = hiera_workspace({total}ull);")
+        # Each temporary rounded up to 16 floats (64 bytes); one that follows the batch sized for this call's.
+        sizes = [f"{-(-b.numel // 16) * 16}ull" if rb is None or not rb.temp_per_sample.get(b.name)
+                 else f"(((size_t)hiera_nb * {rb.temp_per_sample[b.name]}ull + 15) / 16 * 16)" for b in prog.temps]
+        offs = [" + ".join(sizes[:k]) or "0" for k in range(len(sizes))]
+        total = " + ".join(sizes)
+        if rb is None:  # the given shapes: plain numbers
+            total = f"{sum(-(-t.numel // 16) * 16 for t in prog.temps)}ull"
+            offs = [str(sum(-(-t.numel // 16) * 16 for t in prog.temps[:k])) for k in range(len(prog.temps))]
+        lines.append(f"    float* hiera_ws = hiera_workspace({total});")
         lines.append("    if (hiera_ws == nullptr) return 3;")
-        lines += [f"    float* {pointer(b.c_name)} = hiera_ws + {off};" for b, off in offs]
+        lines += [f"    float* {pointer(b.c_name)} = hiera_ws + {off};" for b, off in zip(prog.temps, offs)]
     lines += body
     lines.append("    return 0;")
     lines.append("}")

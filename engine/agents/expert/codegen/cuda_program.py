@@ -16,10 +16,19 @@ from contracts.contract import c_params
 from contracts.task import TaskSpec
 from engine.agents.expert.codegen import gemm as gemm_gen
 from engine.agents.expert.codegen import gemm_split, storage
-from engine.agents.expert.codegen.common import describe, entry_preamble, index_type, pointer, short
+from engine.agents.expert.codegen.common import (
+    INT32_LIMIT,
+    buffer_pointers,
+    describe,
+    entry_preamble,
+    index_type,
+    pointer,
+    short,
+)
 from engine.agents.expert.codegen.conv import CUDNN_HANDLE, conv_launch, conv_plan
 from engine.agents.expert.codegen.pointwise import flat_kernel
-from engine.agents.expert.codegen.reduction import HELPERS, row_kernel, vec_pointers
+from engine.agents.expert.codegen.reduction import HELPERS, RowPlan, row_kernel, row_plan, vec_pointers
+from engine.agents.expert.codegen.runtime_batch import RuntimeBatch, guard_lines, runtime_batch
 from engine.agents.expert.codegen.transpose import plane_of, transpose_kernel
 from engine.agents.expert.codegen.variants import Variant
 from engine.agents.expert.device import DeviceLimits
@@ -196,10 +205,13 @@ def half_products(prog: Program) -> Program:
 
 
 def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str, tf32: bool = False,
-                title: str = "", dev: DeviceLimits | None = None, policy: str = "fp32") -> str:
+                title: str = "", dev: DeviceLimits | None = None, policy: str = "fp32",
+                rb: RuntimeBatch | None = None) -> str:
     """The candidate .cu for `prog` under `variant`, sized for the device `dev` (grids, splits). `policy` is the
     run's precision (contracts/precision.py): under bf16 and fp16, fp32 products may use half tensor cores as
-    autocast does. Raises ValueError when the variant cannot apply."""
+    autocast does. With `rb` (cuda_runtime_batch's for this variant) it also serves any batch in 1..rb.max_batch:
+    the kernels specialised to the given shapes run at the given batch, general ones (the batch a kernel argument)
+    at any other. Raises ValueError when the variant cannot apply."""
     dev = dev or DeviceLimits()
     gp = variant.gemm
     halves = storage.has_half(prog)
@@ -219,6 +231,8 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
     launches: list[str] = []
     setups: list[str] = []  # one-time library setups (cuBLASLt and cuDNN plans)
     uses_cublas = uses_lt = uses_rows = uses_cudnn = False
+    general: list[str] = []  # with rb: the launches of the kernels taking the batch at run time
+    sizes: dict[str, str] = {}  # with rb: the element count of each workspace buffer that follows the batch
     skip: set[int] = set()
     unused: set[str] = set()
     extra: list[Buffer] = []  # workspace the kernels add (a split row's partial results)
@@ -256,46 +270,111 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
                 launches.append(gemm_gen.cublas_launch(prog, st, policy))
                 uses_cublas = True
             continue
-        if st.has_reduction:
-            uses_rows = True
-            kc = row_kernel(prog, st, variant.row, name, idx_t, dev)
-            extra += kc.temps
-            ptrs = vec_pointers(prog, st, variant.row, dev)
-            if ptrs:
-                twin = row_kernel(prog, st, replace(variant.row, vec=1), name + "_scalar", idx_t, dev)
-                extra += twin.temps
-                kernels += [kc.source, twin.source]
-                cond = " && ".join(f"hiera_aligned16({p})" for p in ptrs)
-                launches.append(f"    if ({cond}) {{\n    {kc.launch.strip()}\n    }} else {{\n"
-                                f"    {twin.launch.strip()}\n    }}")
-            else:
-                kernels.append(kc.source)
-                launches.append(kc.launch)
-        else:
-            plane = plane_of(st) if variant.transpose is not None else None
-            if plane is not None:
-                kc = transpose_kernel(prog, st, plane, variant.transpose, name, idx_t)
-            else:
-                kc = flat_kernel(prog, st, variant.flat, name, idx_t, dev)
-            kernels.append(kc.source)
-            launches.append(kc.launch)
+        uses_rows = uses_rows or st.has_reduction
+        srcs, launch, temps = fused_stage(prog, k, variant, idx_t, dev)
+        kernels += srcs
+        launches.append(launch)
+        extra += temps
+        if rb is not None:
+            # The same stage for any batch: the row count (or element count) a kernel argument, the launch sized
+            # from this call's; the rows walked as planned for the given batch.
+            srcs, launch, temps = fused_stage(prog, k, variant, idx_t, dev, runtime=True)
+            kernels += srcs
+            general.append(f"    {{\n        const idx_t hiera_n = (idx_t){rb.extent(k)};\n"
+                           f"{_indent(launch)}\n    }}")
+            extra += temps
+            sizes.update({t.name: f"(size_t)hiera_nb * {t.numel // rb.batch}ull" for t in temps})
+    if rb is not None:
+        # The kernels specialised to the given batch serve it (the fastest code there is, unchanged); any other
+        # batch runs the general ones.
+        launches = [f"    if (hiera_nb == {rb.batch}) {{  // the given batch: the kernels specialised to it",
+                    *(_indent(ln) for ln in launches), "    } else {  // any other: the kernels taking the batch",
+                    *(_indent(ln) for ln in general), "    }"]
+        sizes.update({name: f"(size_t)hiera_nb * {per}ull" for name, per in rb.temp_per_sample.items() if per})
     if unused or extra:
         prog = Program(tuple(b for b in prog.buffers if b.name not in unused) + tuple(extra), prog.stages)
     if split:
         kernels.insert(0, gemm_split.TF32_ROUND)
     return _assemble(spec, prog, variant, strategy=strategy, title=title, idx_t=idx_t, kernels=kernels,
                      launches=launches, setups=setups, uses_cublas=uses_cublas, uses_lt=uses_lt,
-                     uses_rows=uses_rows, uses_cudnn=uses_cudnn, tf32=tf32, split=split, policy=policy)
+                     uses_rows=uses_rows, uses_cudnn=uses_cudnn, tf32=tf32, split=split, policy=policy,
+                     rb=rb, sizes=sizes)
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + ln if ln else ln for ln in text.splitlines())
+
+
+def row_plans(st: FusedStage, variant: Variant, dev: DeviceLimits) -> tuple[RowPlan, RowPlan]:
+    """How a row stage's kernel and its scalar twin (vec 1, for unaligned buffers) walk the rows."""
+    return row_plan(st, variant.row, dev), row_plan(st, replace(variant.row, vec=1), dev)
+
+
+def fused_stage(prog: Program, k: int, variant: Variant, idx_t: str, dev: DeviceLimits, runtime: bool = False,
+                plans: tuple[RowPlan, RowPlan] | None = None) -> tuple[list[str], str, tuple[Buffer, ...]]:
+    """Stage k (a FusedStage) as kernels, their launch and the workspace they add. `runtime`: the kernels take the
+    batch's row or element count as an argument (`hiera_n` at the launch) and are named `_any`, the rows walked as
+    `plans` say (row_plans of the given batch's stage; by default this stage's own)."""
+    st = prog.stages[k]
+    assert isinstance(st, FusedStage)
+    name = f"hiera_stage{k}" + ("_any" if runtime else "")
+    if st.has_reduction:
+        main, scalar = plans or row_plans(st, variant, dev)
+        kc = row_kernel(prog, st, variant.row, name, idx_t, dev, runtime, main if runtime else None)
+        ptrs = vec_pointers(prog, st, variant.row, dev)
+        if not ptrs:
+            return [kc.source], kc.launch, kc.temps
+        twin = row_kernel(prog, st, replace(variant.row, vec=1), name + "_scalar", idx_t, dev, runtime,
+                          scalar if runtime else None)
+        cond = " && ".join(f"hiera_aligned16({p})" for p in ptrs)
+        launch = (f"    if ({cond}) {{\n    {kc.launch.strip()}\n    }} else {{\n"
+                  f"    {twin.launch.strip()}\n    }}")
+        return [kc.source, twin.source], launch, kc.temps + twin.temps
+    plane = plane_of(st) if variant.transpose is not None else None
+    if plane is not None:
+        if runtime:
+            raise ValueError(f"stage {k} is a tiled transpose: its tiles are laid out for the given sizes")
+        kc = transpose_kernel(prog, st, plane, variant.transpose, name, idx_t)
+    else:
+        kc = flat_kernel(prog, st, variant.flat, name, idx_t, dev, runtime)
+    return [kc.source], kc.launch, kc.temps
+
+
+def cuda_runtime_batch(spec: TaskSpec, prog: Program, others: dict[int, Program], variant: Variant,
+                       dev: DeviceLimits | None = None) -> RuntimeBatch | str:
+    """Whether the CUDA code of `prog` under `variant` can also take the batch at run time (codegen/runtime_batch.py),
+    or why not: each stage's general kernels are compared across batch sizes, rows walked as planned for the given
+    batch."""
+    dev = dev or DeviceLimits()
+    if prog.gemms or prog.convs:  # (so cuda_source's rewrites of products, fold_bias and the rest, do not apply)
+        return "a matrix product or a convolution: its generators take fixed sizes"
+    idx_t = index_type(prog)
+    plans = {k: row_plans(st, variant, dev) for k, st in enumerate(prog.stages)
+             if isinstance(st, FusedStage) and st.has_reduction}
+
+    def render(p: Program, k: int, _extent: str) -> str:
+        try:
+            srcs, launch, _ = fused_stage(p, k, variant, idx_t, dev, runtime=True, plans=plans.get(k))
+        except ValueError as e:
+            return f"not general: {e}; {p.stages[k]}"
+        return "\n".join([*srcs, launch])
+
+    limit = INT32_LIMIT if idx_t == "unsigned int" else 2**62
+    return runtime_batch(spec, prog, others, render, index_limit=limit)
 
 
 def _assemble(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str, title: str, idx_t: str,
               kernels: list[str], launches: list[str], setups: list[str], uses_cublas: bool, uses_lt: bool,
-              uses_rows: bool, uses_cudnn: bool, tf32: bool, split: bool = False, policy: str = "fp32") -> str:
+              uses_rows: bool, uses_cudnn: bool, tf32: bool, split: bool = False, policy: str = "fp32",
+              rb: RuntimeBatch | None = None, sizes: dict[str, str] | None = None) -> str:
     parts = []
     summary = stage_summary(prog, variant)
     parts.append("// " + (title or f"hiera expert candidate for '{spec.name}'"))
     parts.append(f"// strategy: {strategy}")
     parts.append(f"// variant: {variant.label(knob_parts(prog, variant))}")
+    parts.append("// sizes: " + (f"the batch (dim 0) at run time, 1 to {rb.max_batch}: at {rb.batch} (get_inputs()) "
+                                 "the kernels specialised to it, at any other the general ones; every other size as "
+                                 "given" if rb else "the shapes of get_inputs() only"))
     halves = sorted({b.dtype for b in prog.buffers if b.dtype in storage.HALF})
     if halves:
         parts.append(f"// precision: {policy} policy; {' and '.join(halves)} storage widened to fp32 on load and "
@@ -333,16 +412,33 @@ def _assemble(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str,
     if uses_rows:
         parts.append(HELPERS)
     parts += kernels
-    parts.append(_forward(spec, prog, launches, uses_cublas, uses_cudnn))
+    parts.append(_forward(spec, prog, launches, uses_cublas, uses_cudnn, rb, sizes or {}))
     return "\n".join(parts)
 
 
-def _forward(spec: TaskSpec, prog: Program, launches: list[str], uses_cublas: bool, uses_cudnn: bool) -> str:
+def _forward(spec: TaskSpec, prog: Program, launches: list[str], uses_cublas: bool, uses_cudnn: bool,
+             rb: RuntimeBatch | None = None, sizes: dict[str, str] | None = None) -> str:
     lines = [f"extern \"C\" int hiera_forward({', '.join(c_params(spec))}) {{",
              "    cudaStream_t hiera_s = (cudaStream_t)stream;"]
-    # Guards: the kernels are specialized for these shapes.
-    lines += entry_preamble(spec, prog, "kernels")
-    if prog.temps:
+    if rb is None:
+        # Guards: the kernels are specialized for these shapes.
+        lines += entry_preamble(spec, prog, "kernels")
+    else:
+        used = {b.name for b in prog.buffers}
+        lines += guard_lines(spec, rb, lambda name: name in used, "kernels") + buffer_pointers(prog, "cuda")
+    sizes = sizes or {}
+    if prog.temps and any(b.name in sizes for b in prog.temps):
+        # Slices of 64 floats (256 bytes); those that follow the batch sized for this call's.
+        counts = [f"(({sizes[b.name]} + 63) / 64 * 64)" if b.name in sizes else f"{-(-b.numel // 64) * 64}ull"
+                  for b in prog.temps]
+        offsets = [(b, " + ".join(counts[:i]) or "0") for i, b in enumerate(prog.temps)]
+        lines.append(f"    float* hiera_ws = hiera_workspace(({' + '.join(counts)}) * sizeof(float));")
+        lines.append("    if (hiera_ws == nullptr) return 3;")
+        for b, off in offsets:
+            t = storage.c_type(prog, b.name, "cuda")
+            where = f"hiera_ws + {off}" if t == "float" else f"({t}*)(hiera_ws + {off})"
+            lines.append(f"    {t}* {pointer(b.c_name)} = {where};" + (f"  // {b.dtype}" if t != "float" else ""))
+    elif prog.temps:
         offsets = []
         total = 0
         for b in prog.temps:

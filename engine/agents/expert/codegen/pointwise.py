@@ -95,19 +95,24 @@ def _body(prog: Program, stage: FusedStage, vec: int, index: str, indent: str) -
     return lines
 
 
+RUNTIME_N = "hiera_n"  # the launch's element count when the batch is taken at run time (set by hiera_forward)
+
+
 def flat_kernel(prog: Program, stage: FusedStage, params: FlatParams, name: str, idx_t: str,
-                dev: DeviceLimits | None = None) -> KernelCode:
+                dev: DeviceLimits | None = None, runtime: bool = False) -> KernelCode:
+    """The stage's kernel and launch. `runtime`: the element count is a kernel argument (the batch's, read when
+    called: codegen/runtime_batch.py), the launch reads it from `hiera_n` and sizes the grid from it."""
     dev = dev or DeviceLimits()
     dom = stage.domain
     n = prod(dom)
     vec = params.vec if dom and dom[-1] % params.vec == 0 and n >= params.vec else 1
     reads, writes = _buffers(prog, stage)
-    vec_kernel = _flat_source(prog, stage, params, name, idx_t, vec, reads, writes)
-    launch = _launch(prog, params, name, n, vec, reads, writes, dev)
+    vec_kernel = _flat_source(prog, stage, params, name, idx_t, vec, reads, writes, runtime)
+    launch = _launch(prog, params, name, n, vec, reads, writes, dev, runtime)
     if vec == 1:
         return KernelCode(vec_kernel, launch, tuple(reads), tuple(writes))
     # The scalar twin, for buffers that are not 16-byte aligned at run time (a sliced input, say).
-    scalar = _flat_source(prog, stage, params, name + "_scalar", idx_t, 1, reads, writes)
+    scalar = _flat_source(prog, stage, params, name + "_scalar", idx_t, 1, reads, writes, runtime)
     aligned = [pointer(prog.buffer(b).c_name) for b in writes]
     for _, e in stage.outputs:
         for ld in loads(e):
@@ -117,7 +122,7 @@ def flat_kernel(prog: Program, stage: FusedStage, params: FlatParams, name: str,
                     aligned.append(p)
     cond = " && ".join(f"hiera_aligned16({p})" for p in aligned)
     launch = (f"    if ({cond}) {{\n{_indent(launch)}\n    }} else {{\n"
-              f"{_indent(_launch(prog, params, name + '_scalar', n, 1, reads, writes, dev))}\n    }}")
+              f"{_indent(_launch(prog, params, name + '_scalar', n, 1, reads, writes, dev, runtime))}\n    }}")
     return KernelCode(vec_kernel + "\n" + scalar, launch, tuple(reads), tuple(writes))
 
 
@@ -126,22 +131,32 @@ def _indent(text: str) -> str:
 
 
 def _flat_source(prog: Program, stage: FusedStage, params: FlatParams, name: str, idx_t: str, vec: int,
-                 reads: list[str], writes: list[str]) -> str:
+                 reads: list[str], writes: list[str], runtime: bool = False) -> str:
     n = prod(stage.domain)
     nvec = n // vec
     block, ilp = params.block, params.ilp
     what = "; ".join(f"{o} = {short(describe(e), 110)}" for o, e in stage.outputs)
+    # Taking the batch at run time, the counts are the kernel's argument n (the batch's elements).
+    count = f"n elements (the batch's, at run time) as vectors of {vec}" if runtime else \
+        f"{n} elements as {nvec} vectors of {vec}"
+    extra = ("const idx_t n",) if runtime else ()
+    nvec_c = f"n / {vec}" if runtime and vec > 1 else "n" if runtime else str(nvec)
     lines = [
         f"// {what}",
-        f"// {n} elements as {nvec} vectors of {vec}; {block} threads/block, {ilp} vector(s) per thread per trip.",
-        f"__global__ void __launch_bounds__({block}) {name}({kernel_params(prog, reads, writes)}) {{",
+        f"// {count}; {block} threads/block, {ilp} vector(s) per thread per trip.",
+        f"__global__ void __launch_bounds__({block}) {name}({kernel_params(prog, reads, writes, extra)}) {{",
+    ]
+    if runtime and vec > 1:
+        lines.append(f"    const idx_t nvec = {nvec_c};")
+        nvec_c = "nvec"
+    lines += [
         f"    const idx_t step = (idx_t)gridDim.x * {block * ilp};",
-        f"    for (idx_t v0 = (idx_t)blockIdx.x * {block * ilp} + threadIdx.x; v0 < {nvec}; v0 += step) {{",
+        f"    for (idx_t v0 = (idx_t)blockIdx.x * {block * ilp} + threadIdx.x; v0 < {nvec_c}; v0 += step) {{",
     ]
     if ilp > 1:
         lines += ["#pragma unroll", f"        for (int u = 0; u < {ilp}; ++u) {{",
                   f"            const idx_t v = v0 + (idx_t)u * {block};",
-                  f"            if (v >= {nvec}) break;",
+                  f"            if (v >= {nvec_c}) break;",
                   f"            const idx_t i = v * {vec};"]
         lines += _body(prog, stage, vec, "i", "            ")
         lines.append("        }")
@@ -149,7 +164,14 @@ def _flat_source(prog: Program, stage: FusedStage, params: FlatParams, name: str
         lines.append(f"        const idx_t i = v0 * {vec};")
         lines += _body(prog, stage, vec, "i", "        ")
     lines.append("    }")
-    if n % vec:
+    if runtime and vec > 1:
+        # n need not be a multiple of vec for every batch: the last n % vec elements, one per thread
+        lines += [f"    const idx_t t = (idx_t)blockIdx.x * {block} + threadIdx.x;",
+                  f"    if (t < n % {vec}) {{",
+                  f"        const idx_t i = nvec * {vec} + t;"]
+        lines += _body(prog, stage, 1, "i", "        ")
+        lines.append("    }")
+    elif not runtime and n % vec:
         lines += [f"    // the last {n % vec} element(s), one per thread",
                   f"    const idx_t t = (idx_t)blockIdx.x * {block} + threadIdx.x;",
                   f"    if (t < {n % vec}) {{",
@@ -161,13 +183,20 @@ def _flat_source(prog: Program, stage: FusedStage, params: FlatParams, name: str
 
 
 def _launch(prog: Program, params: FlatParams, name: str, n: int, vec: int, reads: list[str],
-            writes: list[str], dev: DeviceLimits) -> str:
+            writes: list[str], dev: DeviceLimits, runtime: bool = False) -> str:
     nvec = max(n // vec, 1)
     per_block = params.block * params.ilp
+    cap = params.grid_cap * dev.sm_count if params.grid_cap else 2**31 - 1
+    if runtime:
+        # The grid from this call's count: one vector per thread (at most `cap` blocks), at least one block.
+        return (f"    {{\n        unsigned long long g = ((unsigned long long){RUNTIME_N} / {vec} + {per_block - 1}) / "
+                f"{per_block};\n        g = g < 1 ? 1 : g > {cap}ull ? {cap}ull : g;\n"
+                f"        {name}<<<(unsigned)g, {params.block}, 0, hiera_s>>>({call_args(prog, reads, writes)}, "
+                f"{RUNTIME_N});\n    }}")
     grid = -(-nvec // per_block)
     if params.grid_cap:
         # A persistent-style grid: `grid_cap` blocks per SM of this device, the grid-stride loop does the rest.
-        grid = min(grid, params.grid_cap * dev.sm_count)
+        grid = min(grid, cap)
     grid = max(1, min(grid, 2**31 - 1))
     return f"    {name}<<<{grid}, {params.block}, 0, hiera_s>>>({call_args(prog, reads, writes)});"
 

@@ -211,18 +211,26 @@ def _lead_view(view: View, domain: tuple[int, ...]) -> View:
     return View(v.buffer, v.shape[:-1], v.strides[:-1], v.offset)
 
 
+RUNTIME_ROWS = "hiera_n"  # the launch's row count when the batch is taken at run time (set by hiera_forward)
+
+
 def row_kernel(prog: Program, stage: FusedStage, params: RowParams, name: str, idx_t: str,
-               dev: DeviceLimits | None = None) -> KernelCode:
-    """The stage's kernel(s) and launch(es); a split row adds its partial-result buffers as temps."""
-    return _RowKernels(prog, stage, params, name, dev or DeviceLimits()).build()
+               dev: DeviceLimits | None = None, runtime: bool = False, plan: RowPlan | None = None) -> KernelCode:
+    """The stage's kernel(s) and launch(es); a split row adds its partial-result buffers as temps. `runtime`: the
+    row count is a kernel argument (the batch's, read when called: codegen/runtime_batch.py) and the launches read
+    it from `hiera_n`; `plan` walks the rows as planned for another size (the given batch's) instead of this
+    stage's own."""
+    return _RowKernels(prog, stage, params, name, dev or DeviceLimits(), runtime, plan).build()
 
 
 class _RowKernels:
-    def __init__(self, prog: Program, stage: FusedStage, params: RowParams, name: str, dev: DeviceLimits):
-        self.stage, self.name = stage, name
-        self.plan = p = row_plan(stage, params, dev)
+    def __init__(self, prog: Program, stage: FusedStage, params: RowParams, name: str, dev: DeviceLimits,
+                 runtime: bool = False, plan: RowPlan | None = None):
+        self.stage, self.name, self.runtime = stage, name, runtime
+        self.plan = p = plan or row_plan(stage, params, dev)
         self.dom = stage.domain
         self.d, self.rows = stage.row_len, stage.rows
+        self.rows_c = "n_rows" if runtime else str(self.rows)  # the row count in the kernels' code
         self.exprs = [e for _, e in stage.outputs]
         self.passes = accs.plan_accumulators(reduction_passes(self.exprs), p.online)
         self.cv_memo: dict[Expr, bool] = {}
@@ -232,7 +240,7 @@ class _RowKernels:
                 self.loads[ld] = None
         self.reads = list(dict.fromkeys(ld.view.buffer for ld in self.loads))
         self.writes = [n for n, _ in stage.outputs]
-        self.full_rows = self.rows % p.rpb == 0
+        self.full_rows = not runtime and self.rows % p.rpb == 0
         self.exact = p.chunk * p.split == self.d and p.chunk % (p.t * p.vec) == 0
         varying = [ld for ld in self.loads if self.varies(ld)]
         self.vec_loads = {ld for ld in varying if p.vec > 1 and vec_ok(ld.view, self.dom, p.vec)}
@@ -511,9 +519,10 @@ class _RowKernels:
 
     def _head(self, name: str, reads: list[str], writes: list[str], what: str) -> list[str]:
         p = self.plan
+        extra = ("const idx_t n_rows",) if self.runtime else ()
         head = [f"// {what}",
                 f"__global__ void __launch_bounds__({p.t * p.rpb}) {name}("
-                f"{kernel_params(self.prog, reads, writes)}) {{"]
+                f"{kernel_params(self.prog, reads, writes, extra)}) {{"]
         if p.transposed:
             # Adjacent threads take adjacent rows (adjacent in memory); a row's lanes are rpb threads apart.
             head += [f"    __shared__ float xsm{c}[{p.t}][{p.rpb + 1}];" for c in range(self.max_comps)]
@@ -531,8 +540,10 @@ class _RowKernels:
                 head.append("    (void)c0;")
         if not self.full_rows:
             # Lanes past the last row still take part in the shuffles, so they must not return early.
-            head.append(f"    const bool active = r < {self.rows};")
-            head.append(f"    const idx_t rr = active ? r : {self.rows - 1};")
+            head.append(f"    const bool active = r < {self.rows_c};")
+            head.append(f"    const idx_t rr = active ? r : {self.rows_c} - 1;")
+            if not self.bases:
+                head.append("    (void)rr;  // no row-indexed base to clamp")
         lead = self.dom[:-1]
         for lv, bname in self.bases.items():
             code = offset_code(lv, lead, self.row_var) if lead else "0"
@@ -543,7 +554,8 @@ class _RowKernels:
         body = self.lines
         src = "\n".join([*self._head(name, reads, writes, what), *body, "}"]) + "\n"
         p = self.plan
-        launch = f"    {name}<<<{grid}, {p.t * p.rpb}, 0, hiera_s>>>({call_args(self.prog, reads, writes)});"
+        args = call_args(self.prog, reads, writes) + (f", {RUNTIME_ROWS}" if self.runtime else "")
+        launch = f"    {name}<<<{grid}, {p.t * p.rpb}, 0, hiera_s>>>({args});"
         self._reset()
         return src, launch
 
@@ -555,9 +567,13 @@ class _RowKernels:
                "split": f"each row split over {p.split} blocks of {p.chunk} elements"}[p.mode]
         online = "; online statistics" if p.online and any(a.kind not in accs.PLAIN for pas in self.passes
                                                            for a in pas) else ""
-        return (f"{what}\n// {self.rows} rows of {self.d}: {p.t} thread(s) per row, {p.rpb} row(s) per block, "
+        rows = "n_rows (the batch's, at run time)" if self.runtime else str(self.rows)
+        return (f"{what}\n// {rows} rows of {self.d}: {p.t} thread(s) per row, {p.rpb} row(s) per block, "
                 f"{p.nv} vector(s) of {p.vec} per thread; {len(self.passes)} reduction pass(es); {how}{online}"
                 + ("; rows across threads (the row is strided in memory)" if p.transposed else ""))
+
+    def _grid_rows(self) -> str:
+        return f"(unsigned){RUNTIME_ROWS}" if self.runtime else str(self.rows)
 
     def build(self) -> KernelCode:
         p = self.plan
@@ -567,7 +583,9 @@ class _RowKernels:
             for k, pas in enumerate(self.passes):
                 self._publish(k, pas, self.reduction_pass(k, pas))
             self.outputs()
-            src, launch = self._kernel(self.name, self.reads, self.writes, self._summary(), str(-(-self.rows // p.rpb)))
+            grid = f"(unsigned)(({RUNTIME_ROWS} + {p.rpb - 1}) / {p.rpb})" if self.runtime else \
+                str(-(-self.rows // p.rpb))
+            src, launch = self._kernel(self.name, self.reads, self.writes, self._summary(), grid)
             return KernelCode(src, launch, tuple(self.reads), tuple(self.writes))
         sources, launches = [], []
         for k, pas in enumerate(self.passes):
@@ -583,7 +601,7 @@ class _RowKernels:
             mine = [n for q in self.parts[k] for n in q]
             what = f"pass {k + 1} of {len(self.passes)}: each chunk's partial result\n// " + self._summary()
             src, launch = self._kernel(f"{self.name}_pass{k}", self.reads + prev, mine, what,
-                                       f"dim3({self.rows}, {p.split})")
+                                       f"dim3({self._grid_rows()}, {p.split})")
             sources.append(src)
             launches.append(launch)
         for j, pas in enumerate(self.passes):
@@ -593,7 +611,7 @@ class _RowKernels:
         elementwise = any(self.prog.buffer(o).numel == prod(self.dom) for o in self.writes)
         parts = [n for pas in self.parts for q in pas for n in q]
         src, launch = self._kernel(self.name, self.reads + parts, self.writes, "the outputs\n// " + self._summary(),
-                                   f"dim3({self.rows}, {p.split if elementwise else 1})")
+                                   f"dim3({self._grid_rows()}, {p.split if elementwise else 1})")
         return KernelCode("\n".join([*sources, src]), "\n".join([*launches, launch]), tuple(self.reads),
                           tuple(self.writes), self.temps)
 
