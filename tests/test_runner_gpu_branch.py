@@ -108,6 +108,8 @@ class Runner:
             sys.modules.pop(name, None)
         self.runner = importlib.import_module("runner")
         self.wire = importlib.import_module("wire")
+        # A thread here, not a process: its hot wait (wire.wait_hot) would hold the interpreter from this side.
+        monkeypatch.setattr(self.runner, "HOT_WAIT_S", 0.0)
         monkeypatch.setattr(importlib.import_module("cudadrv"), "Driver", FakeDriver)
         FakeDriver.calls = []
         nbytes = 4 * self.SHAPE[0] * self.SHAPE[1]

@@ -257,6 +257,20 @@ def _recv_exact(sock: socket.socket, n: int, deadline: float | None) -> bytes:
     return b"".join(chunks)
 
 
+def wait_hot(sock: socket.socket, spin_s: float) -> None:
+    """Wait for the next message by polling for up to `spin_s` before the caller's blocking read: a process that
+    sleeps between requests wakes on a cold core (caches, frequency, a virtual CPU's halt), and its next call runs
+    slower than the same code called back to back. Measured: a 40-layer forward of small ops read 1.6x its
+    back-to-back time through the runner on the CPU, and eager ResNet18's per-call GPU events read 1.88 ms in the
+    runner against 1.39 ms in the checker's loop on the H100 (its back-to-back calls agreed within 4%). The
+    reference is timed in a loop that never sleeps; the candidate's runner waits as hot."""
+    end = time.monotonic() + spin_s
+    while time.monotonic() < end:
+        ready, _, _ = select.select([sock], [], [], 0)
+        if ready:
+            return
+
+
 def recv(sock: socket.socket, timeout_s: float | None = None) -> dict[str, Any]:
     """One message, or WireError/WireTimeout. Oversized or non-object messages are protocol errors."""
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
