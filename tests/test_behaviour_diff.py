@@ -74,3 +74,23 @@ def test_the_measured_decisions_are_masked_unless_kept():
     b["rc"] = 3
     assert normalised(a) == normalised(b)
     assert bd.normalised(a, keep_measured=True) != bd.normalised(b, keep_measured=True)
+
+
+def test_drawn_batch_sizes_are_seeded_and_retiming_progress_is_measured():
+    """Issue 38's shape variants are drawn per run, like the inputs; re-timing progress lines and a round's profile
+    step follow from measured figures. A different outcome at those sizes is still a difference."""
+    a = record("20261202-004541-9a27", "81777b", "/tmp/ws-a", 7.917)
+    b = copy.deepcopy(a)
+    a["events"][2]["reason"] += "; valid at batch 1, 9, 149, 349, 512 beside 256 (1.2x, 0.9x slower)"
+    b["events"][2]["reason"] += "; valid at batch 1, 75, 97, 225, 512 beside 256 (1.3x, 1.1x faster)"
+    a["events"][2]["shapes"] = {"batch": 256, "checks": [{"batch": 9, "status": "valid"}]}
+    b["events"][2]["shapes"] = {"batch": 256, "checks": [{"batch": 75, "status": "valid"}]}
+    b["events"].append({"event": "progress", "done": 7, "total": 8, "what": "re-timing r2c2-c55342 on its own"})
+    b["events"].append({"event": "progress", "done": 3, "total": 6,
+                        "what": "profiling r1c1-c55342 with Nsight Compute"})
+    assert normalised(a) == normalised(b)
+    c = copy.deepcopy(a)
+    c["events"][2]["reason"] = c["events"][2]["reason"].replace("valid at batch", "declined at batch")
+    c["events"][2]["shapes"]["checks"][0]["status"] = "incorrect"
+    assert normalised(a) != normalised(c)
+    assert bd.normalised(a, keep_measured=True) != bd.normalised(b, keep_measured=True)

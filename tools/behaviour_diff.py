@@ -39,15 +39,19 @@ parent of the next round's plan (the best so far: a decision's `parent_id`), whe
 `unstable_timing`, and the exit status (0 when the best is written beside the task, 3 when kept aside). The
 `noisy_reference` flag (a paired reference far off the run's median) is one of these too. They are inherently
 nondeterministic here, so by default they are masked too: `<measured>` in every `best` object and for `verdict`,
-`retimed`, `trials`, `parent_id` and the exit status; the re-timing events, rows and notices and the two timing
-flags are dropped from the records. `--keep-measured` keeps them: meaningful on a quiet machine or a GPU, where a
+`retimed`, `trials`, `parent_id` and the exit status; the re-timing events, progress lines, rows and notices, the
+three timing flags and the progress lines of a round's profile step (whether a round profiles follows from whether
+its best is new) are dropped from the records; a progress line's counts, a candidate line's best so far and the
+word in "0.8x slower" are masked. `--keep-measured` keeps them: meaningful on a quiet machine or a GPU, where a
 change to the timing policy or the figure rule is what you want to see.
 
 Some things differ between two runs of the same code whatever the machine, and are always masked: the inputs
 are drawn under secret random seeds (os.urandom, per checker), so where a wrong candidate's outputs differ and
 how many elements do (`88432 of 131072 elements`, `worst at out[157, 76]`, the error's `mismatches` and
-`where`) changes from run to run; they become `<seeded>`. The scores, the rationale's words, the order of the
-rows and everything else came out identical in two runs of the same commit (expert and LLM backends both).
+`where`) changes from run to run; they become `<seeded>`, as do the batch sizes a candidate is verified at
+besides the task's own (drawn per run: "valid at batch 1, 97, 142, ..."). The scores, the rationale's words,
+the order of the rows and everything else came out identical in two runs of the same commit (expert and LLM
+backends both).
 
 Prints a unified diff of the normalised records (one JSON line per event or row, under a header per record) and
 exits 1 when they differ, 0 when they are the same, 2 when a run could not be made (an engine that crashed is a
@@ -108,7 +112,15 @@ _SEEDED_KEYS = {"mismatches", "where"}
 _RETIME_EVENTS = {"retime_started", "retime_finished"}
 _RETIME_NOTICE = re.compile(r"timed again|re-tim")  # "... was timed again on its own", "3 re-timings spent; ..."
 # flags a measurement raises or not
-_MEASURED_FLAGS = ("unstable_timing", "noisy_reference")
+_MEASURED_FLAGS = ("unstable_timing", "noisy_reference", "timing_swing")
+# "0.82x slower": whether a figure is below or above 1 is measured
+_SLOWER = re.compile(r"<n>x (?:slower|faster)\b")
+# the batch sizes a candidate is verified at besides the task's are drawn per run (issue 38), like the inputs
+_DRAWN = re.compile(r"\bat batch (?:\d+, )*\d+")
+# a progress line names the candidate it profiles (the round's best: measured), and its counts include re-timings
+_PROGRESS_CAND = re.compile(r"\b(profiling|profiled) r\d+c\d+-<h>")
+# whether a round profiles a candidate at all follows from whether its best is new (measured)
+_PROFILE_STEP = re.compile(r"profiling .* with Nsight Compute")
 
 
 class Normaliser:
@@ -129,9 +141,11 @@ class Normaliser:
         s = _RANGE.sub("<n>", s)
         s = _MISMATCH.sub("<n> of <n> elements", s)
         s = _WHERE.sub(r"\1[<seeded>]", s)
+        s = _DRAWN.sub("at batch <seeded>", s)
         s = _UNIT_NUM.sub("<n>", s)
         s = _DEC_NUM.sub("<n>", s)
         if not self.keep_measured:
+            s = _SLOWER.sub("<n>x", s)
             s = s.replace("slower-than-eager/", "<measured-dir>/").replace("not-delivered/", "<measured-dir>/")
             s = _MEDIAN_OF.sub("median of <measured>", s)
         return s
@@ -143,10 +157,12 @@ class Normaliser:
             return "<seeded>"
         if key in _MEASURED_KEYS and not self.keep_measured and v is not None:
             return "<measured>"
+        if key == "checks" and isinstance(v, list):  # a shape report's drawn sizes (contracts/shapes.py)
+            v = [{**c, "batch": "<seeded>"} if isinstance(c, dict) and "batch" in c else c for c in v]
         if isinstance(v, dict):
             if key == "scores":  # the direction scores: a decision, kept as numbers
                 return {k: x for k, x in v.items()}
-            if key == "best" and not self.keep_measured:
+            if key in ("best", "best_so_far") and not self.keep_measured:
                 v = {k: "<measured>" if k in _BEST_KEYS else x for k, x in v.items()}
             return {self.text(k): self.value(x, k) for k, x in v.items()}
         if isinstance(v, list):
@@ -172,7 +188,14 @@ class Normaliser:
         result = rec["result"]
         if not self.keep_measured:
             events = [e for e in events if e.get("event") not in _RETIME_EVENTS
-                      and not (e.get("event") == "notice" and _RETIME_NOTICE.search(e.get("message", "")))]
+                      and not (e.get("event") in ("notice", "progress")
+                               and _RETIME_NOTICE.search(e.get("message", e.get("what", ""))))]
+            events = [e for e in events
+                      if not (e.get("event") == "progress" and _PROFILE_STEP.search(str(e.get("what", ""))))]
+            events = [self._progress(e) if e.get("event") == "progress" else e for e in events]
+            # whether a candidate's line carries a best so far (and which) follows from the verdicts before it
+            events = [{**e, "best": "<measured>", "best_speedup": "<measured>"}
+                      if e.get("event") == "candidate_finished" else e for e in events]
         out["exit status"] = [json.dumps(self.value(rec["rc"], "exit_status"))]
         out["stderr (on failure)"] = [self.text(line) for line in rec.get("stderr_tail", [])]
         out["events"] = [self._line(e) for e in events]
@@ -188,6 +211,12 @@ class Normaliser:
             # rows written in one transaction or by parallel requests have no order of their own
             out[f"store.{table}"] = sorted(lines) if table in ("model_calls", "notices") else lines
         return out
+
+    def _progress(self, e: dict[str, Any]) -> dict[str, Any]:
+        """A progress line with what measurement decides masked: its counts (re-timings are among them) and the
+        candidate it profiles (the round's best)."""
+        what = _PROGRESS_CAND.sub(r"\1 <measured>", self.text(str(e.get("what", ""))))
+        return {**e, "done": "<measured>", "total": "<measured>", "what": what}
 
     def _line(self, obj: Any) -> str:
         return json.dumps(self.value(obj), sort_keys=True, ensure_ascii=False)
