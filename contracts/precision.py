@@ -14,7 +14,7 @@ get_tolerance_for_precision: fp32 1e-4, fp16 and bf16 1e-2, used there as atol =
 |out - ref| <= atol + rtol * |ref| with rtol = tol and atol = tol * min(1, rms(ref)) on the task's own inputs
 (engine/evaluate/verify.py), never accepts what KernelBench would refuse.
 
-The module's own policy comes from its tensors (contracts/task.py describes every input, parameter, buffer
+The module's own policy comes from its tensors (engine/task/spec.py describes every input, parameter, buffer
 and output with its dtype, and the fx graph each intermediate's) and from an autocast region in its source;
 `--precision` overrides it, looser only: a bf16 module cannot be held to fp32's 1e-4 (its reference's own
 rounding is ~4e-3), so a tighter override is refused with what to do.
@@ -85,7 +85,7 @@ class ModulePrecision:
 
 def module_precision(spec: Any, source: str | None = None) -> ModulePrecision:
     """The module's own policy from its dtypes (inputs, parameters, buffers, outputs, the graph's
-    intermediates) and from an autocast region in its source. `spec` is a contracts.task.TaskSpec."""
+    intermediates) and from an autocast region in its source. `spec` is an engine.task.spec.TaskSpec."""
     seen: dict[str, str] = {}
     for a in spec.args:
         if a.tensor is not None and a.tensor.dtype in POLICY_OF_DTYPE:

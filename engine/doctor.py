@@ -209,7 +209,7 @@ def resource_limits(gpu: bool, sandbox: bool) -> Check:
 
 def libraries(gpu: bool) -> Check:
     """cuBLAS/cuDNN/CUTLASS headers: what the CUDA libraries space can build against."""
-    from contracts.libraries import find_cudnn
+    from engine.task.libraries import find_cudnn
 
     if not gpu:
         return Check("CUDA libraries", SKIPPED, "not used on the CPU (its spaces are native C++ and C++ libraries)")
@@ -284,8 +284,8 @@ def _workspace() -> Path:
 
 def evaluate_kernel(work: Path, device: Device, sandbox: bool) -> Check:
     """Build a contract kernel in the sandbox, verify and time it against eager, as `hiera eval` does."""
-    from contracts.task import load_task
     from engine.evaluate.pipeline import EvalSettings, Evaluator, candidate_from_file
+    from engine.task.spec import load_task
 
     gpu = device.is_cuda
     name = "build, verify, time a kernel" + (" (CUDA)" if gpu else " (C++ on the CPU)")
@@ -303,11 +303,11 @@ def evaluate_kernel(work: Path, device: Device, sandbox: bool) -> Check:
 
 def ncu_profile(work: Path, device: Device, sandbox: bool) -> Check:
     """Nsight Compute on the doctor's kernel, in the sandbox, exactly as the loop profiles a candidate."""
-    from contracts.contract import contract_layout, write_contract
-    from contracts.task import load_task
     from engine.evaluate.build import BuildConfig, build_one
     from engine.evaluate.pipeline import candidate_from_file
     from engine.profile import ProfilerUnavailable, find_ncu, profile_candidate
+    from engine.task.contract import contract_layout, write_contract
+    from engine.task.spec import load_task
 
     if not device.is_cuda:
         return Check("Nsight Compute (ncu)", SKIPPED, f"not used on {device}: Nsight Compute profiles CUDA kernels")

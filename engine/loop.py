@@ -20,7 +20,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from contracts.export import first_call_note, first_import_note
 from contracts.precision import tolerance_json
 from contracts.runrecord import (
     BestFigure,
@@ -42,7 +41,6 @@ from contracts.runrecord import (
     event_json,
     figure_key,
 )
-from contracts.task import TaskSpec
 from contracts.vocabulary import Direction, Space
 from contracts.wording import space_title
 from engine.agents.base import Backend, Context, DirectionScores, Invalid, RoundRecord, SpaceChoice
@@ -70,6 +68,8 @@ from engine.progress import WorkCount
 from engine.result_files import ResultFiles
 from engine.retiming import MAX_RETIMES, confirm_best, flag_noisy_reference
 from engine.store import RunStore
+from engine.task.export import first_call_note, first_import_note
+from engine.task.spec import TaskSpec
 from engine.untrusted import clean
 
 if TYPE_CHECKING:
@@ -121,16 +121,8 @@ class Loop:
 
     def start(self, backend_name: str) -> LoopState:
         s = self.settings
-        run_id = self.store.start_run(
-            "optimize", self.spec.path, self.spec.name, self.spec.source_hash,
-            {"rounds": len(self.sizes), "candidates": s.candidates, "budget": s.total,
-             "space": s.space.value if s.space else "auto", "planning": s.planning, "contract": s.use_contract,
-             "profile": s.profile, "precision": s.eval.precision.value, "device": str(s.eval.device),
-             "trials": s.eval.timing_trials, "timeout_s": s.eval.request_timeout_s,
-             "build_timeout_s": s.eval.build_timeout_s, "sandbox": s.eval.sandbox, "keep_slower": s.keep_slower,
-             "shapes": s.eval.shape_variants, "results_dir": str(s.results_dir) if s.results_dir else None,
-             "deadline_s": s.deadline_s, "opener": s.opener},
-            backend=backend_name, device=str(s.eval.device))
+        run_id = self.store.start_run("optimize", self.spec.path, self.spec.name, self.spec.source_hash,
+                                      s.record(), backend=backend_name, device=str(s.eval.device))
         return LoopState(run_id)
 
     def resume(self, run_id: str) -> tuple[LoopState, int]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from contracts.runrecord import Event
-from contracts.task import TaskSpec
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import Backend, Context
 from engine.deadline import Deadline
@@ -23,6 +22,7 @@ from engine.loop_state import LoopSettings, LoopState
 from engine.phases import PhaseClock
 from engine.progress import WorkCount
 from engine.store import RunStore
+from engine.task.spec import TaskSpec
 
 
 class RunEvents(Protocol):

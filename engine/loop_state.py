@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +14,7 @@ from contracts.regions import RegionTimes
 from contracts.runrecord import BestFigure, Figure, RoundSummary, StoppedEarly, figure_key, pick_best
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import RoundRecord, Usage
-from engine.evaluate.outcome import Candidate, Outcome
+from engine.evaluate.outcome import Candidate, Outcome, Precision
 from engine.evaluate.pipeline import EvalSettings
 
 if TYPE_CHECKING:
@@ -61,6 +61,42 @@ class LoopSettings:
     @property
     def total(self) -> int:
         return sum(self.round_sizes())
+
+    # --- the run's record of its settings (the store's runs.settings), and --resume reading it back ----------
+
+    def record(self) -> dict[str, Any]:
+        """The settings as the run store keeps them: what `hiera report` shows and `--resume` reads back
+        (resumed). The keys are the store's: runs written by earlier versions use them too."""
+        e = self.eval
+        return {"rounds": len(self.round_sizes()), "candidates": self.candidates, "budget": self.total,
+                "space": self.space.value if self.space else "auto", "planning": self.planning,
+                "contract": self.use_contract, "profile": self.profile, "precision": e.precision.value,
+                "device": str(e.device), "trials": e.timing_trials, "timeout_s": e.request_timeout_s,
+                "build_timeout_s": e.build_timeout_s, "sandbox": e.sandbox, "keep_slower": self.keep_slower,
+                "shapes": e.shape_variants, "results_dir": str(self.results_dir) if self.results_dir else None,
+                "deadline_s": self.deadline_s, "opener": self.opener}
+
+    def resumed(self, stored: dict[str, Any]) -> LoopSettings:
+        """The settings a resumed run goes on with: its own record's (record()), and these (the command's own)
+        for what an older run's record lacks. Always the command's: the device, the Nsight Compute path and the
+        deadline (a deadline is this command's, not the run's); the sandbox is on only where both say so.
+        `self` carries the default round shape, not flags: a resumed run keeps its own."""
+        e = self.eval
+        space = stored.get("space", self.space.value if self.space else "auto")
+        results_dir = stored.get("results_dir")
+        return replace(
+            self, rounds=stored.get("rounds", self.rounds), candidates=stored.get("candidates", self.candidates),
+            budget=stored.get("budget"), space=None if space == "auto" else Space(space),
+            planning=stored.get("planning", self.planning), use_contract=stored.get("contract", self.use_contract),
+            profile=stored.get("profile", self.profile), keep_slower=stored.get("keep_slower", self.keep_slower),
+            results_dir=Path(results_dir) if results_dir else None, opener=stored.get("opener", self.opener),
+            eval=replace(e, precision=Precision(stored.get("precision", e.precision.value)),
+                         space=Space.LIBRARIES_PYTORCH if space == "auto" else Space(space),
+                         timing_trials=stored.get("trials", e.timing_trials),
+                         request_timeout_s=stored.get("timeout_s", e.request_timeout_s),
+                         build_timeout_s=stored.get("build_timeout_s", e.build_timeout_s),
+                         sandbox=stored.get("sandbox", e.sandbox) and e.sandbox,
+                         shape_variants=stored.get("shapes", e.shape_variants)))
 
 
 # --- the run's figures: one rule for "the best", whoever shows it ----------------------------------------------

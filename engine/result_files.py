@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from contracts.export import modelnew_source, modelnew_wrapper, result_paths, run_mark
 from contracts.runrecord import (
     BEST_SO_FAR_DIR,
     NOT_DELIVERED_DIR,
@@ -23,6 +22,7 @@ from contracts.runrecord import (
 )
 from engine.evaluate.outcome import Candidate, CandidateKind
 from engine.loop_state import Best
+from engine.task.export import modelnew_source, modelnew_wrapper, result_paths, run_mark
 
 if TYPE_CHECKING:
     from engine.loop_host import FilesHost
@@ -80,7 +80,7 @@ class ResultFiles:
 
     def _verified_library(self, c: Candidate) -> bytes | None:
         """The evaluator's own build of the best (its build cache, or built again by the same recipe in the same
-        sandbox if pruned): what the exported file loads, by hash (contracts/export.py). None where it cannot be
+        sandbox if pruned): what the exported file loads, by hash (engine/task/export.py). None where it cannot be
         had (no compiler here): the file then builds the source by that recipe."""
         from engine.evaluate.build import build_one
 
@@ -101,7 +101,7 @@ class ResultFiles:
             directory.mkdir(parents=True, exist_ok=True)
         if c.kind is CandidateKind.MODELNEW:
             # Inert on import, like a contract kernel's file: the source embedded, run on first use; a readable
-            # copy beside it (contracts/export.modelnew_wrapper).
+            # copy beside it (engine/task/export.py modelnew_wrapper).
             py, copy = result_paths(self.loop.spec, MODELNEW_COPY, directory, run_id)
             first = (f"The best of an optimize run {run_mark(run_id)}: {fig.speedup:.2f}x against eager on "
                      f"{best.outcome.device}, {verdict_phrase(fig)}.")

@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from contracts.device import Device
-from contracts.task import load_task
 from engine.evaluate import EvalSettings, Evaluator
+from engine.task.spec import load_task
 from tests.conftest import DATA, TASKS
 from tests.evalkit import candidate
 

@@ -29,12 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import torch
 
 from contracts.speed_of_light import phrase, quantity
-from contracts.task import load_task
 from engine.evaluate import ceilings
 from engine.evaluate.outcome import Precision
 from engine.evaluate.speed_of_light import Bound, bound_for, check
 from engine.evaluate.task_module import import_file, set_precision
 from engine.evaluate.timing import CacheFlusher, time_call
+from engine.task.spec import load_task
 
 TASKS = Path(__file__).resolve().parents[1] / "tests" / "data" / "tasks"
 GPU_TASKS = ("big_scale_bias_relu.py", "expert_gpu_chain.py", "expert_gpu_softmax.py", "expert_gpu_transpose.py",

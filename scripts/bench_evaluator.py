@@ -79,8 +79,8 @@ def main() -> None:
 
     import torch
 
-    from contracts.contract import write_contract
-    from contracts.task import load_task
+    from engine.task.contract import write_contract
+    from engine.task.spec import load_task
 
     gpu = torch.cuda.is_available()
     arch = None
@@ -120,7 +120,7 @@ def main() -> None:
         # Independent measurement of the same kernel: triton's do_bench (CUDA events, its own L2 flush).
         import triton.testing
 
-        from contracts.contract import contract_layout
+        from engine.task.contract import contract_layout
 
         torch.manual_seed(0)
         module = __import__("importlib").import_module

@@ -119,12 +119,12 @@ def _variants() -> dict[str, Any]:
 
 
 def prepare(root: Path, kb: Path | None, repo: Path) -> None:
-    from contracts.contract import contract_layout, write_contract
-    from contracts.task import load_task
     from engine.agents.expert.codegen.cuda_program import cuda_source
     from engine.agents.expert.codegen.torch_variants import TorchVariant, modelnew_source
     from engine.agents.expert.codegen.variants import GemmParams, Variant
     from engine.agents.expert.lowering import lower
+    from engine.task.contract import contract_layout, write_contract
+    from engine.task.spec import load_task
 
     tasks = root / "tasks"
     if root.exists():

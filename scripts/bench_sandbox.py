@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from contracts.task import load_task
 from engine.evaluate.pipeline import EvalSettings, Evaluator, candidate_from_file
+from engine.task.spec import load_task
 
 
 def main() -> None:

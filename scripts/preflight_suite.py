@@ -35,15 +35,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from contracts.contract import write_contract  # noqa: E402
 from contracts.precision import module_precision, resolve  # noqa: E402
-from contracts.task import TaskError, TaskSpec, load_task, spec_from_probe  # noqa: E402
 from contracts.vocabulary import Space  # noqa: E402
 from engine.agents.base import Context, Invalid  # noqa: E402
 from engine.agents.expert import ExpertBackend  # noqa: E402
 from engine.evaluate import CandidateKind  # noqa: E402
 from engine.evaluate.build import ToolchainMissing, cudnn_flags, find_nvcc  # noqa: E402
 from engine.evaluate.outcome import Precision  # noqa: E402
+from engine.task.contract import write_contract  # noqa: E402
+from engine.task.spec import TaskError, TaskSpec, load_task, spec_from_probe  # noqa: E402
 
 # What an H200 reports; the rules read these when they size grids.
 # What the evaluator's worker reports for an H200 (engine/evaluate/session.py device_info); the generators
@@ -54,7 +54,7 @@ H200_INFO = {"name": "NVIDIA H200", "capability": "90", "sms": 132, "l2_bytes": 
 # The probe, with every tensor created on the meta device: shapes, dtypes and the fx graph, no memory.
 _META_PROBE = ("import sys, torch; torch.set_default_device('meta'); "
                "sys.argv = ['probe', sys.argv[1], sys.argv[2]]; "
-               "from contracts.probe import main; main()")
+               "from engine.task.probe import main; main()")
 
 
 def cublas_include(nv: str, given: str | None) -> str | None:

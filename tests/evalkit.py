@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from contracts.task import load_task
 from contracts.vocabulary import Space
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator, Outcome
 from engine.evaluate.outcome import Precision
+from engine.task.spec import load_task
 
 _KIND = {".cu": CandidateKind.CUDA, ".cpp": CandidateKind.CPP, ".py": CandidateKind.MODELNEW}
 

@@ -59,7 +59,6 @@ _import_store_without_torch()
 
 from contracts import runrecord as rr  # noqa: E402
 from contracts import verdict as rule  # noqa: E402
-from contracts.export import first_import_note, free_pair  # noqa: E402
 from contracts.precision import tolerance_json  # noqa: E402
 from contracts.shapes import ShapeReport  # noqa: E402
 from contracts.speed_of_light import SpeedOfLight  # noqa: E402
@@ -68,6 +67,7 @@ from contracts.wording import space_title  # noqa: E402
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status, Timing  # noqa: E402
 from engine.phases import ORDER as PHASE_ORDER  # noqa: E402
 from engine.store import RunStore  # noqa: E402
+from engine.task.export import first_import_note, free_pair  # noqa: E402
 
 CU_SOURCE = """#include "hiera_contract.h"
 

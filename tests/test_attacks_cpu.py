@@ -336,8 +336,8 @@ def hiera_eval(arena: Arena, task: Path, cands: Sequence[Path], *, device: str =
 def evaluate_api(arena: Arena, task: Path, entries: Sequence[tuple[str, Space | None]], device: str = "cpu",
                  trials: int = 30) -> dict[str, Any]:
     """The `Evaluator` API on one task: one batch, outcomes by candidate file stem."""
-    from contracts.task import load_task
     from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
+    from engine.task.spec import load_task
 
     kinds = {".py": CandidateKind.MODELNEW, ".cpp": CandidateKind.CPP, ".cu": CandidateKind.CUDA}
     spec = load_task(arena.task(task))

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 import torch
 
-from contracts.task import load_task
 from engine.evaluate import EvalSettings, Evaluator, Outcome, Status, back_to_back
+from engine.task.spec import load_task
 from tests.evalkit import candidate
 
 ATTACKS = Path(__file__).parent / "data" / "attacks"

@@ -67,9 +67,9 @@ def test_usage_errors_are_said_before_torch_is_imported(tmp_path: Path, files: d
 
 
 def test_the_same_task_checks_the_probe_makes_agree(files: dict[str, Path]) -> None:
-    """The text check (contracts/task_source.py) says what the probe says of a file with no Model, in the same
+    """The text check (engine/task/source.py) says what the probe says of a file with no Model, in the same
     words, and lets a real task through."""
-    from contracts.task_source import check_source
+    from engine.task.source import check_source
 
     assert check_source(files["example"]) is None
     problem = check_source(files["no_model"])

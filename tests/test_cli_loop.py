@@ -15,13 +15,13 @@ from typing import ClassVar
 import pytest
 
 from contracts.runrecord import best_of_rows
-from contracts.task import load_task
 from engine import loop as loop_module
 from engine.commands.report import build_report
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status, Timing
 from engine.evaluate.pipeline import EvalSettings
 from engine.loop import Loop, LoopSettings
 from engine.store import RunStore
+from engine.task.spec import load_task
 from tests.conftest import TASKS
 from tests.scripted_backend import Scripted
 

@@ -11,9 +11,9 @@ import sys
 
 import pytest
 
-from contracts.probe import machine_bytes
 from engine.cli import EXIT_USAGE, main
 from engine.store import RunStore
+from engine.task.probe import machine_bytes
 from tests.cli_kit import ROOT, env, flat, hiera, needs_read_only
 from tests.conftest import CANDIDATES, TASKS
 

@@ -11,11 +11,11 @@ import json
 
 import pytest
 
-from contracts.export import free_pair, run_mark
 from engine.cli import EXIT_INVALID, EXIT_NOT_WRITTEN, EXIT_OK, main
 from engine.commands.optimize import ending, exit_status
 from engine.evaluate.outcome import Candidate, CandidateKind
 from engine.store import RunStore
+from engine.task.export import free_pair, run_mark
 from tests.cli_kit import flat
 from tests.test_cli_loop import FakeEvaluator, Generated, make, spec_path, stand_in  # noqa: F401  (fixtures)
 

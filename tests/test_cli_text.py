@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from contracts.task import TaskError, load_task
 from engine.cli import EXIT_USAGE, console, main, outcome_table, reason_text, user_build_log
 from engine.commands.optimize import HumanProgress
 from engine.evaluate.outcome import Outcome, Status
+from engine.task.spec import TaskError, load_task
 from tests.conftest import CANDIDATES, TASKS
 
 ROOT = Path(__file__).resolve().parents[1]

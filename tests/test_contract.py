@@ -9,9 +9,9 @@ import sys
 import pytest
 import torch
 
-from contracts.contract import write_contract
-from contracts.task import TaskError, load_task
 from engine.evaluate.build import BuildConfig, build_one
+from engine.task.contract import write_contract
+from engine.task.spec import TaskError, load_task
 from tests.conftest import CANDIDATES, TASKS
 from tests.evalkit import candidate
 
@@ -47,7 +47,7 @@ def test_model_failing_on_its_own_inputs_names_the_line(tmp_path):
 
 
 def test_a_task_that_kills_its_process_is_reported_not_fatal(tmp_path):
-    # a file that looks like a task (its text passes contracts/task_source.py) and dies on import
+    # a file that looks like a task (its text passes engine/task/source.py) and dies on import
     p = write(tmp_path, "import os\nos._exit(9)\nclass Model:\n    pass\ndef get_inputs():\n    return []\n"
                         "def get_init_inputs():\n    return []\n")
     with pytest.raises(TaskError) as e:

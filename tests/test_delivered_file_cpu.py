@@ -45,11 +45,11 @@ def _load(path: Path, name: str) -> Any:
 # --- hidden characters --------------------------------------------------------------------------------------
 
 def test_control_a_trojan_source_builds_and_the_compiler_runs_what_reads_as_a_comment(tmp_path: Path) -> None:
-    from contracts.contract import contract_layout, write_contract
-    from contracts.task import load_task
     from engine.evaluate.build import BuildConfig, build_one
     from engine.evaluate.native import NativeError, NativeForward
     from engine.evaluate.outcome import Candidate, CandidateKind
+    from engine.task.contract import contract_layout, write_contract
+    from engine.task.spec import load_task
 
     spec = load_task(TASKS / "scale_bias_relu.py")
     write_contract(spec, tmp_path / "contract")
@@ -66,7 +66,7 @@ def test_control_a_trojan_source_builds_and_the_compiler_runs_what_reads_as_a_co
 
 
 def test_hidden_characters_are_named_with_where_they_are() -> None:
-    from contracts.hidden_text import hidden_characters, refusal
+    from engine.task.hidden_text import hidden_characters, refusal
 
     found = hidden_characters(TROJAN)
     assert found[0].startswith("line 5, column 7: U+202E RIGHT-TO-LEFT OVERRIDE"), found
@@ -92,9 +92,9 @@ def test_a_candidate_with_hidden_characters_is_refused_before_it_builds(tmp_path
 
 
 def test_an_export_refuses_a_source_with_hidden_characters(tmp_path: Path) -> None:
-    from contracts.export import ExportError, modelnew_source
-    from contracts.task import load_task
     from engine.cli import main
+    from engine.task.export import ExportError, modelnew_source
+    from engine.task.spec import load_task
 
     with pytest.raises(ExportError, match="U\\+202E"):
         modelnew_source(load_task(TASKS / "scale_bias_relu.py"), TROJAN, cuda=False)
@@ -156,7 +156,7 @@ def test_control_the_verbatim_modelnew_file_ran_its_code_on_import(tmp_path: Pat
 def test_a_modelnew_result_is_inert_on_import_and_runs_on_first_use(tmp_path: Path) -> None:
     import torch
 
-    from contracts.export import ExportError, check_wrapper
+    from engine.task.export import ExportError, check_wrapper
 
     py, mark = _modelnew_result(tmp_path)
     text = py.read_text()
@@ -250,9 +250,9 @@ def test_the_exported_file_loads_the_verified_library_by_its_hash(tmp_path: Path
 
 def test_without_a_library_the_exported_file_builds_the_kernel_by_the_verified_recipe(tmp_path: Path,
                                                                                      monkeypatch) -> None:
-    from contracts import kernel_build
-    from contracts.export import modelnew_source
-    from contracts.task import load_task
+    from engine.task import kernel_build
+    from engine.task.export import modelnew_source
+    from engine.task.spec import load_task
 
     monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(tmp_path / "ext"))
     task = tmp_path / "scale_bias_relu.py"
@@ -268,8 +268,8 @@ def test_without_a_library_the_exported_file_builds_the_kernel_by_the_verified_r
 
     import torch
 
-    from contracts.contract import contract_layout
     from engine.evaluate.native import NativeForward
+    from engine.task.contract import contract_layout
 
     assert ctypes.CDLL(str(lib)) is not None
     spec = load_task(task)
@@ -292,8 +292,8 @@ def test_the_optional_first_call_check_runs_the_reference_where_the_kernel_disag
                                                                                        capfd) -> None:
     import torch
 
-    from contracts.export import modelnew_source
-    from contracts.task import load_task
+    from engine.task.export import modelnew_source
+    from engine.task.spec import load_task
 
     monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(tmp_path / "ext"))
     task = tmp_path / "scale_bias_relu.py"

@@ -164,9 +164,9 @@ def test_a_modelnew_runner_reads_the_bytecode_cache_and_writes_nothing_to_it(tmp
 def test_a_warm_compile_fills_the_shared_cache_in_the_runners_sandbox(tmp_path):
     """hiera's own torch.compile candidates are compiled ahead, together, in the sandbox their runners get
     (pipeline._warm_compiles on a GPU); the cache they fill is the one those runners read."""
-    from contracts.task import load_task
     from engine.agents.expert.codegen.torch_variants import TorchVariant, modelnew_source
     from engine.evaluate.candidate_process import RunnerSpec, warm_compile
+    from engine.task.spec import load_task
 
     source = modelnew_source(load_task(TASKS / "relu_positive.py"), TorchVariant("compile"), strategy="test")
     artifact = tmp_path / "cand.py"

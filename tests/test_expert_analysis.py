@@ -10,7 +10,6 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from contracts.task import TaskSpec, load_task
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import Context, RoundRecord
 from engine.agents.expert import ExpertBackend
@@ -19,6 +18,7 @@ from engine.agents.expert.codegen.common import reduction_passes
 from engine.agents.expert.ir import GemmStage, View
 from engine.agents.expert.lowering import lower
 from engine.evaluate.outcome import Precision
+from engine.task.spec import TaskSpec, load_task
 
 TASKS = Path(__file__).parent / "data" / "tasks"
 

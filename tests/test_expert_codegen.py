@@ -11,8 +11,6 @@ from pathlib import Path
 import pytest
 import torch
 
-from contracts.contract import write_contract
-from contracts.task import TaskSpec, load_task
 from contracts.vocabulary import Space
 from engine.agents import knowledge
 from engine.agents.base import Context, Invalid
@@ -24,6 +22,8 @@ from engine.agents.expert.codegen.variants import FlatParams, GemmParams, RowPar
 from engine.agents.expert.lowering import lower
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate.outcome import Precision
+from engine.task.contract import write_contract
+from engine.task.spec import TaskSpec, load_task
 from tests.nvcc_kit import assert_all_compile, compile_command, cublas_include, nvcc
 
 TASKS = Path(__file__).parent / "data" / "tasks"

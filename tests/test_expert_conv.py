@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from contracts.contract import write_contract
-from contracts.task import TaskSpec, load_task
 from contracts.vocabulary import Space
 from engine.agents.base import Context, Invalid
 from engine.agents.expert import ExpertBackend
@@ -29,6 +27,8 @@ from engine.agents.expert.space_direction import workload
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate import build as build_mod
 from engine.evaluate.outcome import Precision, Status
+from engine.task.contract import write_contract
+from engine.task.spec import TaskSpec, load_task
 from tests.conftest import fake_cudnn
 from tests.cuda_emu import EMULATED_CALL_S, emulated_cpp
 from tests.nvcc_kit import nvcc
@@ -196,7 +196,7 @@ def test_cudnn_flags_name_the_wheels_versioned_library_and_its_rpath(tmp_path: P
 
 
 def test_find_cudnn_takes_the_newest_versioned_library(tmp_path: Path, monkeypatch) -> None:
-    from contracts.libraries import find_cudnn
+    from engine.task.libraries import find_cudnn
 
     root = fake_cudnn(tmp_path / "cudnn", "libcudnn.so.8", "libcudnn.so.10", "libcudnn.so.9")
     monkeypatch.setenv("CUDNN_HOME", str(root))

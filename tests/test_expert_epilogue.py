@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from contracts.task import load_task
 from engine.agents.expert.codegen import gemm as gemm_gen
 from engine.agents.expert.ir import FusedStage, GemmStage, loads
 from engine.agents.expert.lowering import lower
+from engine.task.spec import load_task
 
 TASK = '''import torch
 import torch.nn as nn

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from contracts.contract import write_contract
-from contracts.task import load_task
 from contracts.vocabulary import Space
 from engine.agents.base import Context, Invalid, RoundRecord
 from engine.agents.expert import ExpertBackend, planner
 from engine.evaluate.outcome import Precision
+from engine.task.contract import write_contract
+from engine.task.spec import load_task
 
 TASKS = Path(__file__).parent / "data" / "tasks"
 

@@ -17,8 +17,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from contracts.contract import write_contract
-from contracts.task import TaskSpec, load_task
 from contracts.vocabulary import Space
 from engine.agents.base import Context
 from engine.agents.expert import ExpertBackend
@@ -29,6 +27,8 @@ from engine.agents.expert.lowering import lower
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate.build import find_cxx
 from engine.evaluate.outcome import Precision, Status
+from engine.task.contract import write_contract
+from engine.task.spec import TaskSpec, load_task
 from tests.cuda_emu import EMULATED_CALL_S, emulated_cpp
 from tests.nvcc_kit import assert_all_compile, compile_command, cublas_include, nvcc
 

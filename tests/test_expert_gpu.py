@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 import torch
 
-from contracts.task import load_task
 from contracts.vocabulary import Space
 from engine.agents.base import Context
 from engine.agents.expert import ExpertBackend
 from engine.evaluate import Candidate, EvalSettings, Evaluator
 from engine.evaluate.outcome import Outcome, Precision
+from engine.task.spec import load_task
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")]
@@ -119,7 +119,7 @@ def test_exported_library_kernel_builds_where_it_is_imported_and_matches_model(
     folders) must be found and linked, cuBLAS linked; then ModelNew must match Model."""
     import importlib.util
 
-    from contracts.export import modelnew_source
+    from engine.task.export import modelnew_source
 
     monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(tmp_path / "ext"))
     cands, outs, _ = _round(task, tmp_path / "run", k=3, spaces=(Space.CUDA_LIBRARIES,))

@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from contracts.contract import write_contract
-from contracts.task import TaskSpec, load_task
 from contracts.vocabulary import Space
 from engine.agents.base import Context, RoundRecord
 from engine.agents.expert import ExpertBackend
@@ -22,6 +20,8 @@ from engine.agents.expert.ir import FusedStage
 from engine.agents.expert.lowering import Unsupported, lower
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate.outcome import Precision
+from engine.task.contract import write_contract
+from engine.task.spec import TaskSpec, load_task
 from tests.cuda_emu import EMULATED_CALL_S, emulated_cpp
 from tests.nvcc_kit import assert_all_compile, compile_command
 

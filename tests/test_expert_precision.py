@@ -12,9 +12,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from contracts.contract import write_contract
 from contracts.precision import module_precision
-from contracts.task import load_task
 from contracts.vocabulary import Space
 from engine.agents.expert.codegen.cpu import CpuParams, cpu_source
 from engine.agents.expert.codegen.cuda_program import cuda_source
@@ -23,6 +21,8 @@ from engine.agents.expert.codegen.variants import FlatParams, GemmParams, RowPar
 from engine.agents.expert.lowering import lower
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate.outcome import Precision
+from engine.task.contract import write_contract
+from engine.task.spec import load_task
 from tests.nvcc_kit import assert_all_compile, compile_command, cublas_include, nvcc
 
 TASKS = Path(__file__).parent / "data" / "tasks"

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from contracts.task import TaskSpec, load_task
 from contracts.vocabulary import Space
 from engine.agents.expert.codegen.cuda_program import cuda_source
 from engine.agents.expert.codegen.reduction import UNROLL, row_plan
@@ -21,6 +20,7 @@ from engine.agents.expert.ir import FusedStage, Load, Reduce, View
 from engine.agents.expert.lowering import lower
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate.outcome import Status
+from engine.task.spec import TaskSpec, load_task
 from tests.cuda_emu import EMULATED_CALL_S, emulated_cpp
 
 H200 = device_limits({"sms": 132, "capability": "90"})

@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 import torch
 
-from contracts.task import TaskSpec, load_task
 from contracts.vocabulary import Space
 from engine.agents.base import Context
 from engine.agents.expert import ExpertBackend
@@ -28,6 +27,7 @@ from engine.agents.expert.codegen.stencil_cuda import StencilParams, stencil_sou
 from engine.agents.expert.stencil_recognize import SMEM_STATIC, StencilSpec, recognize, tile_bytes
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator, verify
 from engine.evaluate.outcome import FP64_TOLERANCE, Precision, Status
+from engine.task.spec import TaskSpec, load_task
 from tests.cuda_emu import EMULATED_CALL_S, emulated_cpp
 from tests.nvcc_kit import assert_all_compile, compile_command, nvcc
 
@@ -278,7 +278,7 @@ def test_the_off_distribution_shift_of_an_fp64_input_is_taken_in_fp64() -> None:
 
 @pytest.mark.skipif(nvcc() is None, reason="nvcc is not installed")
 def test_generated_stencils_compile_with_nvcc(tmp_path: Path) -> None:
-    from contracts.contract import write_contract
+    from engine.task.contract import write_contract
 
     jobs = []
     for path, variants in ((TASKS / "stencil_weighted2d_small.py", [StencilParams(32, 4, 4)]),

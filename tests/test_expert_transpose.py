@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from contracts.contract import write_contract
-from contracts.task import TaskSpec, load_task
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import Context, Invalid, RoundRecord
 from engine.agents.expert import ExpertBackend
@@ -23,6 +21,8 @@ from engine.agents.expert.generate import TRANSPOSE
 from engine.agents.expert.lowering import lower
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate.outcome import Precision, Status
+from engine.task.contract import write_contract
+from engine.task.spec import TaskSpec, load_task
 from tests.cuda_emu import EMULATED_CALL_S, emulated_cpp
 from tests.nvcc_kit import assert_all_compile, compile_command, nvcc
 

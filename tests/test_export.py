@@ -11,9 +11,9 @@ import sys
 import pytest
 import torch
 
-from contracts.export import first_import_note, modelnew_source
-from contracts.task import load_task
 from engine.cli import main
+from engine.task.export import first_import_note, modelnew_source
+from engine.task.spec import load_task
 from tests.conftest import CANDIDATES, TASKS, fake_cudnn
 
 

@@ -11,10 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from contracts.export import modelnew_source
 from contracts.shapes import Coverage
-from contracts.task import load_task
 from engine.cli import main
+from engine.task.export import modelnew_source
+from engine.task.spec import load_task
 from tests.conftest import CANDIDATES, TASKS
 
 # Calls the exported ModelNew (and the reference, with the same weights) on each case, in a process of its own,

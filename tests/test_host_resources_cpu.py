@@ -148,11 +148,11 @@ def test_the_build_cache_is_pruned_least_recently_used_first(tmp_path: Path) -> 
 
 
 def test_control_and_rule_build_many_prunes_the_cache_to_its_cap(tmp_path: Path, monkeypatch) -> None:
-    from contracts.contract import write_contract
-    from contracts.task import load_task
     from engine.evaluate import build_cache
     from engine.evaluate.build import BuildConfig, build_many
     from engine.evaluate.outcome import Candidate, CandidateKind
+    from engine.task.contract import write_contract
+    from engine.task.spec import load_task
 
     write_contract(load_task(TASKS / "scale_bias_relu.py"), tmp_path / "contract")
     source = (Path(__file__).resolve().parent / "data" / "candidates" / "scale_bias_relu.cpp").read_text()
@@ -200,10 +200,10 @@ def test_a_failure_reason_is_scrubbed_of_host_paths(tmp_path: Path) -> None:
 
 def _sandboxed_compile_limits(tmp_path: Path) -> str:
     """/proc/self/limits as the sandboxed compiler's shell leaves them for the compiler."""
-    from contracts.contract import write_contract
-    from contracts.task import load_task
     from engine.evaluate import build
     from engine.evaluate.outcome import Candidate, CandidateKind
+    from engine.task.contract import write_contract
+    from engine.task.spec import load_task
 
     write_contract(load_task(TASKS / "scale_bias_relu.py"), tmp_path / "contract")
     (tmp_path / "b").mkdir()

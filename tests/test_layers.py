@@ -23,11 +23,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 OURS = ("contracts", "engine", "hiera_ls")
 
-# contracts/probe.py is the program contracts/task.py starts in its own interpreter to load a task (user code,
-# torch and all) and describe it: its torch imports are in the functions that run there, never on import (the
-# last test below imports every contracts module and sees no torch).
-RUNS_THE_TASK = {"contracts/probe.py": {"torch"}}
-
 
 def module_file(name: str) -> Path | None:
     """The repository's file for a module name (a package's __init__.py), None for one outside the repo."""
@@ -86,6 +81,30 @@ def test_the_language_server_reaches_nothing_of_the_engine_through_any_chain_of_
     assert not engine, "hiera_ls reaches the engine:\n" + "\n".join(engine)
 
 
+def test_contracts_holds_only_what_the_language_server_reads():
+    """contracts/ is the shared-types package: each of its modules is reached from hiera_ls/ by some chain of
+    imports. A module only the engine reads (the task's loading, contract, export, spaces: engine/task/) belongs
+    to the engine, where it may use torch and the engine's own modules."""
+    chains = reached_from(sorted(REPO.glob("hiera_ls/**/*.py")))
+    ours = sorted(module_name(p) for p in REPO.glob("contracts/*.py") if p.name != "__init__.py")
+    assert len(ours) > 10, "the walk found no contracts modules"
+    unread = [name for name in ours if name not in chains]
+    assert not unread, f"contracts modules the language server never reaches (move them under engine/): {unread}"
+
+
+def test_the_shared_types_rule_sees_a_module_only_the_engine_reads(tmp_path, monkeypatch):
+    """The check above can fail: a contracts module imported by the engine alone is named."""
+    fake = tmp_path / "repo"
+    for rel, text in {"hiera_ls/__init__.py": "", "hiera_ls/views.py": "from contracts import shared\n",
+                      "contracts/__init__.py": "", "contracts/shared.py": "", "contracts/engine_only.py": "",
+                      "engine/__init__.py": "", "engine/loop.py": "from contracts import engine_only\n"}.items():
+        (fake / rel).parent.mkdir(parents=True, exist_ok=True)
+        (fake / rel).write_text(text)
+    monkeypatch.setattr(sys.modules[__name__], "REPO", fake)
+    chains = reached_from(sorted(fake.glob("hiera_ls/**/*.py")))
+    assert "contracts.shared" in chains and "contracts.engine_only" not in chains
+
+
 def test_the_walk_sees_a_deferred_import_through_contracts(tmp_path, monkeypatch):
     """The check above can fail: an engine import inside a function, one module away, is found with its chain."""
     fake = tmp_path / "repo"
@@ -103,10 +122,9 @@ def test_contracts_import_only_the_standard_library_and_each_other():
     offenders = []
     for path in sorted(REPO.glob("contracts/**/*.py")):
         rel = str(path.relative_to(REPO))
-        allowed = RUNS_THE_TASK.get(rel, set())
         for name in sorted(imports_of(path)):
             top = name.split(".")[0]
-            if top not in sys.stdlib_module_names and top != "contracts" and top not in allowed:
+            if top not in sys.stdlib_module_names and top != "contracts":
                 offenders.append(f"{rel} imports {name}")
     assert not offenders, "\n".join(offenders)
 
@@ -117,6 +135,17 @@ def test_every_contracts_module_imports_without_torch_the_engine_or_the_language
     probe = (f"import sys; import {', '.join(names)}; "
              "print(sorted({m.split('.')[0] for m in sys.modules} & "
              "{'torch', 'numpy', 'engine', 'hiera_ls', 'lsprotocol', 'pygls'}))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_task_probe_starts_without_torch():
+    """engine/task/probe.py is the program engine/task/spec.py starts in the task's own interpreter (user code,
+    torch and all): its torch imports are in the functions that run there, and the packages above it import
+    nothing heavy, so its start is the task's own."""
+    probe = ("import sys; import engine.task.probe; "
+             "print(sorted({m.split('.')[0] for m in sys.modules} & {'torch', 'numpy', 'hiera_ls', 'pygls'}))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"

@@ -19,14 +19,14 @@ from pathlib import Path
 import pytest
 from fake_llm_server import FakeLLMServer, Reply
 
-from contracts.contract import write_contract
 from contracts.profile import KernelProfile, Profile
-from contracts.task import load_task
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import Context, DirectionScores, Invalid, RoundRecord, Strategy
 from engine.agents.llm import BackendUnavailable, LLMBackend
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Precision, Status, Timing
 from engine.llm_config import LLMConfig
+from engine.task.contract import write_contract
+from engine.task.spec import load_task
 
 TESTS = Path(__file__).parent
 TASK = TESTS / "data" / "tasks" / "scale_bias_relu.py"

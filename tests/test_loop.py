@@ -6,12 +6,12 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-from contracts.task import load_task
 from contracts.vocabulary import Direction, Space
 from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status, Timing
 from engine.evaluate.pipeline import EvalSettings
 from engine.loop import Loop, LoopSettings
 from engine.store import RunStore
+from engine.task.spec import load_task
 from tests.conftest import CANDIDATES, TASKS
 from tests.scripted_backend import Scripted
 

@@ -328,7 +328,7 @@ def test_wrapper_keeps_future_imports_first_and_names_the_kernelbench_functions(
 
 def test_wrapper_is_a_task_the_engine_loads(tmp_path: Path):
     pytest.importorskip("torch")
-    from contracts.task import load_task
+    from engine.task.spec import load_task
 
     src = (Path(__file__).parent / "ls_fixtures.py").read_text().split("BLOCKS = '''")[1].split("'''")[0]
     (tmp_path / "blocks.py").write_text(src)

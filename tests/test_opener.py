@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from contracts.task import load_task
 from contracts.vocabulary import Space
 from engine.agents.base import Context
 from engine.agents.expert import ExpertBackend
 from engine.agents.expert.generate import source_identity
 from engine.agents.expert.opener import opener, wanted
 from engine.evaluate.outcome import CandidateKind, Precision
+from engine.task.spec import load_task
 from tests.conftest import TASKS
 
 

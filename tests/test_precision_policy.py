@@ -20,8 +20,8 @@ from contracts.precision import (
     resolve,
     tolerance_json,
 )
-from contracts.task import Arg, TensorSpec
 from engine.evaluate.outcome import Precision
+from engine.task.spec import Arg, TensorSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 TASKS = ROOT / "tests" / "data" / "tasks"
@@ -147,7 +147,7 @@ def test_every_display_of_a_figure_says_its_precision():
 def test_a_cast_variant_is_a_bf16_module_and_keeps_its_own_class(tmp_path):
     """scripts/make_precision_variants.py: the task's source unchanged plus a cast (a task calling
     super(Model, self).__init__() still builds), smaller sizes where asked, and the result probes as bf16."""
-    from contracts.task import load_task
+    from engine.task.spec import load_task
 
     src = tmp_path / "src" / "level1"
     src.mkdir(parents=True)

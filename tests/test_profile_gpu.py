@@ -33,10 +33,10 @@ def ncu() -> str:
 def built(tmp_path_factory):
     import torch
 
-    from contracts.contract import contract_layout, write_contract
-    from contracts.task import load_task
     from engine.evaluate.build import BuildConfig, build_one
     from engine.evaluate.pipeline import candidate_from_file
+    from engine.task.contract import contract_layout, write_contract
+    from engine.task.spec import load_task
 
     tmp = tmp_path_factory.mktemp("profile_gpu")
     spec = load_task(TASK)

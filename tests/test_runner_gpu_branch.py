@@ -81,10 +81,10 @@ class FakeDriver:
 
 @pytest.fixture(scope="module")
 def relu_so(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from contracts.contract import write_contract
-    from contracts.task import load_task
     from engine.evaluate.build import BuildConfig, build_one
     from engine.evaluate.outcome import Candidate, CandidateKind
+    from engine.task.contract import write_contract
+    from engine.task.spec import load_task
 
     tmp = tmp_path_factory.mktemp("relu_so")
     write_contract(load_task(TASKS / "relu_positive.py"), tmp / "contract")
@@ -100,8 +100,8 @@ class Runner:
     SHAPE = (64, 32)
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, artifact: Path, sets: int):
-        from contracts.contract import contract_layout
-        from contracts.task import load_task
+        from engine.task.contract import contract_layout
+        from engine.task.spec import load_task
 
         monkeypatch.syspath_prepend(str(EVALUATE))
         for name in ("runner", "wire", "cudadrv"):

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from contracts.export import modelnew_source
 from contracts.shapes import Coverage
-from contracts.task import load_task
 from engine.agents.expert.codegen.cpu import CpuParams, cpu_source
 from engine.agents.expert.codegen.runtime_batch import RuntimeBatch
 from engine.agents.expert.generate import cpu_batch
 from engine.agents.expert.lowering import lower
 from engine.commands.common import EXIT_NOT_WRITTEN, EXIT_OK
+from engine.task.export import modelnew_source
+from engine.task.spec import load_task
 from tests.conftest import TASKS
 
 # Calls the exported ModelNew and the reference (same weights) at each batch size, on get_inputs() drawn as often

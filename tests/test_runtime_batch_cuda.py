@@ -13,16 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from contracts.contract import write_contract
-from contracts.export import modelnew_source
 from contracts.shapes import Coverage
-from contracts.task import load_task
 from contracts.vocabulary import Space
 from engine.agents.expert.codegen.cuda_program import cuda_runtime_batch, cuda_source
 from engine.agents.expert.codegen.runtime_batch import RuntimeBatch, programs_at_other_sizes
 from engine.agents.expert.codegen.variants import FlatParams, RowParams, Variant
 from engine.agents.expert.lowering import lower
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
+from engine.task.contract import write_contract
+from engine.task.export import modelnew_source
+from engine.task.spec import load_task
 from tests.conftest import TASKS
 from tests.cuda_emu import EMULATED_CALL_S
 from tests.nvcc_kit import assert_all_compile, compile_command, nvcc

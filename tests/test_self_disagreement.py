@@ -10,10 +10,10 @@ from pathlib import Path
 
 import torch
 
-from contracts.task import load_task
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate.checker import self_disagreement
 from engine.evaluate.outcome import Precision, Space, Status
+from engine.task.spec import load_task
 
 # Random only where x > 50: never on get_inputs()'s [0, 1), nor negated, shifted or centred; on x * 100, yes.
 RANDOM_OFF_DISTRIBUTION = '''

@@ -75,7 +75,7 @@ def test_a_task_that_fixes_its_shapes_has_no_variants(tmp_path):
     task = tmp_path / "fixed.py"
     task.write_text((TASKS / "scale_bias_relu.py").read_text().replace(
         "self.bias = nn.Parameter(torch.randn(cols))", "self.bias = nn.Parameter(torch.randn(rows, cols))"))
-    from contracts.task import load_task
+    from engine.task.spec import load_task
 
     spec = load_task(task)
     assert spec.batch is None and "fixes the batch size 256" in spec.batch_note
@@ -144,8 +144,8 @@ def test_the_sizes_a_candidate_is_checked_at_are_drawn_afresh_inside_the_range()
 def test_the_contract_names_the_batch_range_and_never_the_sizes_checked(tmp_path) -> None:
     import json
 
-    from contracts.contract import write_contract
-    from contracts.task import load_task
+    from engine.task.contract import write_contract
+    from engine.task.spec import load_task
 
     spec = load_task(TASKS / "scale_bias_relu.py")
     assert spec.batch is not None and spec.batch.bounds == (1, 512)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from contracts.shapes import Coverage
-from contracts.task import load_task
+from engine.task.spec import load_task
 from tests.conftest import DATA, TASKS
 from tests.evalkit import evaluate_one, evaluator
 

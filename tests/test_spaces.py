@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contracts.spaces import Space, check_native_source, check_python_source, smallest_space
+from engine.task.spaces import Space, check_native_source, check_python_source, smallest_space
 
 
 def test_spaces_are_nested():
@@ -46,8 +46,8 @@ def test_python_forward_calling_torch_ops_needs_libraries_pytorch():
 
 
 def test_exported_contract_modelnew_stays_in_pure_cuda(tmp_path):
-    from contracts.export import modelnew_source
-    from contracts.task import load_task
+    from engine.task.export import modelnew_source
+    from engine.task.spec import load_task
     from tests.conftest import CANDIDATES, TASKS
 
     spec = load_task(TASKS / "scale_bias_relu.py")

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from contracts.speed_of_light import STOP_FRACTION, Ceilings, SpeedOfLight, phrase
-from contracts.task import Arg, GraphNode, TaskSpec, TensorSpec, load_task
 from engine.evaluate.speed_of_light import Bound, bound_of, check, suspect_flag, work_of
+from engine.task.spec import Arg, GraphNode, TaskSpec, TensorSpec, load_task
 
 TASKS = Path(__file__).parent / "data" / "tasks"
 

@@ -30,10 +30,10 @@ ATTACK = DATA / "attacks" / "gpu" / "watch_poison.cu"
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     import torch
 
-    from contracts.contract import contract_layout, write_contract
-    from contracts.task import load_task
     from engine.evaluate.build import BuildConfig, build_one
     from engine.evaluate.outcome import Candidate, CandidateKind
+    from engine.task.contract import contract_layout, write_contract
+    from engine.task.spec import load_task
 
     root = tmp_path_factory.mktemp("window-gpu")
     task = root / "scale_bias_relu_big.py"
@@ -102,12 +102,12 @@ def test_the_exported_cu_file_loads_the_verified_library(tmp_path: Path, monkeyp
 def test_a_gpu_runner_without_a_memory_cgroup_runs_under_rlimit_data(tmp_path: Path, monkeypatch) -> None:
     import torch
 
-    from contracts.contract import contract_layout, write_contract
-    from contracts.task import load_task
     from engine.evaluate import candidate_process, cgroups
     from engine.evaluate.build import BuildConfig, build_one
     from engine.evaluate.outcome import Candidate, CandidateKind
     from engine.evaluate.requests import EvalRequest
+    from engine.task.contract import contract_layout, write_contract
+    from engine.task.spec import load_task
 
     task = TASKS / "big_scale_bias_relu.py"
     spec = load_task(task)

@@ -95,7 +95,7 @@ def _export_attack(tmp_path: Path) -> tuple[Path, Path, Path]:
 
 
 def test_control_a_raw_triple_quoted_string_runs_the_kernels_python(tmp_path: Path) -> None:
-    """The embedding the exporter used before: the kernel in r\"\"\"...\"\"\" (contracts/export.py, issue 24)."""
+    """The embedding the exporter used before: the kernel in r\"\"\"...\"\"\" (engine/task/export.py, issue 24)."""
     _, kernel, mark = _export_attack(tmp_path)
     exec(compile('_KERNEL = r"""\n' + kernel.read_text() + '\n"""\n', "old_export", "exec"), {})
     assert mark.read_text() == "pwned by the exported file"
@@ -115,8 +115,8 @@ def test_the_exported_file_holds_the_kernel_inertly_and_importing_it_runs_nothin
 
 
 def test_a_generated_module_with_a_statement_more_is_refused(tmp_path: Path) -> None:
-    from contracts.export import ExportError, check_module, modelnew_source
-    from contracts.task import load_task
+    from engine.task.export import ExportError, check_module, modelnew_source
+    from engine.task.spec import load_task
 
     task, kernel, _ = _export_attack(tmp_path)
     spec = load_task(task)
@@ -301,10 +301,10 @@ def _iface() -> str:
 
 
 def _build(tmp_path: Path, name: str, sandboxed: bool, **cfg: Any) -> Any:
-    from contracts.contract import write_contract
-    from contracts.task import load_task
     from engine.evaluate.build import BuildConfig, build_one
     from engine.evaluate.outcome import Candidate, CandidateKind
+    from engine.task.contract import write_contract
+    from engine.task.spec import load_task
 
     spec = load_task(TASKS / "scale_bias_relu.py")
     write_contract(spec, tmp_path / "contract")
@@ -339,9 +339,9 @@ def test_the_sandboxed_compiler_has_no_sys_and_nvcc_and_gxx_still_build(tmp_path
 
 
 def test_control_an_uncapped_compiler_passes_a_gigabyte_on_a_macro_bomb(tmp_path: Path) -> None:
-    from contracts.contract import write_contract
-    from contracts.task import load_task
     from engine.evaluate.build import find_cxx
+    from engine.task.contract import write_contract
+    from engine.task.spec import load_task
 
     write_contract(load_task(TASKS / "scale_bias_relu.py"), tmp_path / "contract")
     cmd = [find_cxx(), "-fsyntax-only", f"-I{tmp_path / 'contract'}", str(ATTACKS / "macro_bomb.cpp")]
@@ -477,9 +477,9 @@ def test_an_output_torchs_allocator_does_not_own_is_refused(timed_relu) -> None:
 
 def test_control_a_kernel_returning_before_its_worker_thread_wrote_the_outputs(tmp_path: Path) -> None:
     """The same library called directly: after its 12th call, its outputs are not there when it returns."""
-    from contracts.contract import contract_layout
-    from contracts.task import load_task
     from engine.evaluate.native import NativeForward
+    from engine.task.contract import contract_layout
+    from engine.task.spec import load_task
 
     built = _build(tmp_path, "late_writes.cpp", sandboxed=False)
     assert built.ok, built.log[:1000]

@@ -41,10 +41,10 @@ TWIN = (ATTACKS / "watch_poison.cpp").read_text().replace(
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    from contracts.contract import contract_layout, write_contract
-    from contracts.task import load_task
     from engine.evaluate.build import BuildConfig, build_one
     from engine.evaluate.outcome import Candidate, CandidateKind
+    from engine.task.contract import contract_layout, write_contract
+    from engine.task.spec import load_task
 
     root = tmp_path_factory.mktemp("window")
     task = root / "scale_bias_relu_big.py"

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from contracts.device import Device
 from contracts.regions import RegionTimes
-from contracts.task import TaskSpec
 from contracts.vocabulary import DIRECTION_LETTERS, Direction, Space, strongest
 from engine.evaluate.outcome import Candidate, Outcome, Precision
+from engine.task.spec import TaskSpec
 
 if TYPE_CHECKING:
     from contracts.profile import Profile

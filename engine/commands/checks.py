@@ -14,9 +14,9 @@ import tempfile
 from pathlib import Path
 
 from contracts.device import Device
-from contracts.probe import machine_bytes
-from contracts.task import TaskSpec
 from engine.commands.usage import UsageError
+from engine.task.probe import machine_bytes
+from engine.task.spec import TaskSpec
 
 _WHY = {errno.EROFS: "a read-only file system", errno.EACCES: "no permission to write there",
         errno.EPERM: "no permission to write there", errno.ENOSPC: "no space left on the device",

@@ -32,12 +32,12 @@ from contracts.precision import resolve as resolve_precision
 from contracts.runrecord import BestFigure, Figure, RunBest, verdict_phrase
 from contracts.settings_schema import BUDGET, CANDIDATES, DEADLINE, ROUNDS, SECONDS_MAX
 from contracts.speed_of_light import SpeedOfLight, detail, phrase, share_text
-from contracts.task import LOAD_TIMEOUT_S, TaskError, TaskSpec, check_task_path, check_task_text, load_task
 from contracts.verdict import ratio_text
 from contracts.wording import flag_phrase
 from engine.commands.checks import task_fits
 from engine.commands.usage import UsageError
 from engine.evaluate.outcome import Outcome, Precision
+from engine.task.spec import LOAD_TIMEOUT_S, TaskError, TaskSpec, check_task_path, check_task_text, load_task
 from engine.untrusted import escape
 
 
@@ -129,7 +129,7 @@ def task_workdir(workspace: Path, spec: TaskSpec) -> Path:
 
 
 def say_slow_load(path: str) -> Callable[[str, float, float], None]:
-    """What a slow task load says on stderr every few seconds (contracts/task.py SLOW_LOAD_S): where it is, and the
+    """What a slow task load says on stderr every few seconds (engine/task/spec.py SLOW_LOAD_S): where it is, and the
     limit (a forward that hangs printed nothing for 300 s)."""
     def say(step: str, seconds: float, limit: float) -> None:
         console.print(f"[yellow]loading {escape(Path(path).name)}:[/yellow] still in {escape(step)} after "

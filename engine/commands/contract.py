@@ -11,8 +11,8 @@ from engine.commands.common import EXIT_OK, add_load_timeout, console, escape, l
 
 
 def cmd_contract(args: argparse.Namespace) -> int:
-    from contracts.contract import write_contract
     from engine.commands.checks import output_writable
+    from engine.task.contract import write_contract
 
     spec = load_task_or_exit(args.task, timeout_s=args.load_timeout)
     output_writable(Path(args.out), "-o")

@@ -28,11 +28,11 @@ from engine.commands.common import (
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from contracts.export import first_import_note, modelnew_source, result_paths
     from contracts.shapes import describe_range
     from engine.commands.checks import results_writable
     from engine.commands.export_check import check_kernel
     from engine.commands.export_cover import verified_cover
+    from engine.task.export import first_import_note, modelnew_source, result_paths
 
     src_path = candidate_file_or_exit(args.candidate)
     if src_path.suffix not in (".cu", ".cpp", ".cc"):
@@ -47,7 +47,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     # Checked before anything is written: a kernel that does not build, or builds without the entry point the
     # exported module calls, is refused with the compiler's words against the user's file.
-    from contracts.hidden_text import refusal
+    from engine.task.hidden_text import refusal
 
     hidden = refusal(src_path.read_text())  # the exported file is what its user reviews: nothing hidden in it
     check = None if hidden else check_kernel(spec, src_path, sandboxed=not args.no_sandbox,

@@ -17,10 +17,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from contracts.contract import write_contract
-from contracts.task import TaskSpec
 from engine.evaluate.build import BuildConfig, ToolchainMissing, build_one, find_nvcc
 from engine.evaluate.outcome import Candidate, CandidateKind
+from engine.task.contract import write_contract
+from engine.task.spec import TaskSpec
 
 ENTRY = "hiera_forward"
 
@@ -30,7 +30,7 @@ class KernelCheck:
     ok: bool  # False: the kernel is refused (nothing is written)
     checked: bool  # False: it could not be checked on this machine (ok, with `said` saying why)
     said: str  # what was checked, or what failed (compiler output against the user's file), or why not
-    library: bytes | None = None  # the build checked: the exported file embeds it (contracts/export.py)
+    library: bytes | None = None  # the build checked: the exported file embeds it (engine/task/export.py)
 
 
 def exported_symbols(library: Path) -> set[str] | None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from contracts.runstore import StoreReader
 from contracts.shapes import Coverage, ShapeReport
-from contracts.task import TaskSpec
+from engine.task.spec import TaskSpec
 
 RUNS_READ = 200  # the task's most recent runs searched for the kernel
 

@@ -278,30 +278,23 @@ def _trials(args: argparse.Namespace) -> int:
 
 
 def _settings(args: argparse.Namespace, device: Device, stored: dict[str, Any] | None) -> LoopSettings:
-    """The loop's settings: the flags, or on --resume the run's own (the flags fill what an older run lacks)."""
-    s = stored or {}
-    if stored:
-        rounds, k, budget = s.get("rounds", DEFAULT_ROUNDS), s.get("candidates", DEFAULT_CANDIDATES), s.get("budget")
-    else:
-        rounds, k, budget = _shape(args)
-    space = s.get("space", args.space)
-    limits = eval_limits(args)
-    limits = {"request_timeout_s": s.get("timeout_s", limits["request_timeout_s"]),
-              "build_timeout_s": s.get("build_timeout_s", limits["build_timeout_s"]),
-              "sandbox": s.get("sandbox", limits["sandbox"]) and limits["sandbox"],
-              "shape_variants": s.get("shapes", limits["shape_variants"])}
-    results_dir = s.get("results_dir") if stored else args.results_dir
-    return LoopSettings(
+    """The loop's settings: the flags, or on --resume the run's own (LoopSettings.resumed: the flags fill what an
+    older run lacks)."""
+    rounds, k, budget = (DEFAULT_ROUNDS, DEFAULT_CANDIDATES, None) if stored else _shape(args)
+    space = args.space
+    # A resumed run keeps its own precision; args.precision is resolved from the module for a new run only.
+    precision = Precision((stored or {}).get("precision", args.precision))
+    given = LoopSettings(
         rounds=rounds, candidates=k, budget=budget, space=None if space == "auto" else Space(space),
-        planning=s.get("planning", not args.no_planning), use_contract=s.get("contract", not args.no_contract),
-        profile=s.get("profile", not args.no_profile), ncu_path=args.ncu,
-        results_dir=Path(results_dir) if results_dir else None, keep_slower=s.get("keep_slower", args.keep_slower),
-        eval=EvalSettings(device=device, precision=Precision(s.get("precision", args.precision)),
+        planning=not args.no_planning, use_contract=not args.no_contract, profile=not args.no_profile,
+        ncu_path=args.ncu, results_dir=Path(args.results_dir) if args.results_dir else None,
+        keep_slower=args.keep_slower,
+        eval=EvalSettings(device=device, precision=precision,
                           space=Space.LIBRARIES_PYTORCH if space == "auto" else Space(space),
-                          timing_trials=s.get("trials", _trials(args)), **limits),
-        # A deadline is this command's, not the run's: a resumed run gets the one given now (or none).
-        deadline_s=args.deadline, opener=s.get("opener", True),
+                          timing_trials=_trials(args), **eval_limits(args)),
+        deadline_s=args.deadline, opener=True,
     )
+    return given.resumed(stored) if stored else given
 
 
 def cmd_optimize(args: argparse.Namespace) -> int:

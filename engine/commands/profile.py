@@ -125,12 +125,12 @@ def render(profile: Any) -> None:
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
-    from contracts.contract import contract_layout, write_contract
     from engine.evaluate.build import BuildConfig, build_one
     from engine.evaluate.outcome import CandidateKind
     from engine.evaluate.pipeline import candidate_from_file
     from engine.profile import ProfilerUnavailable, find_ncu, profile_candidate, profile_reference
     from engine.store import RunStore
+    from engine.task.contract import contract_layout, write_contract
 
     device = device_or_exit(args.device)
     try:

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from contracts import kernel_build
-from contracts.libraries import find_cudnn, libraries_called
 from engine.evaluate import build_cache, cgroups
 from engine.evaluate.outcome import BuildResult, Candidate, CandidateKind
+from engine.task import kernel_build
+from engine.task.libraries import find_cudnn, libraries_called
 
 _CUDA_SHIM = kernel_build.CUDA_SHIM
 
@@ -107,7 +107,7 @@ class BuildConfig:
 
 @lru_cache(maxsize=1)
 def cudnn_flags() -> tuple[str, ...]:
-    """nvcc flags for cuDNN, found by contracts.libraries.find_cudnn (the exported ModelNew runs the same
+    """nvcc flags for cuDNN, found by engine.task.libraries.find_cudnn (the exported ModelNew runs the same
     search). Empty when no cudnn.h is found: the build then fails with the compiler's "cudnn.h: No such file"."""
     found = find_cudnn()
     if found is None:
@@ -128,7 +128,7 @@ def _libraries_for(source: str) -> list[str]:
 def compile_command(kind: CandidateKind, src: Path, out: Path, cfg: BuildConfig, source: str,
                     contract_dir: Path | None = None) -> list[str]:
     include = f"-I{contract_dir or cfg.contract_dir}"
-    # The recipe the exported file's own build follows too (contracts/kernel_build.py).
+    # The recipe the exported file's own build follows too (engine/task/kernel_build.py).
     if kind is CandidateKind.CUDA:
         return [find_nvcc(), *kernel_build.CUDA_FLAGS, *kernel_build.arch_flags(cfg.cuda_arch), include, str(src),
                 "-o", str(out), *_libraries_for(source)]

@@ -8,9 +8,9 @@ from typing import Any
 
 from contracts import precision as precision_policy
 from contracts.shapes import ShapeReport
-from contracts.spaces import Space
 from contracts.speed_of_light import SpeedOfLight
 from contracts.verdict import timing_spread
+from engine.task.spaces import Space
 from engine.untrusted import clean, scrub
 
 

@@ -8,20 +8,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from contracts.contract import contract_layout, write_contract
 from contracts.device import CPU, Device
-from contracts.hidden_text import refusal
 from contracts.regions import RegionTimes
 from contracts.shapes import draw_sizes
-from contracts.spaces import Space, check_source
 from contracts.speed_of_light import Ceilings
-from contracts.task import TaskSpec
 from engine.evaluate.build import BuildConfig, build_many
 from engine.evaluate.outcome import BuildResult, Candidate, CandidateKind, Outcome, Precision, Status
 from engine.evaluate.requests import EvalReply, EvalRequest
 from engine.evaluate.sandbox import probe
 from engine.evaluate.speed_of_light import Bound, bound_for, check, suspect_flag
 from engine.evaluate.worker import Worker, WorkerDied, WorkerLimits
+from engine.task.contract import contract_layout, write_contract
+from engine.task.hidden_text import refusal
+from engine.task.spaces import Space, check_source
+from engine.task.spec import TaskSpec
 
 
 def resolve_device(device: str) -> Device:

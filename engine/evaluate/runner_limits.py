@@ -46,7 +46,7 @@ def cudnn_dirs(req: EvalRequest) -> tuple[str, ...]:
     ModelNew file, none where cuDNN is not installed)."""
     if req.kind == "modelnew" or req.space == "pure_cuda":
         return ()
-    from contracts.libraries import find_cudnn
+    from engine.task.libraries import find_cudnn
 
     found = find_cudnn()
     if not found:

@@ -34,7 +34,7 @@ from math import prod
 from typing import Any
 
 from contracts.speed_of_light import Ceilings, SpeedOfLight, duration, quantity
-from contracts.task import GraphNode, TaskSpec
+from engine.task.spec import GraphNode, TaskSpec
 
 # A measured ceiling is the fastest rate hiera's own probes reached (torch's copy, cuBLAS's GEMM, a jiterator FMA
 # chain); a hand-written kernel may beat one by a little (a read kernel past torch's copy, a GEMM past cuBLAS).

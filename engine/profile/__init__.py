@@ -103,8 +103,8 @@ def _install_root(ncu: str) -> str:
 
 
 def _layout_for(task_path: Path) -> dict[str, Any]:
-    from contracts.contract import contract_layout
-    from contracts.task import TaskError, load_task
+    from engine.task.contract import contract_layout
+    from engine.task.spec import TaskError, load_task
 
     try:
         return contract_layout(load_task(task_path))
@@ -121,7 +121,7 @@ def profile_candidate(task_path: str | Path, contract_dir: str | Path, artifact:
     """Profile one built candidate of a task with ncu (in the candidates' sandbox unless sandboxed=False).
 
     kind: "cuda" (a contract .cu built into `artifact`, a .so) or "modelnew" (`artifact` is the ModelNew .py).
-    layout: the contract layout (contracts.contract.contract_layout); loaded from the task when omitted.
+    layout: the contract layout (engine.task.contract.contract_layout); loaded from the task when omitted.
     source_path: the candidate's .cu as the user knows it; line findings name it (default: the built copy,
     `cuda_source.cu` beside the .so, whose line numbers are the same: the build only appends at the end).
     kernel_regex: profile only kernels whose function name matches, first launch only.

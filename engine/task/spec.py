@@ -288,7 +288,7 @@ def probe_task(path: Path | str, timeout_s: float = 300.0,
             name = step_file.read_text() if step_file.exists() else "import"
             return _STEPS.get(name, (name, "run `python TASK.py` to see the crash"))
 
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parent.parent),
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parents[2]),
                                                             os.environ.get("PYTHONPATH", "")]))
         proc = subprocess.Popen([sys.executable, "-m", "engine.task.probe", str(path.resolve()), str(out)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,

@@ -21,8 +21,6 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from contracts.contract import contract_layout, write_contract
-from contracts.task import load_task
 from engine.evaluate.build import BuildConfig, build_one
 from engine.evaluate.pipeline import candidate_from_file
 from engine.profile import Profile, ProfilerUnavailable, find_ncu, profile_candidate, profile_reference
@@ -30,6 +28,8 @@ from engine.profile.feedback import feedback_text
 from engine.profile.ncu import PAGES, export_page
 from engine.profile.readings import launch_to_json
 from engine.profile.report_api import read_in_subprocess
+from engine.task.contract import contract_layout, write_contract
+from engine.task.spec import load_task
 
 HERE = Path(__file__).resolve().parent
 TASK = HERE / "torch_target" / "scale_bias.py"

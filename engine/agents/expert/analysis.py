@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from math import prod
 from typing import Any
 
-from contracts.task import GraphNode, TaskSpec
 from engine.agents.expert import ops
 from engine.agents.expert.ir import Program
 from engine.agents.expert.lowering import Unsupported, lower
 from engine.agents.expert.stencil_recognize import StencilSpec, recognize
+from engine.task.spec import GraphNode, TaskSpec
 
 # Defaults when nothing was measured: H200 device-to-device copy moves about 4.3 TB/s counting bytes read
 # and written; plain (non-tensor-core) fp32 peaks near 60 TFLOP/s in practice. A small CPU box: ~20 GB/s,

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from contracts.task import TaskSpec
 from contracts.vocabulary import Space
 from engine.agents.base import Context, Invalid, Strategy
 from engine.agents.expert.analysis import Workload
@@ -36,6 +35,7 @@ from engine.agents.expert.ir import Program
 from engine.agents.expert.lowering import lower
 from engine.agents.expert.space_direction import workload
 from engine.evaluate.outcome import Candidate, CandidateKind, Precision
+from engine.task.spec import TaskSpec
 
 F, R, G, TP = FlatParams, RowParams, GemmParams, TransposeParams
 
@@ -367,7 +367,7 @@ def generate(ctx: Context, space: Space, strategy: Strategy, k: int, memory: Mem
             continue
         memory.seen.add(h)
         if not ctx.use_contract and kind is not CandidateKind.MODELNEW:
-            from contracts.export import modelnew_source as export_modelnew
+            from engine.task.export import modelnew_source as export_modelnew
 
             src = export_modelnew(ctx.spec, src, cuda=kind is CandidateKind.CUDA,
                                   note=f"hiera expert, {strategy.name}")

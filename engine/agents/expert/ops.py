@@ -1,7 +1,7 @@
 """What the expert knows about operators: their family, and the C code of the pointwise ones.
 
 fx names an operator by its target: call_function/call_method targets are function names ("relu", "add",
-"softmax"), call_module targets are "ModuleType:qualified.name" (see contracts/probe.py). Python operators
+"softmax"), call_module targets are "ModuleType:qualified.name" (see engine/task/probe.py). Python operators
 trace to the same names as the torch functions (operator.add -> "add", operator.truediv -> "truediv").
 
 The C templates reproduce PyTorch's fp32 formulas (ATen's CUDA/CPU kernels), so fused kernels match the

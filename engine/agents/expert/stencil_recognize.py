@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from math import prod
 from typing import Any
 
-from contracts.task import Arg, GraphNode, TaskSpec
 from engine.agents.expert.ops import int_tuple
+from engine.task.spec import Arg, GraphNode, TaskSpec
 
 SMEM_STATIC = 48 * 1024  # bytes of static shared memory a block may declare (one tile with its halo)
 MAX_KERNEL = 15  # per dim: beyond it a kernel is a filter for FFTs or a GEMM, and the tile's halo dwarfs it

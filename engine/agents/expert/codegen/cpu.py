@@ -13,8 +13,6 @@ import re
 from dataclasses import dataclass, replace
 from math import prod
 
-from contracts.contract import c_params
-from contracts.task import TaskSpec
 from engine.agents.expert.codegen import storage
 from engine.agents.expert.codegen.common import (
     Emitter,
@@ -35,6 +33,8 @@ from engine.agents.expert.codegen.gemm import epilogue_for, operand
 from engine.agents.expert.codegen.runtime_batch import RuntimeBatch, guard_lines, runtime_batch
 from engine.agents.expert.codegen.variants import Variant
 from engine.agents.expert.ir import Buffer, Const, Expr, FusedStage, GemmStage, Load, Program, Reduce, View, walk
+from engine.task.contract import c_params
+from engine.task.spec import TaskSpec
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import replace
 from math import prod
 
-from contracts.contract import c_params
-from contracts.task import TaskSpec
 from engine.agents.expert.codegen import gemm as gemm_gen
 from engine.agents.expert.codegen import gemm_split, storage
 from engine.agents.expert.codegen.common import (
@@ -49,6 +47,8 @@ from engine.agents.expert.ir import (
     walk,
     with_children,
 )
+from engine.task.contract import c_params
+from engine.task.spec import TaskSpec
 
 
 def _replace(e: Expr, target: Expr, new: Expr) -> Expr:

@@ -22,9 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from math import prod
 
-from contracts.task import TaskSpec
 from engine.agents.expert.ir import FusedStage, GemmStage, Program, Stage
 from engine.agents.expert.lowering.values import Unsupported
+from engine.task.spec import TaskSpec
 
 # What a generator renders one stage as, its extent written as the symbol it is given.
 StageRender = Callable[[Program, int, str], str]

@@ -30,11 +30,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
-from contracts.contract import c_params
-from contracts.task import TaskSpec
 from engine.agents.expert.codegen.common import arg_guards, pointer
 from engine.agents.expert.device import DeviceLimits
 from engine.agents.expert.stencil_recognize import SMEM_STATIC, StencilSpec, tile_bytes
+from engine.task.contract import c_params
+from engine.task.spec import TaskSpec
 
 MAX_UNROLLED = 4096  # FMAs in one fully unrolled window
 CONST_BYTES = 64 * 1024 - 1024  # constant memory for the weights (the rest left to the compiler)

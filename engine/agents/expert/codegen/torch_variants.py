@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from contracts.task import TaskSpec
+from engine.task.spec import TaskSpec
 
 
 @dataclass(frozen=True)

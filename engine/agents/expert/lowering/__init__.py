@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from contracts.task import GraphNode, TaskSpec
 from engine.agents.expert.ir import (
     ConvStage,
     FusedStage,
@@ -39,6 +38,7 @@ from engine.agents.expert.lowering import conv, linear, meta, norms, pointwise, 
 from engine.agents.expert.lowering.builder import Lowering
 from engine.agents.expert.lowering.table import FUNCTIONS, MODULES, Call, ModuleCall
 from engine.agents.expert.lowering.values import Unsupported, Value
+from engine.task.spec import GraphNode, TaskSpec
 
 __all__ = ["Unsupported", "lower"]
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from math import prod
 from typing import Any
 
-from contracts.task import TaskSpec
 from engine.agents.expert.ir import Binary, Buffer, Const, Expr, FusedStage, Load, Stage, Unary, View
 from engine.agents.expert.lowering.values import (
     CannotRewrite,
@@ -27,6 +26,7 @@ from engine.agents.expert.lowering.values import (
     rewrite_views,
     row_domain,
 )
+from engine.task.spec import TaskSpec
 
 # The storage types a buffer may have: values are computed in fp32 whatever it is (codegen/storage.py widens bf16
 # and fp16 on load and rounds on store); temporaries are fp32.
