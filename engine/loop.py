@@ -173,7 +173,7 @@ class Loop:
                 reference = in_background(lambda: self.profiles.collect(state, None))
             else:
                 self.plan.leave_out("the reference's profile")
-        info = ev.ensure_worker()
+        ev.ensure_worker()
         self.emit(RunStarted(state.run_id, str(self.spec.path), ev.device_label(), len(self.sizes),
                              s.candidates, s.total, self.backend.name, str(self.store.db_path),
                              str(self.store.run_dir(state.run_id)), s.deadline_s))
@@ -189,7 +189,7 @@ class Loop:
                                    "the CPU")
             self.notice(state, state.profiling_off + " — continuing on timings alone")
         if reference is not None:
-            self.profiles.build_ahead(state, info, first_round)
+            self.profiles.build_ahead(state, first_round)
             self.clock.enter("reference_profile")
             self.work.begin("profiling the reference with Nsight Compute", extra=True)
             state.parent_profile = self.profiles.record(state, "reference", reference.result())
@@ -198,7 +198,7 @@ class Loop:
         if state.regions is None:
             self._regions(state)
         for r in range(first_round, len(self.sizes) + 1):
-            if not self._round(state, r, info):
+            if not self._round(state, r):
                 self.plan.rounds_left_out(r, self.sizes)
                 break
             state.stopped_early = stop_early(self.sizes, self.t0, state, r)
@@ -227,11 +227,13 @@ class Loop:
             self.notice(state, f"where eager spends its time ({found.method}, {found.total_ms:.3g} ms a forward): "
                                f"{found.summary(4)}")
 
-    def context(self, state: LoopState, r: int, info: dict[str, Any]) -> Context:
+    def context(self, state: LoopState, r: int) -> Context:
+        """Round r's context; the device's facts as the evaluator knows them now (its ceilings, once measured)."""
         best = state.best
         return Context(
             spec=self.spec, contract_dir=self.evaluator.contract_dir, device=self.settings.eval.device,
-            device_info=dict(info), precision=self.settings.eval.precision, round=r, rounds=len(self.sizes),
+            device_facts=self.evaluator.device_facts, precision=self.settings.eval.precision, round=r,
+            rounds=len(self.sizes),
             allowed_spaces=self.allowed, parent=best.candidate if best else None,
             parent_outcome=best.outcome if best else None, parent_profile=state.parent_profile,
             history=tuple(state.history),
@@ -252,7 +254,7 @@ class Loop:
         best = state.best
         return self.plan.retime_reserve(best.candidate.id if best else None, bool(best and best.retimed))
 
-    def _round(self, state: LoopState, r: int, info: dict[str, Any]) -> bool:
+    def _round(self, state: LoopState, r: int) -> bool:
         """One round; False when the deadline leaves no time to play it (nothing of it is generated)."""
         size = self.sizes[r - 1]
         taken = state.partial.pop(r, {})  # finished before a stop: recorded, not evaluated again
@@ -262,7 +264,7 @@ class Loop:
         if asked == 0:
             return False
         self.plan.shrunk(r, asked, size)
-        ctx = self.context(state, r, info)
+        ctx = self.context(state, r)
         self.clock.enter("decide")
         choice, scores, strategy = self._decide(ctx)
         direction = strategy.direction

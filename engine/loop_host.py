@@ -9,7 +9,7 @@ else without reading them, and no import circle runs through it.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from contracts.runrecord import Event
 from contracts.vocabulary import Direction, Space
@@ -80,4 +80,4 @@ class ProfilesHost(Protocol):
 
     def notice(self, state: LoopState, message: str) -> None: ...
 
-    def context(self, state: LoopState, r: int, info: dict[str, Any]) -> Context: ...
+    def context(self, state: LoopState, r: int) -> Context: ...

@@ -9,7 +9,7 @@ result says what became of them all (summary: contracts/runrecord.py Profiling).
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from contracts.runrecord import Profiling
 from engine.agents.base import Context
@@ -38,7 +38,7 @@ class LoopProfiles:
     def __init__(self, loop: ProfilesHost):
         self.loop = loop
 
-    def build_ahead(self, state: LoopState, info: dict[str, Any], r: int) -> None:
+    def build_ahead(self, state: LoopState, r: int) -> None:
         """While the reference is profiled: compile what the round would be without its profile (a backend that
         can say so cheaply and without side effects: `speculate`). Only the build cache sees these; the round
         is decided afresh once the profile is in, and its sources that are the same are built already."""
@@ -47,7 +47,7 @@ class LoopProfiles:
             return
         self.loop.clock.enter("build")
         try:
-            guesses = speculate(self.loop.context(state, r, info), self.loop.allowed, self.loop.sizes[0])
+            guesses = speculate(self.loop.context(state, r), self.loop.allowed, self.loop.sizes[0])
             from engine.evaluate.build import build_many
 
             build_many([c for c in guesses if c.kind is not CandidateKind.MODELNEW], self.loop.evaluator.build_config)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from contracts.device import CPU, Device
 from hiera_ls.engine_command import engine_env, optimize_argv, profile_argv
 from hiera_ls.files import FileRefused, read_text
 from hiera_ls.job import Job, JobError, JobKind, new_job_id
@@ -127,21 +128,27 @@ async def _target(ls: HieraServer, uri: Any, class_name: Any) -> Target:
     return Target(path, path.as_uri(), module, source)
 
 
-async def resolve_device(ls: HieraServer, settings: Settings) -> tuple[str, str]:
-    """(the --device value to pass, the queue key) — one job per physical device at a time."""
-    if settings.device == "cpu":
-        return "cpu", "cpu"
+async def resolve_device(ls: HieraServer, settings: Settings) -> Device:
+    """The device a job runs on: hiera.device, with "auto" resolved here, once, by the CUDA check of the
+    interpreter the engine runs in (a CUDA device 0 where it sees one, else the CPU). The engine is given the
+    resolved device, so the job's queue (one job per device at a time) and the run agree on it."""
+    try:
+        wanted = None if settings.device == "auto" else Device.parse(settings.device)
+    except ValueError as e:
+        raise CommandError(f"HIERA: hiera.device is {settings.device!r}: {e}") from None
+    if wanted is not None and not wanted.is_cuda:
+        return wanted
     ok, detail = await ls.cuda.check()
-    if settings.device == "auto":
+    if wanted is None:
         if not ok:
             ls.tell_no_cuda_once(detail)
-            return "auto", "cpu"
-        return "auto", "cuda:0"
+            return CPU
+        return Device("cuda", 0)
     if not ok:
         raise CommandError(f"HIERA: hiera.device is {settings.device!r} but no CUDA device is visible ({detail}). "
                            "Set hiera.device to \"auto\" or \"cpu\", or point hiera.interpreter at a CUDA build of "
                            "PyTorch")
-    return settings.device, settings.device if ":" in settings.device else "cuda:0"
+    return wanted
 
 
 def _new_job(ls: HieraServer, kind: JobKind, title: str, root: Path, **kw: Any) -> Job:
@@ -172,8 +179,9 @@ async def optimize(ls: HieraServer, *args: Any) -> dict[str, Any] | None:
 
     async def prepare(job: Job) -> None:
         task = await asyncio.to_thread(write_task, root, t.path, t.source, t.module)
-        device_arg, job.device = await resolve_device(ls, settings)
-        job.argv = optimize_argv(settings, task, root, space, job.results_dir, device_arg)
+        device = await resolve_device(ls, settings)
+        job.device = str(device)
+        job.argv = optimize_argv(settings, task, root, space, job.results_dir, device)
 
     job.prepare = prepare
     ls.jobs.submit(job)
@@ -198,8 +206,9 @@ async def profile(ls: HieraServer, *args: Any) -> dict[str, Any] | None:
 
     async def prepare(job: Job) -> None:
         task = await asyncio.to_thread(write_task, root, t.path, t.source, t.module)
-        device_arg, job.device = await resolve_device(ls, settings)
-        job.argv = profile_argv(settings, task, root, None, device_arg)
+        device = await resolve_device(ls, settings)
+        job.device = str(device)
+        job.argv = profile_argv(settings, task, root, None, device)
 
     job.prepare = prepare
     ls.jobs.submit(job)
@@ -224,8 +233,9 @@ async def profile_kernel(ls: HieraServer, *args: Any) -> dict[str, Any] | None:
                    origin.root, uri=path.as_uri(), path=path)
 
     async def prepare(job: Job) -> None:
-        device_arg, job.device = await resolve_device(ls, settings)
-        job.argv = profile_argv(settings, Path(origin.task), origin.root, path, device_arg)
+        device = await resolve_device(ls, settings)
+        job.device = str(device)
+        job.argv = profile_argv(settings, Path(origin.task), origin.root, path, device)
 
     job.prepare = prepare
     ls.jobs.submit(job)

@@ -12,6 +12,7 @@ import os
 import sys
 from pathlib import Path
 
+from contracts.device import Device
 from hiera_ls.settings import Settings
 
 
@@ -55,11 +56,12 @@ def _tool_flags(s: Settings, llm: bool) -> list[str]:
 
 
 def optimize_argv(settings: Settings, task: Path, root: Path, space: str | None, results_dir: Path | None,
-                  device: str) -> list[str]:
+                  device: Device) -> list[str]:
     s = settings
     argv = [*engine_command(), "optimize", str(task), "--events", "jsonl", "--workspace", str(root),
             "--backend", s.backend, *_shape_flags(s),
-            "--space", space or s.space, "--precision", s.precision, "--device", device, *_tool_flags(s, True)]
+            "--space", space or s.space, "--precision", s.precision, "--device", str(device),
+            *_tool_flags(s, True)]
     if results_dir is not None:
         argv += ["--results-dir", str(results_dir)]
     return argv + _run_limit_flags(s)
@@ -87,8 +89,9 @@ def _run_limit_flags(s: Settings) -> list[str]:
     return argv
 
 
-def profile_argv(settings: Settings, task: Path, root: Path, candidate: Path | None, device: str) -> list[str]:
+def profile_argv(settings: Settings, task: Path, root: Path, candidate: Path | None, device: Device) -> list[str]:
     argv = [*engine_command(), "profile", str(task)]
     if candidate is not None:
         argv.append(str(candidate))
-    return [*argv, "--json", "--workspace", str(root), "--device", device, *_tool_flags(settings, False)]
+    return [*argv, "--json", "--workspace", str(root), "--device", str(device),
+            *_tool_flags(settings, False)]

@@ -46,7 +46,7 @@ from engine.task.contract import write_contract  # noqa: E402
 from engine.task.spec import TaskError, TaskSpec, load_task, spec_from_probe  # noqa: E402
 
 # What an H200 reports; the rules read these when they size grids.
-# What the evaluator's worker reports for an H200 (engine/evaluate/session.py device_info); the generators
+# What the evaluator's worker reports for an H200 (engine/evaluate/checker.py device_facts, as JSON); the generators
 # size grids and row splits by these.
 H200_INFO = {"name": "NVIDIA H200", "capability": "90", "sms": 132, "l2_bytes": 52428800,
              "memory_bytes": 150754820096}

@@ -94,3 +94,17 @@ def test_drawn_batch_sizes_are_seeded_and_retiming_progress_is_measured():
     c["events"][2]["shapes"]["checks"][0]["status"] = "incorrect"
     assert normalised(a) != normalised(c)
     assert bd.normalised(a, keep_measured=True) != bd.normalised(b, keep_measured=True)
+
+
+def test_a_burst_length_and_a_range_of_figures_are_measured():
+    """How many calls a back-to-back burst makes follows from the time per call, and a range of figures ("12–0.8x")
+    is measured at both ends; a different status beside them is still a difference."""
+    a = record("20261202-004541-9a27", "81777b", "/tmp/ws-a", 7.917)
+    b = copy.deepcopy(a)
+    a["events"][2]["extra"] = {"back_to_back": {"calls": 128}}
+    b["events"][2]["extra"] = {"back_to_back": {"calls": 7}}
+    a["events"][2]["reason"] += "; slower than eager (12–0.8x at 95%, all of it below 1)"
+    b["events"][2]["reason"] += "; slower than eager (0.52–0.9x at 95%, all of it below 1)"
+    assert normalised(a) == normalised(b)
+    b["events"][2]["status"] = "incorrect"
+    assert normalised(a) != normalised(b)

@@ -14,6 +14,7 @@ from typing import ClassVar
 
 import pytest
 
+from contracts.device import DeviceFacts
 from contracts.runrecord import best_of_rows
 from engine import loop as loop_module
 from engine.commands.report import build_report
@@ -69,8 +70,10 @@ class FakeEvaluator:
     def close(self, now=False):
         self.closed = True
 
+    device_facts = DeviceFacts()
+
     def ensure_worker(self):
-        return {}
+        return self.device_facts
 
     def device_label(self):
         return "cpu (stand-in)"

@@ -10,6 +10,8 @@ from types import SimpleNamespace
 import pytest
 import torch
 
+from contracts.device import Device, DeviceFacts
+from contracts.speed_of_light import Ceilings
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import Context, RoundRecord
 from engine.agents.expert import ExpertBackend
@@ -17,6 +19,7 @@ from engine.agents.expert.analysis import WorkloadKind, analyze
 from engine.agents.expert.codegen.common import reduction_passes
 from engine.agents.expert.ir import GemmStage, View
 from engine.agents.expert.lowering import lower
+from engine.agents.expert.space_direction import workload
 from engine.evaluate.outcome import Precision
 from engine.task.spec import TaskSpec, load_task
 
@@ -80,8 +83,9 @@ def test_convolution_is_library_bound_a_cudnn_call_on_the_gpu_and_unsupported_on
 
 def test_roofline_uses_measured_ceilings_when_given() -> None:
     s = spec("expert_linear_relu.py")
-    w = analyze(s, {"copy_gbps": 1000.0, "fp32_tflops": 10.0}, on_gpu=True)
-    assert w.ceilings.source == "measured"
+    measured = Ceilings(key="test", device="cuda:0 (a test's)", dram_gbps=1000.0, fp32_gflops=10000.0, pinned=True)
+    w = analyze(s, DeviceFacts(Device("cuda", 0), "a test's", ceilings=measured), on_gpu=True)
+    assert w.ceilings.source == "measured" and w.ceilings.copy_gbps == 1000.0 and w.ceilings.fp32_tflops == 10.0
     expected = max(w.min_bytes / 1e12, w.flops / 1e13) * 1e3
     assert w.roofline_ms == pytest.approx(expected)
     cpu = analyze(s, {}, on_gpu=False)
@@ -207,3 +211,18 @@ def test_a_space_with_nothing_new_to_generate_is_left_for_the_next(tmp_path) -> 
     choice = select_space(ctx_for(s, device="cpu", history=history, rnd=3))
     assert choice.space is Space.LIBRARIES_PYTORCH
     assert "nothing new to generate" in choice.rationale
+
+
+def test_the_ceilings_the_evaluator_measured_reach_the_planner() -> None:
+    """The worker's facts carry the measured ceilings (Evaluator.speed_of_light adds them) into every round's
+    context; the planner's workload is computed from them, not from the defaults (before issue 40 it read keys
+    nobody wrote, and always used the defaults)."""
+    s = spec("expert_linear_relu.py")
+    measured = Ceilings(key="test", device="cpu (a test's)", dram_gbps=7.0, fp32_gflops=3.0, pinned=True)
+    facts = DeviceFacts.from_json(DeviceFacts(Device("cpu"), "a test's", threads=2, ceilings=measured).to_json())
+    assert facts.ceilings == measured  # across the worker's process boundary and back
+    ctx = Context(s, Path("/nonexistent"), "cpu", facts, Precision.FP32, 1, 3, tuple(Space), None, None, None)
+    w = workload(ctx)
+    assert w.ceilings.source == "measured" and w.ceilings.copy_gbps == 7.0 and w.ceilings.fp32_tflops == 0.003
+    bare = Context(s, Path("/nonexistent"), "cpu", {}, Precision.FP32, 1, 3, tuple(Space), None, None, None)
+    assert workload(bare).ceilings.source == "default (CPU)"

@@ -31,7 +31,7 @@ def _round(task: str, tmp_path: Path, k: int, spaces: tuple[Space, ...] = tuple(
     be = ExpertBackend()
     with Evaluator(spec, tmp_path, EvalSettings(device="cuda:0", timing_trials=50)) as ev:
         info = ev.ensure_worker()
-        ctx = Context(spec, ev.contract_dir, "cuda:0", dict(info), Precision.FP32, 0, 3, spaces, None, None, None)
+        ctx = Context(spec, ev.contract_dir, "cuda:0", info, Precision.FP32, 0, 3, spaces, None, None, None)
         choice = be.ssda.select_space(ctx)
         strategy = be.spa.plan(ctx, choice.space, be.ssda.score_directions(ctx, choice.space))
         cands = [c for c in be.oa.generate(ctx, choice.space, strategy, k) if isinstance(c, Candidate)]
@@ -103,7 +103,7 @@ def test_torch_compile_modelnew_is_valid_in_the_worker(tmp_path: Path) -> None:
                         {"family": "torch", "focus": "compile"})
     with Evaluator(spec, tmp_path, EvalSettings(device="cuda:0", timing_trials=20)) as ev:
         info = ev.ensure_worker()
-        ctx = Context(spec, ev.contract_dir, "cuda:0", dict(info), Precision.FP32, 0, 3, tuple(Space), None, None,
+        ctx = Context(spec, ev.contract_dir, "cuda:0", info, Precision.FP32, 0, 3, tuple(Space), None, None,
                       None)
         cands = [c for c in be.oa.generate(ctx, Space.LIBRARIES_PYTORCH, strategy, 3) if isinstance(c, Candidate)]
         outs = ev.evaluate(cands)

@@ -39,7 +39,7 @@ def base_ctx(tmp_path_factory: pytest.TempPathFactory) -> Context:
     spec = load_task(TASK)  # a real probe of the task, in a subprocess: a few seconds, once per module
     contract_dir = tmp_path_factory.mktemp("contract")
     write_contract(spec, contract_dir)
-    return Context(spec=spec, contract_dir=contract_dir, device="cpu", device_info={"cpu": "test"},
+    return Context(spec=spec, contract_dir=contract_dir, device="cpu", device_facts={"device": "cpu", "name": "test"},
                    precision=Precision.FP32, round=1, rounds=3, allowed_spaces=ALL_SPACES, parent=None,
                    parent_outcome=None, parent_profile=None)
 

@@ -12,6 +12,7 @@ import pytest
 from lsprotocol import types
 from rich.console import Console
 
+from contracts.device import CPU, Device
 from hiera_ls.edits import create_files_edit, free_targets
 from hiera_ls.engine_command import optimize_argv
 from hiera_ls.job import Job
@@ -115,15 +116,15 @@ def test_settings_nested_or_dotted_and_bad_values_fall_back_with_a_message():
 
 
 def test_engine_flags_only_for_what_the_user_set():
-    base = optimize_argv(Settings(), Path("/w/t.py"), Path("/w"), None, Path("/w/r"), "cpu")
+    base = optimize_argv(Settings(), Path("/w/t.py"), Path("/w"), None, Path("/w/r"), CPU)
     assert "--llm-model" not in base and "--ncu" not in base and base[-4:-2] == ["--results-dir", "/w/r"]
     assert base[-2:] == ["--deadline", "60"]  # the editor's default deadline: a code action answers in a minute
     none, errors = parse_settings({"deadline": None})  # null: no deadline, no flag
-    assert errors == [] and "--deadline" not in optimize_argv(none, Path("/w/t.py"), Path("/w"), None, None, "cpu")
+    assert errors == [] and "--deadline" not in optimize_argv(none, Path("/w/t.py"), Path("/w"), None, None, CPU)
     short, errors = parse_settings({"deadline": 5})  # under the engine's least: said, and the default kept
     assert len(errors) == 1 and "hiera.deadline" in errors[0] and short.deadline_s == 60.0
     s, _ = parse_settings({"ncuPath": "/opt/ncu", "llm": {"model": "m", "apiKeyEnv": "MY_KEY"}})
-    argv = optimize_argv(s, Path("/w/t.py"), Path("/w"), "pure_cuda", None, "auto")
+    argv = optimize_argv(s, Path("/w/t.py"), Path("/w"), "pure_cuda", None, Device("cuda", 0))
     assert argv[argv.index("--space") + 1] == "pure_cuda" and argv[argv.index("--ncu") + 1] == "/opt/ncu"
     assert argv[argv.index("--llm-api-key-env") + 1] == "MY_KEY" and argv[argv.index("--llm-model") + 1] == "m"
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from contracts.device import CPU
 from contracts.settings_schema import BUDGET, BY_KEY, CANDIDATES, ROUNDS, SECONDS_MAX, SETTINGS, package_json_properties
 from hiera_ls.settings import FIELDS, LlmSettings, Settings, parse_settings
 
@@ -155,11 +156,11 @@ def test_the_server_and_the_cli_take_the_same_seconds():
 def test_a_budget_setting_becomes_the_engine_s_budget_and_decides_the_rounds():
     from hiera_ls.engine_command import optimize_argv
 
-    plain = optimize_argv(Settings(), Path("/w/t.py"), Path("/w"), None, None, "cpu")
+    plain = optimize_argv(Settings(), Path("/w/t.py"), Path("/w"), None, None, CPU)
     assert plain[plain.index("--rounds") + 1] == "3" and "--budget" not in plain
     s, errors = parse_settings({"budget": 8, "rounds": 5, "candidates": 4})
     assert errors == [] and s.budget == 8
-    argv = optimize_argv(s, Path("/w/t.py"), Path("/w"), None, None, "cpu")
+    argv = optimize_argv(s, Path("/w/t.py"), Path("/w"), None, None, CPU)
     assert argv[argv.index("--budget") + 1] == "8" and argv[argv.index("--candidates") + 1] == "4"
     assert "--rounds" not in argv  # the engine refuses a --rounds that disagrees with --budget
     assert parse_settings({"budget": 0})[1] and parse_settings({"budget": None}) == (Settings(), [])

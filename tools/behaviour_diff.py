@@ -94,7 +94,7 @@ _HEX = re.compile(r"\b[0-9a-f]{16,64}\b")
 # a number with a decimal point or a unit; whole numbers alone (counts, batch sizes) are kept
 _UNIT_NUM = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?=\s?(?:ms|us|µs|ns|s|x|%|GB/s|GFLOP/s)\b|%)")
 _DEC_NUM = re.compile(r"(?<![\w.])[-+]?\d+\.\d+(?:e[-+]?\d+)?")
-_RANGE = re.compile(r"\b\d+-\d+(?=\s?s\b)")  # "20-35 s"
+_RANGE = re.compile(r"\b\d+-\d+(?=\s?s\b)|(?<![\w.])\d+(?:\.\d+)?(?=–)")  # "20-35 s"; "12–0.8x": a range's low end
 # where a wrong candidate's outputs differ depends on the inputs, drawn under secret random seeds
 _MISMATCH = re.compile(r"\b\d+ of \d+ elements")
 _WHERE = re.compile(r"\b(out\d*)\[[\d, ]*\]")
@@ -103,7 +103,8 @@ _WHERE = re.compile(r"\b(out\d*)\[[\d, ]*\]")
 _VOLATILE_KEYS = {"started", "finished", "created", "proc_start", "pid", "host", "seconds", "elapsed_s",
                   "wall_s"}
 # keys whose value is a decision taken from measured numbers (masked unless --keep-measured)
-_MEASURED_KEYS = {"verdict", "retimed", "exit_status", "parent_id", "trials"}
+# ("calls": how many calls a back-to-back burst makes follows from the time per call)
+_MEASURED_KEYS = {"verdict", "retimed", "exit_status", "parent_id", "trials", "calls"}
 _MEDIAN_OF = re.compile(r"\bmedian of \d+")
 # what the best's choice decides: masked in every `best` object
 _BEST_KEYS = ("candidate_id", "round", "space", "direction")

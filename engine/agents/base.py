@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from contracts.device import Device
+from contracts.device import Device, DeviceFacts
 from contracts.regions import RegionTimes
 from contracts.vocabulary import DIRECTION_LETTERS, Direction, Space, strongest
 from engine.evaluate.outcome import Candidate, Outcome, Precision
@@ -87,7 +87,7 @@ class Context:
     spec: TaskSpec
     contract_dir: Path
     device: Device  # text ("cpu", "cuda:N") is parsed on construction
-    device_info: dict[str, Any]
+    device_facts: DeviceFacts  # what the worker found of the device (a dict of its JSON is read on construction)
     precision: Precision
     round: int
     rounds: int
@@ -103,6 +103,7 @@ class Context:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "device", Device.parse(self.device))
+        object.__setattr__(self, "device_facts", DeviceFacts.from_json(self.device_facts))
 
     @property
     def on_gpu(self) -> bool:

@@ -119,7 +119,7 @@ def device_section(ctx: Context) -> str:
               f"{low} tensor cores, but accumulate every sum and product in fp32 (a candidate that accumulates in "
               f"{low} is refused on inputs built to expose it)" if low else
               "tf32 allowed for matmul/conv (reported with the result)")
-    info = json.dumps(ctx.device_info, default=str) if ctx.device_info else "{}"
+    info = json.dumps(ctx.device_facts.to_json(), default=str)
     ref = f"{ctx.reference_ms:.4g} ms" if ctx.reference_ms else "not measured yet"
     fp64 = any(t.dtype == "float64" for _, t in ctx.spec.outputs)
     match = (f"float64 outputs must match within atol=rtol={ctx.precision.tolerance_for('float64'):g} (compute in "

@@ -36,6 +36,7 @@ from typing import Any
 
 import torch
 
+from contracts.device import Device, DeviceFacts
 from contracts.shapes import ShapeReport
 from engine.evaluate import accumulation, back_to_back, timing, verify, wire
 from engine.evaluate.back_to_back import BackToBack
@@ -124,20 +125,19 @@ class Checker:
         # never seen by one (its values say nothing of which phase a construct belongs to).
         self._secret = os.urandom(16)
 
-    def device_info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"device": str(self.device), "torch": torch.__version__}
+    def device_facts(self) -> DeviceFacts:
+        device = Device.parse(str(self.device))
         if self.device.type == "cuda":
             p = torch.cuda.get_device_properties(self.device)
-            info.update(name=p.name, capability=f"{p.major}{p.minor}", sms=p.multi_processor_count,
-                        l2_bytes=getattr(p, "L2_cache_size", None), memory_bytes=p.total_memory,
-                        max_threads_per_sm=getattr(p, "max_threads_per_multi_processor", None),
-                        smem_per_block_optin=getattr(p, "shared_memory_per_block_optin", None))
-        else:
-            import platform
+            return DeviceFacts(device, p.name, torch.__version__, capability=p.major * 10 + p.minor,
+                               sms=p.multi_processor_count, l2_bytes=getattr(p, "L2_cache_size", None),
+                               memory_bytes=p.total_memory,
+                               max_threads_per_sm=getattr(p, "max_threads_per_multi_processor", None),
+                               smem_per_block_optin=getattr(p, "shared_memory_per_block_optin", None))
+        import platform
 
-            info.update(name=platform.processor() or platform.machine(), capability=None,
-                        threads=torch.get_num_threads())
-        return info
+        return DeviceFacts(device, platform.processor() or platform.machine(), torch.__version__,
+                           threads=torch.get_num_threads())
 
     # --- the task's own objects (trusted) -------------------------------------------------------------
 

@@ -30,7 +30,7 @@ def _child(conn: Connection, task_path: str, device: str, precision: str, workdi
 
     try:
         session = Checker(task_path, device, precision, workdir, sandboxed)
-        conn.send(("ready", session.device_info()))
+        conn.send(("ready", session.device_facts().to_json()))  # JSON across the process boundary
     except BaseException as e:
         conn.send(("failed", f"{type(e).__name__}: {e}"))
         return

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from contracts.device import CPU, Device
+from contracts.device import CPU, Device, DeviceFacts
 from contracts.regions import RegionTimes
 from contracts.shapes import draw_sizes
 from contracts.speed_of_light import Ceilings
@@ -92,7 +92,8 @@ class Evaluator:
         self.worker = Worker(str(task.path), str(settings.device), settings.precision.value,
                              WorkerLimits(per_request_s=(settings.request_timeout_s or 600.0) + 120.0),
                              workdir=str(workdir / "eval"), sandboxed=settings.sandbox)
-        self.device_info: dict[str, object] = {}
+        # What the worker found of the device (DeviceFacts() until it starts); its ceilings once measured.
+        self.device_facts = DeviceFacts()
         self.warm_s = 0.0  # the latest compiles ahead (evaluate): what a torch.compile candidate cost to compile
         self._bound: Bound | str | None = None  # the task's speed of light here, once the ceilings are known
         self._remeasured = False  # the ceilings were measured again before a time was refused
@@ -108,10 +109,13 @@ class Evaluator:
         stopped has said its result already)."""
         self.worker.close(wait_s=0.0 if now else 2.0)
 
-    def ensure_worker(self) -> dict[str, object]:
+    def ensure_worker(self) -> DeviceFacts:
         if not self.worker.alive():
-            self.device_info = self.worker.start()
-        return self.device_info
+            started = self.worker.start()
+            # A restarted worker keeps the ceilings measured before (they are the device's, not the worker's).
+            c = self.device_facts.ceilings
+            self.device_facts = started.with_ceilings(c) if c is not None and started.ceilings is None else started
+        return self.device_facts
 
     def speed_of_light(self, remeasure: bool = False) -> Bound | str:
         """The task's speed-of-light bound on this device (or why there is none), from its graph and the device's
@@ -122,7 +126,7 @@ class Evaluator:
             answer = self.worker.ceilings(remeasure)
             c = Ceilings.from_json(answer.get("ceilings"))
             if c is not None:
-                self.device_info["ceilings"] = c.to_json()
+                self.device_facts = self.device_facts.with_ceilings(c)
             self._bound = (bound_for(self.task, c, self.settings.precision.value, self.settings.device.is_cuda)
                            if c is not None else f"no speed of light: {answer.get('why')}")
         return self._bound
@@ -137,8 +141,8 @@ class Evaluator:
 
     @property
     def build_config(self) -> BuildConfig:
-        arch = self.device_info.get("capability") if self.device_info else None
-        return BuildConfig(self.contract_dir, self.cache_dir, cuda_arch=arch,  # type: ignore[arg-type]
+        cap = self.device_facts.capability
+        return BuildConfig(self.contract_dir, self.cache_dir, cuda_arch=None if cap is None else str(cap),
                            timeout_s=self.settings.build_timeout_s, sandboxed=self.settings.sandbox)
 
     def space_of(self, cand: Candidate) -> Space:
@@ -293,7 +297,7 @@ class Evaluator:
                        speed_of_light=sol, shapes=None)
 
     def device_label(self) -> str:
-        name = self.device_info.get("name") if self.device_info else None
+        name = self.device_facts.name
         return f"{self.settings.device} ({name})" if name else str(self.settings.device)
 
     def _run(self, cand: Candidate, b: BuildResult, capped: Callable[[float], float] = lambda s: s) -> Outcome:

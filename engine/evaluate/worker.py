@@ -21,6 +21,7 @@ from multiprocessing.connection import Connection, Listener
 from pathlib import Path
 from typing import Any
 
+from contracts.device import DeviceFacts
 from engine.evaluate import sandbox
 from engine.evaluate.candidate_process import exit_text
 from engine.evaluate.outcome import Status
@@ -50,10 +51,10 @@ class Worker:
         self.limits = limits or WorkerLimits()
         self.proc: subprocess.Popen[bytes] | None = None
         self.conn: Connection | None = None
-        self.info: dict[str, Any] = {}
+        self.facts = DeviceFacts()
         self.restarts = 0
 
-    def start(self) -> dict[str, Any]:
+    def start(self) -> DeviceFacts:
         # A plain subprocess (not multiprocessing's spawn, which re-imports the caller's __main__), talking
         # over an authenticated Unix socket. Its stdout goes to our stderr: candidate code may print, and
         # our stdout can be an event stream.
@@ -96,8 +97,8 @@ class Worker:
         if kind != "ready":
             self.kill()
             raise WorkerDied(f"the evaluation worker could not load the task: {payload}")
-        self.info = payload
-        return payload
+        self.facts = DeviceFacts.from_json(payload)
+        return self.facts
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None and self.conn is not None

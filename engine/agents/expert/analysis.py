@@ -3,8 +3,8 @@
 From the task's fx graph (TaskSpec.graph) each node is classed (GEMM, convolution, pointwise, reduction
 or normalization, data movement, ...), the whole is classed (library-bound, memory-bound and fusable,
 launch-bound, composite), the FLOPs and the minimal bytes are counted, and the roofline lower bound is
-computed from the device's ceilings: measured ones when the evaluator provides them (device_info keys
-"copy_gbps" and "fp32_tflops"), otherwise datasheet-level defaults.
+computed from the device's ceilings: measured ones once the evaluator has them (DeviceFacts.ceilings: the DRAM
+copy rate and fp32 FMA rate engine/evaluate/ceilings.py measures), otherwise datasheet-level defaults.
 
 The space-and-direction rules (space_direction.py) read only this; nothing here is keyed to a task's name.
 """
@@ -12,10 +12,12 @@ The space-and-direction rules (space_direction.py) read only this; nothing here 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from math import prod
 from typing import Any
 
+from contracts.device import DeviceFacts
 from engine.agents.expert import ops
 from engine.agents.expert.ir import Program
 from engine.agents.expert.lowering import Unsupported, lower
@@ -129,9 +131,10 @@ class Workload:
                 f"{self.bound}-bound, roofline {self.roofline_ms * 1e3:.4g} us on {self.ceilings.source} ceilings")
 
 
-def ceilings(device_info: dict[str, Any] | None, on_gpu: bool) -> Ceilings:
-    info = device_info or {}
-    bw, fl = info.get("copy_gbps"), info.get("fp32_tflops")
+def ceilings(facts: DeviceFacts | Mapping[str, Any] | None, on_gpu: bool) -> Ceilings:
+    measured = DeviceFacts.from_json(facts).ceilings
+    bw = measured.dram_gbps if measured is not None else None  # bytes read + written, as copy_gbps counts
+    fl = measured.fp32_gflops / 1e3 if measured is not None and measured.fp32_gflops else None
     if bw and fl:
         return Ceilings(float(bw), float(fl), "measured")
     if on_gpu:
@@ -202,8 +205,9 @@ def op_flops(spec: TaskSpec, graph: dict[str, GraphNode], n: GraphNode, kind: No
     return 0
 
 
-def analyze(spec: TaskSpec, device_info: dict[str, Any] | None = None, on_gpu: bool = True) -> Workload:
-    ceil = ceilings(device_info, on_gpu)
+def analyze(spec: TaskSpec, facts: DeviceFacts | Mapping[str, Any] | None = None, on_gpu: bool = True
+            ) -> Workload:
+    ceil = ceilings(facts, on_gpu)
     bw = ceil.copy_gbps * 1e9
     # An fp64 task (every floating tensor float64, as in bench/stencil) runs at the fp64 rate: half the plain
     # fp32 rate on the data-centre GPUs these defaults describe (H100/H200, A100), and its elements are 8 bytes.

@@ -1,16 +1,19 @@
-"""The device limits the CUDA generators size grids and tiles by, read from the evaluator's device_info.
+"""The device limits the CUDA generators size grids and tiles by, read from the worker's DeviceFacts.
 
-The worker reports what torch.cuda.get_device_properties gives (engine/evaluate/session.py: "sms",
-"capability" as "90", "l2_bytes", ...); keys it does not report yet (threads per SM, the opt-in shared
-memory per block) come from the compute capability's published limits. Without a device (the CPU path,
+The worker reports what torch.cuda.get_device_properties gives (engine/evaluate/checker.py device_facts: SMs,
+the compute capability, L2, ...); what a torch build does not report (threads per SM, the opt-in shared
+memory per block) comes from the compute capability's published limits. Without a device (the CPU path,
 or tests) the limits are a conservative mid-size GPU's, so a generated kernel is never sized for more
 than the device has.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from contracts.device import DeviceFacts
 
 # Compute capability -> (max threads per SM, max shared memory per block with opt-in, bytes), from the CUDA
 # C Programming Guide's table of technical specifications.
@@ -33,27 +36,17 @@ class DeviceLimits:
         return self.sm_count * max(1, self.max_threads_per_sm // max(1, threads_per_block))
 
 
-def _capability(v: Any) -> int | None:
-    if isinstance(v, (list, tuple)) and len(v) == 2:
-        return int(v[0]) * 10 + int(v[1])
-    if isinstance(v, str) and v.isdigit():
-        return int(v)
-    if isinstance(v, int):
-        return v
-    return None
-
-
-def device_limits(info: dict[str, Any] | None) -> DeviceLimits:
-    """The limits for a device_info dict (the worker's keys; "sm_count" is accepted for "sms")."""
-    info = info or {}
+def device_limits(facts: DeviceFacts | Mapping[str, Any] | None) -> DeviceLimits:
+    """The limits for the worker's facts (or their JSON); what is unknown comes from the capability's table, and
+    without a capability from a conservative mid-size GPU's."""
+    f = DeviceFacts.from_json(facts)
     base = DeviceLimits()
-    cap = _capability(info.get("capability")) or base.capability
+    cap = f.capability or base.capability
     threads, smem = _BY_CAPABILITY.get(cap, (base.max_threads_per_sm, base.smem_per_block_optin))
-    sms = info.get("sms") or info.get("sm_count") or base.sm_count
     return DeviceLimits(
-        sm_count=int(sms),
-        max_threads_per_sm=int(info.get("max_threads_per_sm") or threads),
-        smem_per_block_optin=int(info.get("smem_per_block_optin") or smem),
-        l2_bytes=int(info.get("l2_bytes") or base.l2_bytes),
+        sm_count=f.sms or base.sm_count,
+        max_threads_per_sm=f.max_threads_per_sm or threads,
+        smem_per_block_optin=f.smem_per_block_optin or smem,
+        l2_bytes=f.l2_bytes or base.l2_bytes,
         capability=cap,
     )

@@ -298,7 +298,7 @@ def _render_each(ctx: Context, space: Space, strategy: Strategy, memory: Memory,
         return render
 
     if fam == "stencil" and w.stencil is not None and ctx.on_gpu:
-        dev = device_limits(ctx.device_info)
+        dev = device_limits(ctx.device_facts)
         for sv in stencil_variants(w.stencil, focus, parent_variant):
             try:
                 src = stencil_source(ctx.spec, w.stencil, sv, strategy=strategy.name, dev=dev)
@@ -323,7 +323,7 @@ def _render_each(ctx: Context, space: Space, strategy: Strategy, memory: Memory,
                 continue
             yield seen(("cpu", cp, CandidateKind.CPP, src, Space.PURE_CUDA))
     else:
-        dev = device_limits(ctx.device_info)
+        dev = device_limits(ctx.device_facts)
         for v in program_variants(fam, focus, w, ctx, space, parent_variant):
             if not space.allows(Space.CUDA_LIBRARIES) and (w.program.convs or
                                                            (v.gemm.impl != "tiled" and w.program.gemms)):

@@ -24,10 +24,10 @@ _CACHE: dict[tuple[str, str, str], Workload] = {}
 
 def workload(ctx: Context) -> Workload:
     """The analysis of ctx's task on ctx's device (computed once per task, device and ceilings)."""
-    info = ctx.device_info or {}
-    key = (ctx.spec.source_hash, ctx.device, f"{info.get('copy_gbps')}/{info.get('fp32_tflops')}")
+    c = ctx.device_facts.ceilings
+    key = (ctx.spec.source_hash, ctx.device, f"{c.dram_gbps}/{c.fp32_gflops}" if c is not None else "defaults")
     if key not in _CACHE:
-        _CACHE[key] = analyze(ctx.spec, info, ctx.on_gpu)
+        _CACHE[key] = analyze(ctx.spec, ctx.device_facts, ctx.on_gpu)
     return _CACHE[key]
 
 
