@@ -1,0 +1,42 @@
+"""The best of an optimize run (hiera run 20261206-200737-0b09): 1.00x against eager on cuda:0 (NVIDIA H100 80GB HBM3), level with eager (0.99–1.0x at 95%, which includes 1).
+
+The optimized module's source is embedded below (base64: no text in it can end the string) and runs when
+ModelNew is first constructed, or when one of its other names is first asked for (from this file import
+get_inputs, say): importing this file runs none of it. It then runs in this process, with this process's
+rights, outside any sandbox. To read it: print(_SOURCE), or the copy hiera wrote beside this file,
+12_Matmul_with_diagonal_matrices__hiera.source.py.txt.
+"""
+
+import base64
+import os
+import sys
+import types
+
+_text = lambda b64: base64.b64decode(b64).decode()  # noqa: E731
+_SOURCE = _text("aW1wb3J0IHRvcmNoCmltcG9ydCB0b3JjaC5ubiBhcyBubgoKY2xhc3MgTW9kZWwobm4uTW9kdWxlKToKICAgICIiIgogICAgU2ltcGxlIG1vZGVsIHRoYXQgcGVyZm9ybXMgYSBtYXRyaXggbXVsdGlwbGljYXRpb24gb2YgYSBkaWFnb25hbCBtYXRyaXggd2l0aCBhbm90aGVyIG1hdHJpeC4KICAgIEMgPSBkaWFnKEEpICogQgogICAgIiIiCiAgICBkZWYgX19pbml0X18oc2VsZik6CiAgICAgICAgc3VwZXIoTW9kZWwsIHNlbGYpLl9faW5pdF9fKCkKICAgIAogICAgZGVmIGZvcndhcmQoc2VsZiwgQSwgQik6CiAgICAgICAgIiIiCiAgICAgICAgUGVyZm9ybXMgdGhlIG1hdHJpeCBtdWx0aXBsaWNhdGlvbi4KCiAgICAgICAgQXJnczoKICAgICAgICAgICAgQSAodG9yY2guVGVuc29yKTogQSAxRCB0ZW5zb3IgcmVwcmVzZW50aW5nIHRoZSBkaWFnb25hbCBvZiB0aGUgZGlhZ29uYWwgbWF0cml4LiBTaGFwZTogKE4sKS4KICAgICAgICAgICAgQiAodG9yY2guVGVuc29yKTogQSAyRCB0ZW5zb3IgcmVwcmVzZW50aW5nIHRoZSBzZWNvbmQgbWF0cml4LiBTaGFwZTogKE4sIE0pLgoKICAgICAgICBSZXR1cm5zOgogICAgICAgICAgICB0b3JjaC5UZW5zb3I6IFRoZSByZXN1bHQgb2YgdGhlIG1hdHJpeCBtdWx0aXBsaWNhdGlvbi4gU2hhcGU6IChOLCBNKS4KICAgICAgICAiIiIKICAgICAgICAjIExvZ2ljYWxseSBlcXVpdmFsZW50IHRvIHRvcmNoLmRpYWcoQSkgQCBCIAogICAgICAgICMgbW9yZSBlZmZpY2llbnQgYXMgbm8gbmVlZCB0byBtYXRlcmlhbGl6ZSBhIGZ1bGwgTsOXTiBtYXRyaXgKICAgICAgICByZXR1cm4gQS51bnNxdWVlemUoMSkgKiBCCgpNID0gNDA5NgpOID0gNDA5NgoKZGVmIGdldF9pbnB1dHMoKToKICAgIEEgPSB0b3JjaC5yYW5kKE4pCiAgICBCID0gdG9yY2gucmFuZChOLCBNKQogICAgcmV0dXJuIFtBLCBCXQoKZGVmIGdldF9pbml0X2lucHV0cygpOgogICAgcmV0dXJuIFtdICAjIE5vIHNwZWNpYWwgaW5pdGlhbGl6YXRpb24gaW5wdXRzIG5lZWRlZAoKIyA9PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PQojIGhpZXJhIGV4cGVydCBjYW5kaWRhdGUgKGNoYW5uZWxzX2xhc3QgKyBjdWRubi5iZW5jaG1hcmspOyBzdHJhdGVneSBSLnRvcmNoX2NvbXBpbGUuCiMgVGhlIHRhc2sncyBzb3VyY2UgaXMgYWJvdmUsIHZlcmJhdGltOyBNb2RlbE5ldyBzdWJjbGFzc2VzIGl0cyBNb2RlbCBzbyB0aGUgcGFyYW1ldGVyIG5hbWVzIG1hdGNoLgojID09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09CmltcG9ydCB0b3JjaCBhcyBfaGllcmFfdG9yY2gKCgpkZWYgX2hpZXJhX2Nsb25lKG91dCk6CiAgICBpZiBpc2luc3RhbmNlKG91dCwgKHR1cGxlLCBsaXN0KSk6CiAgICAgICAgcmV0dXJuIHR5cGUob3V0KShvLmNsb25lKCkgaWYgaXNpbnN0YW5jZShvLCBfaGllcmFfdG9yY2guVGVuc29yKSBlbHNlIG8gZm9yIG8gaW4gb3V0KQogICAgcmV0dXJuIG91dC5jbG9uZSgpIGlmIGlzaW5zdGFuY2Uob3V0LCBfaGllcmFfdG9yY2guVGVuc29yKSBlbHNlIG91dAoKCmNsYXNzIE1vZGVsTmV3KE1vZGVsKToKICAgICIiIlRoZSByZWZlcmVuY2UgZm9yd2FyZCB3aXRoIGNoYW5uZWxzX2xhc3QgKyBjdWRubi5iZW5jaG1hcmssIHNjb3BlZCB0byB0aGlzIG1vZGVsJ3Mgb3duIGNhbGxzLiIiIgoKICAgIGRlZiBfX2luaXRfXyhzZWxmLCAqYXJncywgKiprd2FyZ3MpOgogICAgICAgIHN1cGVyKCkuX19pbml0X18oKmFyZ3MsICoqa3dhcmdzKQogICAgICAgIGlmIFRydWU6CiAgICAgICAgICAgIHNlbGYudG8obWVtb3J5X2Zvcm1hdD1faGllcmFfdG9yY2guY2hhbm5lbHNfbGFzdCkKCiAgICBkZWYgZm9yd2FyZChzZWxmLCAqaW5wdXRzKToKICAgICAgICBpZiBUcnVlOgogICAgICAgICAgICBpbnB1dHMgPSB0dXBsZSh4LmNvbnRpZ3VvdXMobWVtb3J5X2Zvcm1hdD1faGllcmFfdG9yY2guY2hhbm5lbHNfbGFzdCkKICAgICAgICAgICAgICAgICAgICAgICAgICAgaWYgaXNpbnN0YW5jZSh4LCBfaGllcmFfdG9yY2guVGVuc29yKSBhbmQgeC5kaW0oKSA9PSA0IGVsc2UgeCBmb3IgeCBpbiBpbnB1dHMpCiAgICAgICAgd2l0aCBfaGllcmFfdG9yY2guYmFja2VuZHMuY3Vkbm4uZmxhZ3MoZW5hYmxlZD1UcnVlLCBiZW5jaG1hcms9VHJ1ZSwgZGV0ZXJtaW5pc3RpYz1GYWxzZSwgYWxsb3dfdGYzMj1faGllcmFfdG9yY2guYmFja2VuZHMuY3Vkbm4uYWxsb3dfdGYzMik6CiAgICAgICAgICAgIG91dCA9IE1vZGVsLmZvcndhcmQoc2VsZiwgKmlucHV0cykKICAgICAgICBpZiBUcnVlOgogICAgICAgICAgICBvdXQgPSAodHlwZShvdXQpKG8uY29udGlndW91cygpIGZvciBvIGluIG91dCkgaWYgaXNpbnN0YW5jZShvdXQsICh0dXBsZSwgbGlzdCkpIGVsc2Ugb3V0LmNvbnRpZ3VvdXMoKSkKICAgICAgICByZXR1cm4gb3V0Cg==")
+_module = None
+
+
+def _candidate():
+    """The optimized module, run once, as a module of its own (its classes pickle, dataclasses resolve)."""
+    global _module
+    if _module is None:
+        module = types.ModuleType(__name__ + "._optimized")
+        module.__file__ = os.path.join(os.path.dirname(os.path.abspath(__file__)), '12_Matmul_with_diagonal_matrices__hiera.source.py.txt')
+        sys.modules[module.__name__] = module
+        exec(compile(_SOURCE, module.__file__, "exec"), module.__dict__)
+        _module = module
+    return _module
+
+
+def __getattr__(name):
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return getattr(_candidate(), name)
+
+
+class ModelNew:
+    """Makes the optimized module's ModelNew (the first one runs the module's source)."""
+
+    def __new__(cls, *args, **kwargs):
+        return _candidate().ModelNew(*args, **kwargs)

