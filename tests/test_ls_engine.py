@@ -73,6 +73,9 @@ def template(text: str) -> str:
                   text)
     text = re.sub(r"\d+(\.\d+)?(e[+-]?\d+)?", "<n>", text)
     text = re.sub(r"<n> (µs|ms|s)\b", "<n> <unit>", text)
+    # which memory ceiling bounds the task (DRAM or the cache) is measured: a host whose last-level cache outsizes
+    # the timing's flush is bound by the cache
+    text = re.sub(r"\bat (memory|cache) <n> GB/s", "at <memory> <n> GB/s", text)
     # the first pair of a re-timed best may read on the other side of eager's speed than the reported figure
     text = text.replace("first pair read <n>× slower", "first pair read <n>×")
     # a figure's interval: its ends may read alike at the figure's digits, and either side of 1
