@@ -80,12 +80,6 @@ class DeviceFacts:
     threads: int | None = None  # the CPU's torch threads
     ceilings: Ceilings | None = None  # measured once the run asks for its speed of light
 
-    @property
-    def label(self) -> str:
-        """The device in words, as a run shows it: "cuda:0 (NVIDIA H200)"."""
-        where = str(self.device) if self.device else "?"
-        return f"{where} ({self.name})" if self.name else where
-
     def with_ceilings(self, c: Ceilings) -> DeviceFacts:
         return replace(self, ceilings=c)
 
