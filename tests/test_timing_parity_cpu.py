@@ -38,7 +38,10 @@ def test_control_a_math_library_setting_in_the_checker_alone_inflates_the_speedu
     monkeypatch.setattr(worker, "MATH_ENV_PREFIXES", ())  # the checker keeps it; the runner never had it
     o = _twin(tmp_path)
     assert o.status is Status.VALID, kit.describe(o)
-    assert o.speedup > 1.5, (kit.describe(o), o.extra.get("parity_probe"))  # the hazard: the same code, "faster"
+    # the hazard: the same code, "faster" (about 4x at rest; a busy 2-core machine that made the candidate's calls
+    # swing was seen to give 1.41x with the probe still at 3.0x, so a swing lowers the floor, never to level)
+    swung = any(f.startswith("timing_swing") for f in o.flags)
+    assert o.speedup > (1.2 if swung else 1.5), (kit.describe(o), o.extra.get("parity_probe"), o.flags)
     assert o.extra["parity_probe"]["ratio"] > PARITY_LIMIT, o.extra["parity_probe"]
     assert _parity_flags(o) and _parity_flags(o)[0].startswith("unstable_timing"), o.flags
 
