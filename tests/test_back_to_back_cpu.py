@@ -87,11 +87,12 @@ def test_a_forged_report_is_held_to_the_back_to_back_clock_and_flagged(relu) -> 
     assert any(f.startswith("back_to_back_slower") for f in o.flags), describe(o)
 
 
-def test_how_many_sets_follows_the_reference_and_the_memory() -> None:
-    import os
+def test_how_many_sets_follows_the_reference_and_the_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.evaluate import device_memory
 
     cpu = torch.device("cpu")
-    budget = min(back_to_back.MAX_BYTES, os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 10)
+    monkeypatch.setattr(device_memory, "free_bytes", lambda device: 20 << 30)  # what is free, fixed for the test
+    budget = min(back_to_back.MAX_BYTES, (20 << 30) // 10)
     assert back_to_back.plan_sets(0.004, 1 << 20, cpu) == back_to_back.MAX_SETS  # a 4 us call: the cap
     assert back_to_back.plan_sets(2.0, 1 << 20, cpu) == 100  # 20 ms of a candidate 10x faster than 2 ms
     assert back_to_back.plan_sets(100.0, 1 << 20, cpu) == 0  # 2 calls of a 10 ms candidate: the per-call check

@@ -35,7 +35,6 @@ so the same inflation moves the floor by a few percent.
 from __future__ import annotations
 
 import math
-import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -44,7 +43,7 @@ from typing import Any
 
 import torch
 
-from engine.evaluate import timing
+from engine.evaluate import device_memory, timing
 from engine.evaluate.candidate_process import CandidateProcess, RunnerFailed
 from engine.evaluate.exchange import Exchange, Spec
 from engine.evaluate.outcome import Status
@@ -87,11 +86,7 @@ def plan_sets(ref_ms: float, set_bytes: int, device: torch.device) -> int:
     """How many back-to-back sets the exchange holds: enough for TARGET_MS of calls of a candidate FASTER times
     faster than the reference, within MAX_SETS and the memory budget; 0 where fewer than MIN_SETS fit."""
     n = math.ceil(TARGET_MS * FASTER / max(ref_ms, 1e-3))
-    if device.type == "cuda":
-        free, _ = torch.cuda.mem_get_info(device)
-    else:
-        free = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    budget = min(MAX_BYTES, int(free * 0.1))
+    budget = min(MAX_BYTES, int(device_memory.free_bytes(device) * 0.1))
     n = min(n, MAX_SETS, budget // max(set_bytes, 1))
     return n if n >= MIN_SETS else 0
 
@@ -248,9 +243,9 @@ class BackToBack:
                 call = f"{what}, call {j + 1}"
                 inputs = self.perturb.make(base, state)
                 c.check_unchanged(ex, inputs, self.ref, call, group=g)
-                c.compare(ex, c.reference_outputs(self.ref, inputs), f"{call} disagrees with the reference on its "
-                           "own inputs (work skipped when called back to back, or a cached result?)", Status.SUSPECT,
-                           group=g)
+                c.compare(ex, c.reference_outputs(self.ref, inputs, fresh=True),
+                          f"{call} disagrees with the reference on its own inputs (work skipped when called back to "
+                          "back, or a cached result?)", Status.SUSPECT, group=g)
                 c.settled_since(snap, call)
             # The generator where the writes left it: remaking a set's inputs rewound it, and the next round
             # would otherwise draw inputs a set of this one already had.

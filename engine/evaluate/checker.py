@@ -153,9 +153,13 @@ class Checker:
         """get_inputs() under `seed`, made on the device (no GB-sized host copies); cached within a budget."""
         return self.objects.inputs(seed)
 
-    def reference_outputs(self, ref: torch.nn.Module, inputs: Sequence[Any]) -> list[torch.Tensor]:
+    def reference_outputs(self, ref: torch.nn.Module, inputs: Sequence[Any], fresh: bool = False
+                          ) -> list[torch.Tensor]:
+        """The reference's outputs on `inputs`, called on copies of them (a forward may work in place on its
+        inputs, and the cached sets serve every candidate) unless they are `fresh`: made for this call alone
+        (a perturbed set made again), when a copy would be one more set of several GiB for nothing."""
         with torch.no_grad():
-            out = ref(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
+            out = ref(*[x.clone() if isinstance(x, torch.Tensor) and not fresh else x for x in inputs])
         outs = verify.as_outputs(out)
         for o in outs:
             if not isinstance(o, torch.Tensor):
@@ -277,6 +281,9 @@ class Checker:
             ex = self._exchange_for(ref0, in0, out0, [*sizes.specs(planned, in0, out0),
                                                       *back_to_back.specs(bursts, in0, out0)])
             ex.arm()  # a write past a buffer by an earlier candidate is its own verdict, not this one's
+            # Set 0 lives on in the exchange and (within its budget) the trials' cache: this frame's hold on it
+            # would be one more copy through the whole evaluation (a 7 GiB set ran an 80 GB card out).
+            del in0
             # On the CPU the checker's own worker threads would spin (OpenMP's wait policy) on the cores the
             # candidate is timed on: while a runner is alive the checker works on one thread.
             self._quiet(True)
@@ -349,6 +356,7 @@ class Checker:
             reply.extra["runner_reported_ms"] = round(statistics.median(reported), 6)
             reply.extra["timing_gap"] = gap
             reply.extra["inputs_per_call"] = self.perturbation.describe()
+            reply.extra["timing_pool_sets"] = len(self.timing_pool(req))
             reply.extra["runner_threads"] = dict(self._runner_threads)
             reply.extra["runner_frozen_by"] = frozen_by
             stability(reply, ref_ms, cand_ms, self.overhead, self.device)
@@ -567,7 +575,9 @@ class Checker:
 
     def _perturber(self, req: EvalRequest, ref: torch.nn.Module, pool: Sequence[Sequence[Any]]) -> Perturber:
         """How this task's timed inputs are perturbed: decided once per checker (inputs_pool.py)."""
-        return self.objects.perturber(self.seed(req, "pool", 0), ref, pool, self.reference_outputs)
+        # The sets it tries are made for the try alone: no copy of them for the reference.
+        return self.objects.perturber(self.seed(req, "pool", 0), ref, pool,
+                                      lambda r, xs: self.reference_outputs(r, xs, fresh=True))
 
     def _time_candidate(self, proc: CandidateProcess, ex: Exchange, req: EvalRequest, deadline: float,
                         time_reference: Callable[[int], list[float]]
@@ -645,7 +655,7 @@ class Checker:
                 sampled_any = True
                 inputs = perturb.make(base, state)
                 self.check_unchanged(ex, inputs, ref, f"timed call {i + 1}")
-                self.compare(ex, self.reference_outputs(ref, inputs),
+                self.compare(ex, self.reference_outputs(ref, inputs, fresh=True),
                               f"timed call {i + 1} disagrees with the reference on its own inputs (work skipped "
                               "when timed, or a cached result?)", Status.SUSPECT)
                 del inputs
@@ -658,6 +668,10 @@ class Checker:
         if block and len(ref_ms) < trials:
             ref_ms += self.frozen(proc, time_reference, trials - len(ref_ms))
         notes = list(rep.notes[:4])
+        if len(pool) == 1 and not perturb.changes_every_input:
+            notes.append("single_timing_set: one input set fit in the timing pool (device_memory.pool_sets), and "
+                         "some of its inputs are the same on every call (" + perturb.describe() + "): a result "
+                         "cached by those inputs' addresses is not ruled out by the timing alone")
         self._thread_counts(proc, self._runner_threads, notes)
         return cand_ms, walls, notes, ref_ms
 

@@ -9,16 +9,12 @@ from typing import Any
 
 import torch
 
+from engine.evaluate import device_memory
 from engine.evaluate.perturb import Perturber
 
 
 class TaskInputs:
     """References and inputs of one task on one device, by seed."""
-
-    # Share of device memory the cached input sets may hold. KernelBench's sets reach 6-9 GB, and besides
-    # the cache the checker holds the timing pool, the shared buffers (inputs and outputs), the expected
-    # outputs, and the runner needs room of its own on the same device.
-    _CACHE_BYTES = 0.1
 
     def __init__(self, task: Any, device: torch.device):
         self.task = task
@@ -27,10 +23,10 @@ class TaskInputs:
         self._inputs: dict[int, list[Any]] = {}
         self._input_bytes: dict[int, int] = {}
         self._perturbers: dict[int, Perturber] = {}
-        if self.device.type == "cuda":
-            self._cache_budget = int(torch.cuda.get_device_properties(self.device).total_memory * self._CACHE_BYTES)
-        else:
-            self._cache_budget = 4 << 30
+        self._pool: tuple[int, list[list[Any]]] | None = None  # the timing pool, by its first set's seed
+        # KernelBench's sets reach 6-9 GB, and besides the cache the checker holds the timing pool, the shared
+        # buffers (inputs and outputs), the expected outputs, and the runner needs room of its own on the device.
+        self._cache_budget = device_memory.cache_budget(device)
 
     def reference(self, seed: int) -> torch.nn.Module:
         """Model(*get_init_inputs()) under `seed`, on the device, in eval mode; the last 16 kept."""
@@ -45,11 +41,8 @@ class TaskInputs:
         """get_inputs() under `seed`, made on the device (no GB-sized host copies); cached within a budget."""
         if seed in self._inputs:
             return self._inputs[seed]
-        torch.manual_seed(seed)
-        with torch.device(self.device):
-            made = self.task.get_inputs()
-        xs = [x.to(self.device) if isinstance(x, torch.Tensor) else x for x in made]
-        size = sum(x.numel() * x.element_size() for x in xs if isinstance(x, torch.Tensor))
+        xs = self._make(seed)
+        size = _bytes(xs)
         while self._inputs and sum(self._input_bytes.values()) + size > self._cache_budget:
             oldest = next(iter(self._inputs))
             self._inputs.pop(oldest)
@@ -57,18 +50,26 @@ class TaskInputs:
         self._inputs[seed], self._input_bytes[seed] = xs, size
         return xs
 
+    def _make(self, seed: int) -> list[Any]:
+        torch.manual_seed(seed)
+        with torch.device(self.device):
+            made = self.task.get_inputs()
+        return [x.to(self.device) if isinstance(x, torch.Tensor) else x for x in made]
+
     def timing_pool(self, seed: Callable[[int], int]) -> list[list[Any]]:
-        """As many input sets as fit (2 to 8, within a fifth of free device memory), set i under seed(i) (a
-        secret seed): a cache keyed on buffer addresses sees contents change under it; each timed call perturbs
-        one of them anyway (perturb.py)."""
-        first = self.inputs(seed(0))
-        size = max(sum(x.numel() * x.element_size() for x in first if isinstance(x, torch.Tensor)), 1)
-        if self.device.type == "cuda":
-            free, _ = torch.cuda.mem_get_info(self.device)
-            n = int(min(8, max(2, free * 0.2 // size)))
-        else:
-            n = 4
-        return [first] + [self.inputs(seed(i)) for i in range(1, n)]
+        """As many input sets as fit (device_memory.pool_sets: 1 to 8, 4 on the CPU, within a fifth of free
+        memory), set i under seed(i) (a secret seed): a cache keyed on buffer addresses sees contents change under
+        it; each timed call perturbs one of them anyway (perturb.py). Kept, one pool at a time: the timing,
+        the reference's timer and the bursts share the same sets (made again from the cache, a set it had
+        evicted would be a second copy of several GiB); not in the trials' cache, whose budget is its own."""
+        key = seed(0)
+        if self._pool is None or self._pool[0] != key:
+            self._pool = None  # the last request's pool goes before this one is made
+            first = self._make(key)
+            n = device_memory.pool_sets(device_memory.free_bytes(self.device), _bytes(first),
+                                        device_memory.POOL_MOST.get(self.device.type, 4))
+            self._pool = (key, [first] + [self._make(seed(i)) for i in range(1, n)])
+        return self._pool[1]
 
     def perturber(self, key: int, ref: torch.nn.Module, pool: Sequence[Sequence[Any]],
                   reference_outputs: Callable[[torch.nn.Module, list[Any]], list[torch.Tensor]]) -> Perturber:
@@ -84,3 +85,7 @@ class TaskInputs:
 
             self._perturbers[key] = Perturber(pool[0], self.device, works)
         return self._perturbers[key]
+
+
+def _bytes(xs: Sequence[Any]) -> int:
+    return sum(x.numel() * x.element_size() for x in xs if isinstance(x, torch.Tensor))

@@ -55,7 +55,9 @@ def reference_timer(ref: torch.nn.Module, pool: Sequence[Sequence[Any]], perturb
     """The reference timed in the checker the way the runner times a candidate (flush enqueued, events or the
     host clock, device-wide sync, each call on pool inputs perturbed the same way); returns
     `time(n) -> n more trials`."""
-    bufs = [x.clone() if isinstance(x, torch.Tensor) else x for x in pool[0]]
+    # The reference's own buffers, made at its first timed call: on a GPU that is once the candidate's runner is
+    # gone, so a set of several GiB is not held beside the candidate's timing.
+    bufs: list[Any] = []
     done = [0]
 
     def run() -> Any:
@@ -64,6 +66,7 @@ def reference_timer(ref: torch.nn.Module, pool: Sequence[Sequence[Any]], perturb
 
     def time_more(n: int) -> list[float]:
         if done[0] == 0:
+            bufs[:] = [x.clone() if isinstance(x, torch.Tensor) else x for x in pool[0]]
             timing.warm_up(run, device)
         ms = []
         for _ in range(n):

@@ -23,7 +23,6 @@ said so (doubling a GB-sized task's batch may not fit).
 from __future__ import annotations
 
 import math
-import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -33,7 +32,7 @@ from typing import Any
 import torch
 
 from contracts.shapes import DECLINED, SKIPPED, ShapeCheck, ShapeReport
-from engine.evaluate import timing, wire
+from engine.evaluate import device_memory, timing, wire
 from engine.evaluate.candidate_process import CandidateProcess, RunnerFailed
 from engine.evaluate.exchange import Exchange, Spec
 from engine.evaluate.library_audit import check_libraries
@@ -68,16 +67,6 @@ def _declined(r: Rejected) -> bool:
     return r.status is Status.RUNTIME_ERROR and f"hiera_forward returned {wire.SHAPE_DECLINED} (" in r.reason
 
 
-def _free_bytes(device: torch.device) -> int:
-    if device.type == "cuda":
-        free, _ = torch.cuda.mem_get_info(device)
-        return int(free)
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
-    except (ValueError, OSError):
-        return 1 << 40
-
-
 def _resized(shape: Sequence[int], size: int) -> tuple[int, ...]:
     return (size, *tuple(shape)[1:])
 
@@ -100,7 +89,7 @@ class VariantCheck:
             return [], []
         tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
         per_row = sum(x.numel() * x.element_size() for x in [*tensors, *outs]) / self.batch
-        room = MEMORY_SHARE * _free_bytes(self.c.device)
+        room = MEMORY_SHARE * device_memory.free_bytes(self.c.device)
         planned, skipped = [], []
         for size in sorted(self.req.variants):
             need = COPIES * per_row * size
@@ -229,7 +218,7 @@ class VariantCheck:
         seed = c.seed(self.req, "timing")
         ref = c.make_reference(seed)
         pool = [self.inputs(p.size, "pool", i) for i in range(2)]
-        perturb = Perturber(pool[0], c.device, lambda xs: _finite(c.reference_outputs(ref, xs)))
+        perturb = Perturber(pool[0], c.device, lambda xs: _finite(c.reference_outputs(ref, xs, fresh=True)))
         est = max(cand_ms * p.size / self.batch, 1e-3)
         n = int(min(MAX_CALLS, max(MIN_CALLS, math.ceil(VARIANT_TIMING_MS["cuda" if self.gpu else "cpu"] / est))))
         scalars = c.scalars(ref, self.req.contract, pool[0])
@@ -262,8 +251,9 @@ class VariantCheck:
             if i in (0, n - 1):
                 inputs = perturb.make(base, state)
                 c.check_unchanged(ex, inputs, ref, what, group=p.group)
-                c.compare(ex, c.reference_outputs(ref, inputs), f"{what} disagrees with the reference on its own "
-                           "inputs (work skipped when timed, or a cached result?)", Status.SUSPECT, group=p.group)
+                c.compare(ex, c.reference_outputs(ref, inputs, fresh=True), f"{what} disagrees with the reference on "
+                          "its own inputs (work skipped when timed, or a cached result?)", Status.SUSPECT,
+                          group=p.group)
                 c.settled_since(snap, what)
         if snap is not None:
             c.settled_since(snap, f"batch {p.size}, the last timed call")
