@@ -269,6 +269,8 @@ class Checker:
         self._probe_checker = None
         t_start = _perf_counter()
         deadline = t_start + (req.timeout_s or 600.0)
+        if self.device.type == "cuda":
+            torch.cuda.reset_peak_memory_stats(self.device)  # the checker's own peak, recorded below
         proc: CandidateProcess | None = None
         try:
             ref0 = self.make_reference(self.seed(req, "trial", 0))
@@ -396,6 +398,10 @@ class Checker:
                 reply.shapes = replace(reply.shapes, checks=tuple(replace(c, reason=scrub(c.reason))
                                                                   for c in reply.shapes.checks))
             reply.verify_s = reply.verify_s or (_perf_counter() - t_start)
+            if self.device.type == "cuda":
+                # What this evaluation held at most on the device beside the runner (its copies of the inputs,
+                # the shared buffers, the reference's work): the figure device_memory's shares are judged by.
+                reply.extra["checker_peak_gib"] = round(torch.cuda.max_memory_allocated(self.device) / 2**30, 2)
         return reply
 
     @staticmethod
