@@ -509,11 +509,14 @@ class RunResult:
     # Where the reference's forward spends its time on the run's device, by submodule (contracts/regions.py);
     # None for a module with no submodules, or from older engines.
     regions: RegionTimes | None = None
+    # The device's name ("NVIDIA H200"): `device` is the device itself ("cuda:0"), the views join them
+    # (wording.device_words); None from older engines, whose `device` held both ("cuda:0 (NVIDIA H200)").
+    device_name: str | None = None
 
     def to_json(self) -> Json:
         return {"run_id": self.run_id, "status": self.status, "stop_reason": self.stop_reason,
                 "deadline_s": self.deadline_s, "left_out": list(self.left_out or []),
-                "task": self.task, "device": self.device,
+                "task": self.task, "device": self.device, "device_name": self.device_name,
                 "precision": self.precision, "tolerance": self.tolerance,
                 "backend": self.backend, "reference_ms": self.reference_ms,
                 "best": self.best.to_json() if self.best else None, "budget": self.budget,
@@ -533,7 +536,8 @@ class RunResult:
                    list(d.get("notices") or []), dict(d.get("phases") or {}), _opt(Profiling, d.get("profiling")),
                    d.get("stop_reason"), list(d.get("left_out") or []), d.get("deadline_s"),
                    d.get("precision"), d.get("tolerance"),
-                   _opt(StoppedEarly, d.get("stopped_early")), RegionTimes.from_json(d.get("regions")))
+                   _opt(StoppedEarly, d.get("stopped_early")), RegionTimes.from_json(d.get("regions")),
+                   d.get("device_name"))
 
 
 # --- progress events (docs/protocol.md §1): `{"event": NAME, ...fields}` one per line --------------------------
@@ -551,6 +555,7 @@ class RunStarted:
     store: str
     run_dir: str
     deadline_s: float | None = None  # the run ends by this many seconds after its process started; None: no deadline
+    device_name: str | None = None  # the device's name ("NVIDIA H200"); `device` is the device ("cuda:0")
 
 
 @dataclass(frozen=True)

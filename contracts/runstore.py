@@ -113,7 +113,9 @@ CREATE INDEX IF NOT EXISTS runs_by_task ON runs(task_path, started);
 ADDED_COLUMNS = (("runs", "host", "TEXT"), ("runs", "proc_start", "REAL"),
                  # the run's best as it stands (its figure and the kept files), rewritten at each new best, so a
                  # run killed before its end still names its answer
-                 ("runs", "best_so_far", "TEXT"))
+                 ("runs", "best_so_far", "TEXT"),
+                 # the device's name ("NVIDIA H200"), apart from `device` ("cuda:0"), which held both before
+                 ("runs", "device_name", "TEXT"))
 
 # The columns holding JSON, by table: decoded on reading.
 JSON_COLUMNS = {"runs": ("settings", "summary", "best_so_far"), "candidates": ("flags", "outcome"),

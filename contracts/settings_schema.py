@@ -1,23 +1,23 @@
 """The `hiera` settings, once: each setting's name, type, default, limits and description.
 
-Three readers keep a copy they cannot import from here, and a test holds each to this one
-(tests/test_settings_schema.py): the VS Code extension's manifest (`editors/vscode/package.json`,
-`contributes.configuration`: its properties are exactly `package_json_properties()`), the extension's own
-validation (`editors/vscode/src/settings.ts`: DEFAULTS and LIMITS) and docs/protocol.md §3. The server
-(hiera_ls/settings.py) validates from this table, and the CLI's --rounds, --candidates, --budget, --timeout and
---build-timeout take their limits from it (engine/commands/common.py), so a value the editor accepts is one the
-engine accepts.
+The editor's copies are generated from this table at build time (`python3 -m contracts.settings_schema --write`,
+which the extension's `npm run compile` runs first): the manifest's settings (`editors/vscode/package.json`,
+`contributes.configuration.properties`) and the extension's DEFAULTS and LIMITS
+(`editors/vscode/src/settingsTable.ts`); tests/test_settings_schema.py holds the committed copies to what the
+table generates, and docs/protocol.md §3 to the table. The server (hiera_ls/settings.py) validates from this
+table, and the CLI's --rounds, --candidates, --budget, --timeout and --build-timeout take their limits from it
+(engine/commands/common.py), so a value the editor accepts is one the engine accepts.
 
-`python -m contracts.settings_schema` prints the manifest's properties, to paste into package.json.
-
-Standard library only (tests/test_layers.py).
+Standard library only (tests/test_layers.py): the extension's build runs it with any python3.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from contracts.vocabulary import Space
@@ -180,5 +180,71 @@ def package_json_properties() -> dict[str, dict[str, Any]]:
     return {s.name: s.manifest() for s in SETTINGS}
 
 
-if __name__ == "__main__":
+# The generated files, from the repository's root.
+PACKAGE_JSON = Path("editors/vscode/package.json")
+SETTINGS_TABLE_TS = Path("editors/vscode/src/settingsTable.ts")
+
+
+def _ts(value: Any) -> str:
+    """A default as TypeScript source in the extension's style (single-quoted strings)."""
+    if isinstance(value, str):
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_ts(v) for v in value) + "]"
+    return json.dumps(value)
+
+
+def _ts_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z_]\w*", key) else _ts(key)
+
+
+def settings_table_ts() -> str:
+    """editors/vscode/src/settingsTable.ts: every setting's default, and the bounds of the numeric ones."""
+    lines = ["// Generated from contracts/settings_schema.py by `python3 -m contracts.settings_schema --write` (the",
+             "// extension's `npm run compile` runs it first): do not edit; change the schema.",
+             "import type { HieraSettings } from './settings';", "",
+             "export const DEFAULTS: Readonly<HieraSettings> = Object.freeze({"]
+    lines += [f"  {_ts_key(st.key)}: {_ts(st.default)}," for st in SETTINGS]
+    lines += ["});", "",
+              "/** The bounds of the numeric settings, as package.json's minimum/maximum (a seconds value must be more "
+              "than 0). */",
+              "export const LIMITS = Object.freeze({"]
+    lines += [f"  {_ts_key(st.key)}: {{ minimum: {st.minimum:g}, maximum: {st.maximum:g} }},"
+              for st in SETTINGS if st.minimum is not None and st.maximum is not None]
+    lines += ["});", ""]
+    return "\n".join(lines)
+
+
+def package_json(current: str) -> str:
+    """package.json as it must read: `current` with its settings' properties made the schema's."""
+    manifest = json.loads(current)
+    manifest["contributes"]["configuration"]["properties"] = package_json_properties()
+    return json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+
+
+def generated(root: Path) -> dict[Path, str]:
+    """Each generated file under `root` (the repository) and the text it must hold."""
+    return {root / SETTINGS_TABLE_TS: settings_table_ts(),
+            root / PACKAGE_JSON: package_json((root / PACKAGE_JSON).read_text(encoding="utf-8"))}
+
+
+def main(argv: list[str]) -> int:
+    """--write: the generated files written (only those that changed); --check: exit 1, naming them, when one is
+    not what the schema generates; neither: the manifest's properties printed."""
+    root = Path(__file__).resolve().parent.parent
+    if "--write" in argv or "--check" in argv:
+        stale = [p for p, text in generated(root).items() if not p.exists() or p.read_text(encoding="utf-8") != text]
+        if "--write" in argv:
+            for p in stale:
+                p.write_text(generated(root)[p], encoding="utf-8")
+            return 0
+        for p in stale:
+            print(f"{p.relative_to(root)} is not what contracts/settings_schema.py generates: run "
+                  "`python3 -m contracts.settings_schema --write`", file=sys.stderr)
+        return 1 if stale else 0
     print(json.dumps(package_json_properties(), indent=2, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

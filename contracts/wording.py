@@ -26,8 +26,17 @@ _ROOFLINE = re.compile(r"(?P<lead>[,;]?\s*)roofline (?P<us>[0-9.]+(?:e[+-]?\d+)?
 _MICROS = re.compile(r"\b(?P<us>[0-9]+(?:\.[0-9]+)?(?:e[+-]?\d+)?) us\b")
 
 
+def device_words(device: object, name: object = None) -> str:
+    """A run's device as every view says it: "cuda:0 (NVIDIA H200)" from its two fields (the device and its name,
+    kept apart on the wire), the device alone where there is no name ("?" where there is neither). A record from
+    before the two were apart holds the whole label in `device`, and reads the same."""
+    text = str(device or "").strip() or "?"
+    return f"{text} ({name})" if name and f"({name})" not in text else text
+
+
 def is_cpu(device: object) -> bool:
-    """A run's device as recorded ("cpu (x86_64)", "cuda:0 (NVIDIA H200)", "cpu", a Device; "auto": not known)."""
+    """A run's device ("cpu", "cuda:0", a Device; from older records the label "cpu (x86_64)", "cuda:0 (NVIDIA
+    H200)"; "auto": not known)."""
     label = str(device or "").strip().lower().split(" ", 1)[0]
     try:
         return not Device.parse(label).is_cuda

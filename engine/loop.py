@@ -174,9 +174,9 @@ class Loop:
             else:
                 self.plan.leave_out("the reference's profile")
         ev.ensure_worker()
-        self.emit(RunStarted(state.run_id, str(self.spec.path), ev.device_label(), len(self.sizes),
+        self.emit(RunStarted(state.run_id, str(self.spec.path), str(s.eval.device), len(self.sizes),
                              s.candidates, s.total, self.backend.name, str(self.store.db_path),
-                             str(self.store.run_dir(state.run_id)), s.deadline_s))
+                             str(self.store.run_dir(state.run_id)), s.deadline_s, ev.device_name() or None))
         self.work.resumed({rs.round: len(rs.outcomes) for rs in state.rounds})
         self.work.start()
         if s.eval.sandbox:
@@ -312,7 +312,7 @@ class Loop:
                 if len(state.reference_ms) == 1:
                     self.emit(ReferenceTimed(o.reference.median_ms))
                 # The run's eager time is the median of its pairs, not the first (maybe an outlier) pair.
-                self.store.set_reference(state.run_id, median(state.reference_ms), o.device)
+                self.store.set_reference(state.run_id, median(state.reference_ms), o.device, o.device_name)
             self.consider(state, c, o, r, choice.space, direction)
             outcomes.append(o)
             rows.append(self._candidate_row(c, o, i))
@@ -494,7 +494,8 @@ class Loop:
                                space_title(best.space.value, str(self.settings.eval.device)))
         result = RunResult(
             run_id=state.run_id, status=status, task=str(self.spec.path),
-            device=self.evaluator.device_label() if self.evaluator is not None else str(self.settings.eval.device),
+            device=str(self.settings.eval.device),
+            device_name=(self.evaluator.device_name() or None) if self.evaluator is not None else None,
             backend=self.backend.name, reference_ms=ref, best=run_best, budget=self.settings.total,
             candidates=state.evaluated, retimed=state.retimed, rounds=rounds,
             tokens=Tokens(sum(u.prompt_tokens for u in state.usage), sum(u.completion_tokens for u in state.usage)),

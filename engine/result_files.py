@@ -20,6 +20,7 @@ from contracts.runrecord import (
     not_delivered_reason,
     verdict_phrase,
 )
+from contracts.wording import device_words
 from engine.evaluate.outcome import Candidate, CandidateKind
 from engine.loop_state import Best
 from engine.task.export import modelnew_source, modelnew_wrapper, result_paths, run_mark
@@ -104,13 +105,14 @@ class ResultFiles:
             # copy beside it (engine/task/export.py modelnew_wrapper).
             py, copy = result_paths(self.loop.spec, MODELNEW_COPY, directory, run_id)
             first = (f"The best of an optimize run {run_mark(run_id)}: {fig.speedup:.2f}x against eager on "
-                     f"{best.outcome.device}, {verdict_phrase(fig)}.")
+                     f"{device_words(best.outcome.device, best.outcome.device_name)}, {verdict_phrase(fig)}.")
             py.write_text(modelnew_wrapper(c.source, first, copy.name))
             copy.write_text(c.source)
             return ResultPaths(str(py), None)
         py, src = result_paths(self.loop.spec, c.kind.suffix, directory, run_id)
         pair = "timed again on its own" if best.retimed else "its first pair; not re-timed"
-        note = (f"{fig.speedup:.2f}x against eager on {best.outcome.device}, {verdict_phrase(fig)}; {pair}. "
+        on = device_words(best.outcome.device, best.outcome.device_name)
+        note = (f"{fig.speedup:.2f}x against eager on {on}, {verdict_phrase(fig)}; {pair}. "
                 f"Kernel copy: {src.name}.")
         # The file's guard serves what the best was found valid on: the batch range its checks found at sizes
         # drawn for it, or the given shapes alone (a candidate valid only there, or not checked at drawn sizes).

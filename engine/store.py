@@ -200,10 +200,12 @@ class RunStore(RunReader):
             c.execute("UPDATE runs SET status='running', finished=NULL, pid=?, host=?, proc_start=? WHERE id=?",
                       (os.getpid(), socket.gethostname(), process_start(os.getpid()), run_id))
 
-    def set_reference(self, run_id: str, reference_ms: float | None, device: str | None = None) -> None:
+    def set_reference(self, run_id: str, reference_ms: float | None, device: str | None = None,
+                      device_name: str | None = None) -> None:
         with self.tx() as c:
-            c.execute("UPDATE runs SET reference_ms=?, device=COALESCE(?, device) WHERE id=?",
-                      (reference_ms, device, run_id))
+            c.execute("UPDATE runs SET reference_ms=?, device=COALESCE(?, device), "
+                      "device_name=COALESCE(?, device_name) WHERE id=?", (reference_ms, device, device_name or None,
+                                                                           run_id))
 
     def record_candidate(self, run_id: str, cand: Candidate, outcome: Outcome, round: int | None = None,
                          index: int | None = None) -> Path:

@@ -117,7 +117,8 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
     else:
         r.run_id = res["run_id"]
         r.status, r.stop_reason, r.left_out = res.get("status") or "", res.get("stop_reason"), res.get("left_out") or []
-        r.device_name = res.get("device") or ""
+        # the device's name; from engines before it had a field of its own, the label "cuda:0 (NVIDIA H200)"
+        r.device_name = res.get("device_name") or res.get("device") or ""
         r.reference_ms = res.get("reference_ms")
         r.precision = res.get("precision") or ""
         r.seconds = res.get("seconds", {})

@@ -27,7 +27,7 @@ from contracts.runrecord import (
     parse_event,
 )
 from hiera_ls.job import Job
-from hiera_ls.wording import duration, space_title, times
+from hiera_ls.wording import device_words, duration, space_title, times
 
 
 @dataclass(frozen=True)
@@ -49,8 +49,8 @@ def apply_event(job: Job, line: dict[str, Any]) -> Step | None:
         job.rounds = ev.rounds
         job.of = job.per_round = ev.candidates
         job.budget = ev.budget if isinstance(ev.budget, int) and ev.budget > 0 else None
-        job.run_device = ev.device or job.device
-        return Step(f"started on {ev.device or '?'} · {ev.backend or ''} backend")
+        job.run_device = device_words(ev.device, ev.device_name) if ev.device else job.device
+        return Step(f"started on {device_words(ev.device, ev.device_name)} · {ev.backend or ''} backend")
     if isinstance(ev, Notice):
         msg = str(ev.message or "")
         job.notices.append(msg)

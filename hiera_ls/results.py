@@ -67,7 +67,7 @@ def assemble(reader: StoreReader, run: dict[str, Any], live: bool = True) -> dic
         out["best"]["bottleneck"] = bottleneck if isinstance(bottleneck, dict) else None
     out["rounds"] = with_retimes(list(out.get("rounds") or []), cands)
     if not out.get("device"):
-        out["device"] = run.get("device")
+        out["device"], out["device_name"] = run.get("device"), run.get("device_name")
     if out.get("status") == "running" and not live:
         out["status"] = ENDED
     _in_device_words(out)

@@ -20,7 +20,7 @@ from contracts.runrecord import StoppedEarly
 from contracts.shapes import SKIPPED, ShapeReport
 from hiera_ls.best import kept_back, reported_speedup, words
 from hiera_ls.modules import ANNOTATION_HELP, ModuleClass
-from hiera_ls.wording import duration, space_title, times
+from hiera_ls.wording import device_words, duration, space_title, times
 
 SOURCE = "hiera"
 
@@ -192,7 +192,8 @@ def module_hover(module: ModuleClass, obj: dict[str, Any] | None, job_line: str 
              f"{f' (${cost:.4f})' if isinstance(cost, (int, float)) else ', cost unknown'}"
              if prompt or completion else "no model calls")
     parts.append(f"{details}{valid} valid · {invalid} invalid{f' ({reasons})' if reasons else ''} · {model} · "
-                 f"{device or '?'}, {obj.get('backend') or '?'} backend, run `{obj.get('run_id')}` "
+                 f"{device_words(device, obj.get('device_name'))}, {obj.get('backend') or '?'} backend, "
+                 f"run `{obj.get('run_id')}` "
                  f"({status_text(obj)})")
     text = "\n\n".join(parts) + "\n\n"
     return text + (_rounds_block(obj) if obj.get("rounds") else "")

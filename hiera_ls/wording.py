@@ -8,6 +8,7 @@ from contracts.verdict import ratio_text
 from contracts.wording import (
     CPU_SPACE_TITLES,
     GPU_SPACE_TITLES,
+    device_words,
     duration,
     is_cpu,
     readable_rationale,
@@ -15,8 +16,8 @@ from contracts.wording import (
     space_titles,
 )
 
-__all__ = ["CPU_SPACE_TITLES", "GPU_SPACE_TITLES", "duration", "is_cpu", "readable_rationale", "space_title",
-           "space_titles", "times"]
+__all__ = ["CPU_SPACE_TITLES", "GPU_SPACE_TITLES", "device_words", "duration", "is_cpu", "readable_rationale",
+           "space_title", "space_titles", "times"]
 
 
 def times(x: float | None) -> str:

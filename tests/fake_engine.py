@@ -231,7 +231,9 @@ def optimize(a: argparse.Namespace) -> int:
     ws = Path(a.workspace).resolve()
     store = RunStore.for_workspace(ws)
     h = hashlib.sha256(task.read_bytes()).hexdigest()[:16]
-    device = k["device"]
+    # "cuda:0 (NVIDIA H200)": the device and its name, two fields on the wire as the engine writes them
+    device, _, named = k["device"].partition(" (")
+    device_name = named.rstrip(")") or None
     # --budget N: rounds of K, the last one taking what is left (engine/loop_state.py round_sizes)
     full, rest = divmod(a.budget, a.candidates) if a.budget else (a.rounds, 0)
     sizes = [a.candidates] * full + ([rest] if rest else [])
@@ -240,7 +242,7 @@ def optimize(a: argparse.Namespace) -> int:
                              backend=a.backend, device=device)
     run_dir = store.run_dir(run_id)
     emit(rr.RunStarted(run_id, str(task), device, len(sizes), a.candidates, sum(sizes), a.backend,
-                       str(store.db_path), str(run_dir)))
+                       str(store.db_path), str(run_dir), device_name=device_name))
     if k["notice"]:
         store.record_notice(run_id, k["notice"])
         emit(rr.Notice(k["notice"]))
@@ -271,14 +273,15 @@ def optimize(a: argparse.Namespace) -> int:
                 st = Status.VALID if valid else (Status.BUILD_FAILED if mode == "fail_build" else Status.INCORRECT)
                 reason = "ok" if valid else "out[0, 3]: expected 0.5, got 0.25"
                 outcome = flagged(Outcome(cid, st, reason, candidate=timing(ms, spread) if ms else None,
-                                          reference=timing(REF_MS, spread), device=device, build_s=0.01,
+                                          reference=timing(REF_MS, spread), device=device,
+                                          device_name=device_name or "", build_s=0.01,
                                           verify_s=0.01, time_s=0.01, shapes=shapes if valid else None),
                                   k.get("flags"))
                 store.record_candidate(run_id, Candidate(cid, kind, CU_SOURCE, origin="expert:fake", note=strategy),
                                        outcome, r, i)
                 if r == i == 1:  # the first pair's eager time, as the engine says it (engine/loop.py _round)
                     emit(rr.ReferenceTimed(REF_MS))
-                    store.set_reference(run_id, REF_MS, device)
+                    store.set_reference(run_id, REF_MS, device, device_name)
                 if outcome.speedup:
                     pool[cid] = Best(cid, outcome, r, space)
                     if best is None or rr.figure_key(figure_of(outcome, False)) > rr.figure_key(best.figure()):
@@ -335,7 +338,8 @@ def optimize(a: argparse.Namespace) -> int:
                                                  "profiling off: Nsight Compute profiles CUDA devices and this run "
                                                  "is on the CPU"),
                           precision=a.precision if a.precision != "auto" else "fp32",
-                          tolerance=tolerance_json(a.precision if a.precision != "auto" else "fp32"))
+                          tolerance=tolerance_json(a.precision if a.precision != "auto" else "fp32"),
+                          device_name=device_name)
     store.finish_run(run_id, status, result.to_json())
     emit(rr.Result(result))
     return 0 if best else 1

@@ -75,8 +75,8 @@ class FakeEvaluator:
     def ensure_worker(self):
         return self.device_facts
 
-    def device_label(self):
-        return "cpu (stand-in)"
+    def device_name(self):
+        return "stand-in"
 
     def region_times(self, timeout_s=60.0):
         return "the stand-in times no submodules"

@@ -45,3 +45,21 @@ def test_no_one_decodes_a_device_string_by_hand():
                     and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value in ("cuda", "cpu")):
                 found.append(f"{path.relative_to(REPO)}:{node.lineno}")
     assert not found, found
+
+
+def test_the_run_s_device_and_its_name_are_two_fields_and_every_view_joins_them_alike() -> None:
+    from contracts.runrecord import RunResult, RunStarted
+    from contracts.wording import device_words, is_cpu
+
+    assert device_words("cuda:0", "NVIDIA H200") == "cuda:0 (NVIDIA H200)"
+    assert device_words("cpu", None) == "cpu" and device_words(None, None) == "?"
+    # a record from before the two were apart holds the whole label in `device`: it reads as it did
+    assert device_words("cuda:0 (NVIDIA H200)", None) == "cuda:0 (NVIDIA H200)"
+    assert device_words("cuda:0 (NVIDIA H200)", "NVIDIA H200") == "cuda:0 (NVIDIA H200)"
+    assert is_cpu("cpu") and is_cpu("cpu (x86_64)") and not is_cpu("cuda:0") and not is_cpu("cuda:0 (NVIDIA H200)")
+    started = RunStarted("r", "t.py", "cuda:0", 1, 1, 1, "expert", "s", "d", None, "NVIDIA H200")
+    assert started.device == "cuda:0" and started.device_name == "NVIDIA H200"
+    old = RunResult.from_json({"run_id": "r", "status": "finished", "task": "t.py", "device": "cpu (x86_64)"})
+    assert old.device_name is None and device_words(old.device, old.device_name) == "cpu (x86_64)"
+    new = RunResult.from_json({**old.to_json(), "device": "cpu", "device_name": "x86_64"})
+    assert RunResult.from_json(new.to_json()).device_name == "x86_64"

@@ -26,6 +26,7 @@ from ls_fixtures import REPO, line_of, make_workspace, server_env, set_fake
 from lsprotocol import types
 
 from contracts import verdict as rule
+from contracts.wording import device_words
 from tools import scripted_client as hc
 
 pytestmark = [pytest.mark.asyncio]
@@ -171,7 +172,8 @@ async def test_the_real_engine_through_the_server_and_the_fake_engine_against_it
     # --- the real run, end to end -------------------------------------------------------------------------
     final, res, hover = real["final"], real["results"], real["hover"]
     candidates = [c for c in res["chart"] if not c["candidate_id"].endswith("-retimed")]
-    assert res["status"] == "finished" and len(candidates) == 2 and res["device"].startswith("cpu")
+    assert res["status"] == "finished" and len(candidates) == 2 and res["device"] == "cpu"
+    assert res["device_name"], res  # the device and its name: two fields, joined by the views
     assert "Profile with Nsight Compute" not in real["actions"]  # a CPU workspace: nothing for ncu to profile
     reports = [p["message"] for p in real["progress"] if p.get("kind") == "report"]
     assert any(r.startswith("round 1/1 · candidate 2/2 · best") for r in reports)
@@ -203,7 +205,8 @@ async def test_the_real_engine_through_the_server_and_the_fake_engine_against_it
 
     # --- the fake engine, set to the same outcome, shows the client the same things ------------------------
     fake_ws = make_workspace(tmp_path / "fake")
-    set_fake(fake_ws, device=res["device"], kernel=".cpp", profile=False, **fake_outcome(best))
+    set_fake(fake_ws, device=device_words(res["device"], res["device_name"]), kernel=".cpp", profile=False,
+             **fake_outcome(best))
     fake = await scenario(fake_ws, server_env())
     assert fake["final"]["verdict"] == best["verdict"]
     got, want = view(fake), view(real)

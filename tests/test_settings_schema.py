@@ -1,5 +1,6 @@
 """One settings schema (contracts/settings_schema.py) and its copies: the extension's manifest
-(editors/vscode/package.json), the extension's validation (editors/vscode/src/settings.ts DEFAULTS and LIMITS),
+(editors/vscode/package.json) and the extension's DEFAULTS and LIMITS (editors/vscode/src/settingsTable.ts), both
+generated from it at build time,
 the server's Settings (hiera_ls/settings.py), the CLI's --rounds/--candidates/--budget/--timeout and
 docs/protocol.md. Each comparison is a function that lists the mismatches, shown to find one on a mutated copy.
 """
@@ -22,7 +23,7 @@ from hiera_ls.settings import FIELDS, LlmSettings, Settings, parse_settings
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE_JSON = REPO / "editors" / "vscode" / "package.json"
-SETTINGS_TS = REPO / "editors" / "vscode" / "src" / "settings.ts"
+SETTINGS_TS = REPO / "editors" / "vscode" / "src" / "settingsTable.ts"
 
 
 def manifest_properties(manifest: dict[str, Any]) -> dict[str, Any]:
@@ -93,6 +94,36 @@ def test_the_manifest_check_finds_a_mutated_copy(mutate, found):
 
 def test_settings_ts_has_the_schema_s_names_defaults_and_limits():
     assert ts_mismatches(SETTINGS_TS.read_text()) == []
+
+
+def test_the_committed_copies_are_what_the_schema_generates_and_a_stale_one_is_named_and_rewritten(tmp_path: Path):
+    import subprocess
+    import sys
+
+    from contracts import settings_schema
+
+    for path, text in settings_schema.generated(REPO).items():
+        assert path.read_text() == text, f"{path.name} is stale: run `python3 -m contracts.settings_schema --write`"
+    # a copy of the repository's generated files, one of them stale: --check names it, --write makes it current
+    root = tmp_path / "repo"
+    (root / "contracts").mkdir(parents=True)
+    for name in ("__init__.py", "settings_schema.py", "vocabulary.py"):
+        (root / "contracts" / name).write_text((REPO / "contracts" / name).read_text())
+    for rel in (settings_schema.PACKAGE_JSON, settings_schema.SETTINGS_TABLE_TS):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text((REPO / rel).read_text())
+    table = root / settings_schema.SETTINGS_TABLE_TS
+    table.write_text(table.read_text().replace("rounds: 3,", "rounds: 4,"))
+
+    def run(flag: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "contracts.settings_schema", flag], cwd=root, text=True,
+                              capture_output=True, env={"PATH": "/usr/bin:/bin"})
+
+    checked = run("--check")
+    assert checked.returncode == 1 and "settingsTable.ts is not what" in checked.stderr, checked.stderr
+    assert "package.json" not in checked.stderr
+    assert run("--write").returncode == 0 and "rounds: 3," in table.read_text()
+    assert run("--check").returncode == 0
 
 
 @pytest.mark.parametrize("old, new, found", [

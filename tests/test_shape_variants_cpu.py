@@ -103,7 +103,8 @@ def test_sizes_that_do_not_fit_in_memory_are_skipped_and_said_so(monkeypatch):
 
     req = EvalRequest("c", "cpp", "a.so", None, batch=256, variants=(1, 128, 255, 512))
     x, out = torch.zeros(256, 512), torch.zeros(256, 512)  # 1 MiB of buffers at 256
-    monkeypatch.setattr(variants.device_memory, "free_bytes", lambda device: 16 << 20)  # room for sizes up to ~1000 rows
+    # room for sizes up to ~1000 rows
+    monkeypatch.setattr(variants.device_memory, "free_bytes", lambda device: 16 << 20)
     planned, skipped = variants.VariantCheck(Stub(), req).plan([x], [out])
     assert [p.size for p in planned] == [1, 128, 255] and [p.group for p in planned] == [1, 2, 3]
     assert [s.batch for s in skipped] == [512] and "GiB free" in skipped[0].reason

@@ -33,7 +33,7 @@ from contracts.runrecord import BestFigure, Figure, RunBest, verdict_phrase
 from contracts.settings_schema import BUDGET, CANDIDATES, DEADLINE, ROUNDS, SECONDS_MAX
 from contracts.speed_of_light import SpeedOfLight, detail, phrase, share_text
 from contracts.verdict import ratio_text
-from contracts.wording import flag_phrase
+from contracts.wording import device_words, flag_phrase
 from engine.commands.checks import task_fits
 from engine.commands.usage import UsageError
 from engine.evaluate.outcome import Outcome, Precision
@@ -360,7 +360,7 @@ def outcome_table(o: Outcome, title: str, source_name: str | None = None) -> Tab
         t.add_row("speed of light", escape(sol_row))
     if o.error:
         t.add_row("worst error", escape(f"{o.error.where}: expected {o.error.expected:.6g}, got {o.error.got:.6g}"))
-    t.add_row("device", escape(o.device))
+    t.add_row("device", escape(device_words(o.device, o.device_name)))
     t.add_row("precision", tolerance_words(o.precision.value))
     secs = [f"{k} {v:.2f}s" for k, v in (("build", o.build_s), ("verify", o.verify_s), ("time", o.time_s)) if v]
     if secs:

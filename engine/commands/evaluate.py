@@ -85,7 +85,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         # Recorded as it finishes: a later candidate that hangs or a Ctrl-C loses none of the earlier ones.
         run_id, path = run_of[cand.id], file_of[cand.id]
         store.record_candidate(run_id, cand, outcome)
-        store.set_reference(run_id, outcome.reference.median_ms if outcome.reference else None, outcome.device)
+        store.set_reference(run_id, outcome.reference.median_ms if outcome.reference else None, outcome.device,
+                            outcome.device_name)
         fig = figure(outcome, retimed=False)
         store.finish_run(run_id, "finished", {**outcome.to_json(), "figure": fig.to_json() if fig else None})
         done.append(outcome)

@@ -34,7 +34,7 @@ from contracts.runrecord import Progress as ProgressEvent
 from contracts.shapes import ShapeReport, describe_range
 from contracts.verdict import median, ratio_text
 from contracts.vocabulary import Space
-from contracts.wording import flag_phrase, readable_rationale, space_title
+from contracts.wording import device_words, flag_phrase, readable_rationale, space_title
 from engine.agents.base import Backend
 from engine.background import Terminated, stop_reason
 from engine.commands.candidate_line import candidate_line, figure_words
@@ -156,11 +156,12 @@ class HumanProgress:
         e = parse_event(line)
         if isinstance(e, RunStarted):
             self.device = e.device
+            on = device_words(e.device, e.device_name)
             self.progress.start()
             kept = shown_path(Path(e.run_dir) / "candidates")
-            console.print(f"[dim]run {e.run_id} on {escape(e.device)} with the {escape(e.backend)} backend; "
+            console.print(f"[dim]run {e.run_id} on {escape(on)} with the {escape(e.backend)} backend; "
                           f"candidates kept in {escape(kept)}[/dim]")
-            self.plain.say(f"hiera optimize {Path(e.task or '').name}: run {e.run_id} on {e.device}, {e.budget} "
+            self.plain.say(f"hiera optimize {Path(e.task or '').name}: run {e.run_id} on {on}, {e.budget} "
                            f"candidate(s) in rounds of up to {e.candidates}, {e.backend} backend; candidates kept "
                            f"in {kept}")
         elif isinstance(e, Notice):

@@ -27,7 +27,7 @@ from contracts.runrecord import (
 from contracts.runstore import RunReader
 from contracts.speed_of_light import SpeedOfLight
 from contracts.verdict import median, ratio_text
-from contracts.wording import flag_phrase, is_cpu, space_title
+from contracts.wording import device_words, flag_phrase, is_cpu, space_title
 from engine.commands.common import (
     EXIT_OK,
     UsageError,
@@ -109,6 +109,7 @@ def build_report(store: RunReader, run_id: str) -> dict[str, Any]:
     best = _best(run, cands)
     return {
         "run": {k: run[k] for k in ("id", "kind", "task_path", "status", "backend", "device", "reference_ms")},
+        "device_name": run.get("device_name"),
         "settings": run["settings"],
         # The policy every figure of the run was judged at (contracts/precision.py).
         "precision": (run.get("summary") or {}).get("precision") or run["settings"].get("precision"),
@@ -144,7 +145,7 @@ def phases_text(phases: dict[str, float]) -> str:
 def _print_header(rep: dict[str, Any]) -> None:
     r = rep["run"]
     console.print(f"[bold]run {r['id']}[/bold] · {escape(r['task_path'])} · {r['status']} · {escape(str(r['backend']))}"
-                  f" · {escape(str(r['device']))}")
+                  f" · {escape(device_words(r['device'], rep.get('device_name')))}")
     b = rep["best"]
     if b is None:
         console.print("best: [red]no valid candidate[/red]")
@@ -236,7 +237,8 @@ def _run_line(run: dict[str, Any]) -> dict[str, Any]:
     else:
         result = "no valid candidate" if run["status"] == "finished" else "-"
     return {"id": run["id"], "kind": run["kind"], "status": run["status"], "task": run["task_name"],
-            "what": what, "result": result, "device": run.get("device")}
+            "what": what, "result": result,
+            "device": device_words(run.get("device"), run.get("device_name")) if run.get("device") else None}
 
 
 def list_runs(store: RunReader, as_json: bool) -> int:

@@ -162,7 +162,8 @@ class Outcome:
     verify_s: float | None = None
     time_s: float | None = None
     precision: Precision = Precision.FP32
-    device: str = ""
+    device: str = ""  # what it ran on ("cuda:0", "cpu")
+    device_name: str = ""  # that device's name ("NVIDIA H200"); the views join the two (wording.device_words)
     extra: dict[str, Any] = field(default_factory=dict)
     # What it was found valid on at other batch sizes (issue 29); None: not checked (a task that fixes its
     # shapes, a kind left out, an invalid verdict).
@@ -208,6 +209,7 @@ class Outcome:
             "verify_s": self.verify_s,
             "time_s": self.time_s,
             "device": self.device,
+            "device_name": self.device_name,
             "precision": self.precision.value,
             "shapes": self.shapes.to_json() if self.shapes else None,
             "speed_of_light": self.speed_of_light.to_json() if self.speed_of_light else None,
@@ -224,7 +226,7 @@ class Outcome:
             error=ErrorStats(**d["error"]) if d.get("error") else None,
             build_s=d.get("build_s"), verify_s=d.get("verify_s"), time_s=d.get("time_s"),
             precision=Precision(d.get("precision", "fp32")), device=d.get("device", ""),
-            extra=d.get("extra", {}),
+            device_name=d.get("device_name", ""), extra=d.get("extra", {}),
             shapes=ShapeReport.from_json(d["shapes"]) if isinstance(d.get("shapes"), dict) else None,
             speed_of_light=SpeedOfLight.from_json(d.get("speed_of_light")),
         )

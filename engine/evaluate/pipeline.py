@@ -269,7 +269,8 @@ class Evaluator:
         return {c.id for c, ok in zip(cands, done) if ok}
 
     def _finish(self, out: Outcome) -> Outcome:
-        return self._against_light(replace(out, device=self.device_label(), precision=self.settings.precision))
+        return self._against_light(replace(out, device=str(self.settings.device), device_name=self.device_name(),
+                                           precision=self.settings.precision))
 
     def _against_light(self, out: Outcome) -> Outcome:
         """A valid time beside the task's bound; one faster than the bound beyond its spread is not credited
@@ -296,9 +297,9 @@ class Evaluator:
         return replace(out, status=Status.SUSPECT, reason=why, flags=(*out.flags, suspect_flag(b, ms)),
                        speed_of_light=sol, shapes=None)
 
-    def device_label(self) -> str:
-        name = self.device_facts.name
-        return f"{self.settings.device} ({name})" if name else str(self.settings.device)
+    def device_name(self) -> str:
+        """The evaluating device's name ("NVIDIA H200", the CPU's), "" before the worker said it."""
+        return self.device_facts.name or ""
 
     def _run(self, cand: Candidate, b: BuildResult, capped: Callable[[float], float] = lambda s: s) -> Outcome:
         artifact = b.artifact

@@ -211,7 +211,10 @@ export interface RunResults {
   /** What the deadline left out, in words; empty or absent when nothing was. */
   left_out?: string[];
   task: string;
+  /** The device ("cpu", "cuda:0"); older engines wrote its name in it too ("cuda:0 (NVIDIA H200)"). */
   device: string;
+  /** The device's name ("NVIDIA H200"); null or absent from older engines. */
+  device_name?: string | null;
   backend: string;
   reference_ms: number | null;
   best: BestCandidate | null;

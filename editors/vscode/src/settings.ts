@@ -1,8 +1,9 @@
-// The `hiera.*` settings: their defaults and limits (the one table is contracts/settings_schema.py, which
-// package.json, DEFAULTS and LIMITS are tested against: tests/test_settings_schema.py), how raw values are
-// validated, and which changes need the server restarted.
+// The `hiera.*` settings: their types, how raw values are validated, and which changes need the server
+// restarted. Their defaults and limits (settingsTable.ts) and package.json's settings are generated from the one
+// table, contracts/settings_schema.py, by `npm run compile` (tests/test_settings_schema.py holds them to it).
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { DEFAULTS, LIMITS } from './settingsTable';
 
 export const SECTION = 'hiera';
 
@@ -34,35 +35,8 @@ export interface HieraSettings {
   'trace.server': Trace;
 }
 
-export const DEFAULTS: Readonly<HieraSettings> = Object.freeze({
-  interpreter: [],
-  backend: 'expert',
-  'llm.baseUrl': '',
-  'llm.model': '',
-  'llm.apiKeyEnv': 'OPENAI_API_KEY',
-  rounds: 3,
-  candidates: 6,
-  budget: null,
-  space: 'auto',
-  precision: 'auto',
-  device: 'auto',
-  ncuPath: '',
-  timeout: null,
-  buildTimeout: null,
-  sandbox: true,
-  deadline: 60,
-  'trace.server': 'off',
-});
-
-/** The bounds of the numeric settings, as package.json's minimum/maximum (a seconds value must be more than 0). */
-export const LIMITS = Object.freeze({
-  rounds: { minimum: 1, maximum: 50 },
-  candidates: { minimum: 1, maximum: 64 },
-  budget: { minimum: 1, maximum: 3200 },
-  timeout: { minimum: 0, maximum: 86400 },
-  buildTimeout: { minimum: 0, maximum: 86400 },
-  deadline: { minimum: 10, maximum: 86400 },
-});
+// Generated from the one table (contracts/settings_schema.py) at build time.
+export { DEFAULTS, LIMITS };
 
 type Limited = keyof typeof LIMITS;
 

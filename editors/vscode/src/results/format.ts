@@ -56,6 +56,15 @@ export function isCpu(device: string | null | undefined): boolean {
   return (device ?? '').trim().toLowerCase().startsWith('cpu');
 }
 
+/**
+ * A run's device as the views say it: "cuda:0 (NVIDIA H200)" from its two fields (contracts/wording.py
+ * device_words); a record from before they were apart holds the whole label in `device`, and reads the same.
+ */
+export function deviceWords(device: string | null | undefined, name?: string | null): string {
+  const text = (device ?? '').trim() || '?';
+  return name && !text.includes(`(${name})`) ? `${text} (${name})` : text;
+}
+
 /** A space as it reads on the run's device: a CPU run has no CUDA in it. */
 export function spaceTitle(space: string, device: string | null | undefined, fromServer?: string): string {
   return fromServer ?? (isCpu(device) ? CPU_SPACES : GPU_SPACES)[space] ?? space;

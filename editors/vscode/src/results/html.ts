@@ -3,7 +3,7 @@
 // CSP and the escaping are unit-tested.
 import type { BestCandidate, RunResults } from '../protocol';
 import { renderChart } from './chart';
-import { formatMs, formatRatio } from './format';
+import { deviceWords, formatMs, formatRatio } from './format';
 import { escapeHtml } from './escape';
 import { shapeChart, shapeDecisions, type ChartModel, type DecisionRow, type HorizontalLine } from './shape';
 import { intervalText, verdictOfInterval } from './verdict';
@@ -129,7 +129,7 @@ function summary(r: RunResults): string {
   if (compiled?.['max-autotune'] != null) {
     facts.push(fact('max-autotune', formatMs(compiled['max-autotune'])));
   }
-  facts.push(fact('device', r.device), fact('backend', r.backend), fact('candidates', String(r.candidates)));
+  facts.push(fact('device', deviceWords(r.device, r.device_name)), fact('backend', r.backend), fact('candidates', String(r.candidates)));
   if (r.seconds?.total !== undefined) {
     facts.push(fact('time', `${r.seconds.total.toFixed(0)} s`));
   }
