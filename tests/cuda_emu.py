@@ -5,9 +5,10 @@ blocks one at a time, each with blockDim OS threads that meet at a real barrier 
 __shared__ arrays become function statics (one block at a time owns them). The result is an ordinary
 CPU candidate for the real evaluator (same `hiera_forward` ABI), so the reference comparison, mutation
 and aliasing checks all apply. Covers what the flat and tiled-transpose generators emit, cuDNN's
-convolution (a naive CPU loop nest, CUDNN_SHIM) and cuBLASLt's matmul (CUBLASLT_SHIM, which truncates operands to
-TF32 under CUBLAS_COMPUTE_32F_FAST_TF32 as the tensor cores do); warp shuffles (row reductions) and the classic
-cuBLAS API (cublasSgemm) are not emulated.
+convolution (a naive CPU loop nest, CUDNN_SHIM), cuBLASLt's matmul (CUBLASLT_SHIM, which truncates operands to
+TF32 under CUBLAS_COMPUTE_32F_FAST_TF32 as the tensor cores do) and the classic cuBLAS's cublasSgemm and its
+strided-batched form (CUBLAS_SHIM); warp shuffles (row reductions: tests/test_expert_rows.py adds them) and
+cuBLAS's half-precision calls (cublasGemmEx) are not emulated.
 """
 
 from __future__ import annotations
@@ -134,16 +135,17 @@ static inline T __ldg(const T* p) { return *p; }
 # on the GPU. The emulated Find lists a TF32 algorithm first (as the faster one), then FMA ones.
 CUDNN_SHIM = (Path(__file__).parent / "data" / "cudnn_emu.h").read_text()
 CUBLASLT_SHIM = (Path(__file__).parent / "data" / "cublaslt_emu.h").read_text()
+CUBLAS_SHIM = (Path(__file__).parent / "data" / "cublas_emu.h").read_text()
 
 _LAUNCH = re.compile(r"(\w+)<<<(.+?), 0, hiera_s>>>\((.*?)\);")
 
 
 def emulated_cpp(cuda_source: str) -> str:
     """The candidate .cu as a C++ candidate whose kernels run on the CPU threads of the emulation above."""
-    if re.search(r"__shfl|\bcublas(?!Lt)\w*\s*\(|cp\.async|asm\s*\(", cuda_source):
-        raise ValueError("this candidate uses warp shuffles, the classic cuBLAS API or inline PTX: not emulated")
+    if re.search(r"__shfl|\bcublasGemm\w*\s*\(|cp\.async|asm\s*\(", cuda_source):
+        raise ValueError("this candidate uses warp shuffles, cuBLAS's half-precision calls or inline PTX: not emulated")
     src = cuda_source.replace("#include <cuda_runtime.h>", SHIM).replace("#include <cudnn.h>", CUDNN_SHIM)
-    src = src.replace("#include <cublas_v2.h>\n", "").replace("#include <cublasLt.h>", CUBLASLT_SHIM)
+    src = src.replace("#include <cublas_v2.h>\n", CUBLAS_SHIM).replace("#include <cublasLt.h>", CUBLASLT_SHIM)
     src, n = _LAUNCH.subn(lambda m: f"hiera_emu_launch(hiera_emu_cfg({m.group(2)}), [&]() {{ "
                                     f"{m.group(1)}({m.group(3)}); }});", src)
     if n == 0:

@@ -1,6 +1,8 @@
-"""The expert's CUDA kernels for pointwise chains and row stages (norms, softmax, logsumexp, reductions) also take the
-batch at run time (issue 38): the kernels specialised to get_inputs()'s shapes serve that batch unchanged, general
-kernels (the row or element count a kernel argument, the grid sized when called) any other in the range.
+"""The expert's CUDA kernels for pointwise chains, row stages (norms, softmax, logsumexp, reductions), products with
+their epilogues and convolutions also take the batch at run time (issue 38): the kernels specialised to
+get_inputs()'s shapes serve that batch unchanged, general kernels (the row or element count a kernel argument, the
+grid sized when called; a product through cuBLAS told this call's M; a convolution through a cuDNN plan made for
+each batch size met) any other in the range.
 
 On a machine without a GPU: every variant's source compiles with nvcc, and the kernels run on the CPU through the
 CUDA emulation (tests/cuda_emu.py) under the real evaluator, which checks them at batch sizes it draws for each
@@ -17,7 +19,7 @@ from contracts.shapes import Coverage
 from contracts.vocabulary import Space
 from engine.agents.expert.codegen.cuda_program import cuda_runtime_batch, cuda_source
 from engine.agents.expert.codegen.runtime_batch import RuntimeBatch, programs_at_other_sizes
-from engine.agents.expert.codegen.variants import FlatParams, RowParams, Variant
+from engine.agents.expert.codegen.variants import FlatParams, GemmParams, RowParams, Variant
 from engine.agents.expert.lowering import lower
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.task.contract import write_contract
@@ -25,7 +27,7 @@ from engine.task.export import modelnew_source
 from engine.task.spec import load_task
 from tests.conftest import TASKS
 from tests.cuda_emu import EMULATED_CALL_S
-from tests.nvcc_kit import assert_all_compile, compile_command, nvcc
+from tests.nvcc_kit import assert_all_compile, compile_command, cublas_include, nvcc
 from tests.test_expert_rows import H200, emulated_rows
 from tests.test_runtime_batch_cpu import FAMILIES, _call, _sizes
 
@@ -33,6 +35,17 @@ from tests.test_runtime_batch_cpu import FAMILIES, _call, _sizes
 # streamed row with a two-vector pointwise loop: the three ways a row or element count enters the code.
 VARIANTS = [Variant(transpose=None), Variant(row=RowParams(threads=64, split=3), transpose=None),
             Variant(flat=FlatParams(128, 4, 2), row=RowParams(threads=16, cache=False), transpose=None)]
+# A product's ways to serve the given batch: cuBLAS, the tiled kernel with its epilogue fused in its store, cuBLASLt
+# with the bias and ReLU folded into its call (the program rewritten), the 3xTF32 split. The general path is the
+# same for all four: cuBLAS on the program as lowered.
+GEMM_VARIANTS = [Variant(transpose=None),
+                 Variant(gemm=GemmParams(impl="tiled", tile=(64, 64, 8, 4, 4)), transpose=None),
+                 Variant(gemm=GemmParams(impl="cublaslt"), transpose=None),
+                 Variant(gemm=GemmParams(impl="split_tf32"), transpose=None)]
+
+
+# The CPU's families and, on CUDA only, convolutions through cuDNN (two convolutions with their epilogues).
+CUDA_FAMILIES = {**FAMILIES, "convolution": "expert_conv_batched.py"}
 
 
 def _general(task: Path, variant: Variant) -> tuple[object, str, RuntimeBatch]:
@@ -45,13 +58,11 @@ def _general(task: Path, variant: Variant) -> tuple[object, str, RuntimeBatch]:
     return spec, cuda_source(spec, prog, variant, strategy="test", dev=H200, rb=rb), rb
 
 
-@pytest.mark.skipif(nvcc() is None, reason="nvcc not found")
-def test_every_familys_general_kernels_compile_with_nvcc(tmp_path: Path) -> None:
+def _compile_all(families: list[str], tmp_path: Path) -> None:
     jobs = []
-    for family, name in FAMILIES.items():
-        if family == "gemm epilogue":
-            continue  # the CUDA products (cuBLAS, cuBLASLt, the tiled kernel) still take fixed sizes
-        for i, v in enumerate(VARIANTS):
+    for family in families:
+        name = CUDA_FAMILIES[family]
+        for i, v in enumerate(GEMM_VARIANTS if family == "gemm epilogue" else VARIANTS):
             spec, src, _ = _general(TASKS / name, v)
             d = tmp_path / family.replace(" ", "_")
             write_contract(spec, d)  # type: ignore[arg-type]
@@ -59,6 +70,71 @@ def test_every_familys_general_kernels_compile_with_nvcc(tmp_path: Path) -> None
             f.write_text(src)
             jobs.append((f, compile_command(f, d, src)))
     assert_all_compile(jobs)
+
+
+@pytest.mark.skipif(nvcc() is None, reason="nvcc not found")
+def test_every_familys_general_kernels_compile_with_nvcc(tmp_path: Path) -> None:
+    _compile_all([f for f in FAMILIES if f != "gemm epilogue"], tmp_path)
+
+
+@pytest.mark.skipif(nvcc() is None or cublas_include() is None, reason="needs nvcc and cuBLAS headers")
+def test_a_products_general_path_compiles_for_each_way_the_given_batch_is_served(tmp_path: Path) -> None:
+    _compile_all(["gemm epilogue"], tmp_path)
+
+
+@pytest.mark.skipif(nvcc() is None, reason="nvcc not found")
+def test_a_convolutions_general_path_builds_and_links_against_cudnn(tmp_path: Path) -> None:
+    from engine.evaluate import build as build_mod
+
+    build_mod.cudnn_flags.cache_clear()
+    if not build_mod.cudnn_flags():
+        pytest.skip("no cudnn.h here (set CUDNN_HOME to an unpacked nvidia-cudnn wheel's nvidia/cudnn)")
+    for task in ("expert_conv_batched.py", "expert_conv_block.py", "expert_conv_functional.py"):
+        spec, src, _ = _general(TASKS / task, VARIANTS[0])
+        cdir = tmp_path / spec.name / "contract"  # type: ignore[attr-defined]
+        write_contract(spec, cdir)  # type: ignore[arg-type]
+        cfg = build_mod.BuildConfig(cdir, tmp_path / spec.name / "cache", cuda_arch="90")  # type: ignore[attr-defined]
+        res = build_mod.build_one(Candidate(task, CandidateKind.CUDA, src, Space.CUDA_LIBRARIES), cfg)
+        assert res.ok and "warning" not in res.log.lower(), res.log[-2000:]
+
+
+def test_a_convolutions_general_path_makes_a_plan_per_batch_size() -> None:
+    """At the given batch the plan made once for it; at any other, one made for that size on its first call."""
+    _, src, rb = _general(TASKS / "expert_conv_batched.py", VARIANTS[0])
+    given, general = src.split("hiera_forward(")[1].split("} else {  // any other")
+    assert "hiera_conv_plan0(hiera_dnn)" in given and "hiera_conv_plan2(hiera_dnn)" in given
+    assert "hiera_conv_plan0_any(hiera_dnn, ((long long)hiera_nb * 1LL))" in general
+    assert "hiera_conv_plan2_any(hiera_dnn, ((long long)hiera_nb * 1LL))" in general
+    assert "static std::map<long long, HieraConvPlan0_any> plans;" in src
+    assert "CUDNN_DATA_FLOAT, (int)n, 3, 12, 12" in src.split("hiera_conv_setup0_any")[1]
+    assert rb.max_batch <= 2**31 - 1
+
+
+def test_a_products_general_path_is_cublas_on_the_program_as_lowered_and_keeps_what_the_rewrites_dropped() -> None:
+    """cuBLASLt's folded bias and ReLU (the lowered epilogue stage gone from the rewritten program) and the tiled
+    kernel's fused store (the product's temporary gone) serve the given batch; at any other, cuBLAS writes the
+    product into its temporary, sized for the call, and the epilogue stage runs as lowered."""
+    for v in GEMM_VARIANTS:
+        _, src, rb = _general(TASKS / FAMILIES["gemm epilogue"], v)
+        given, general = src.split("hiera_forward(")[1].split("} else {  // any other")
+        assert f"if (hiera_nb == {rb.batch})" in given
+        assert "cublasSgemm(hiera_h, CUBLAS_OP_T, CUBLAS_OP_N, 160, (int)((long long)hiera_nb * 1LL), 192" in general
+        assert "hiera_stage1_any<<<" in general and "p_tmp0" in general
+        assert "float* p_tmp0 = hiera_ws + 0;" in src and "(size_t)hiera_nb * 160ull" in src
+        assert rb.max_batch <= (2**31 - 1)  # cuBLAS's int M
+    lt = _general(TASKS / FAMILIES["gemm epilogue"], GEMM_VARIANTS[2])[1]
+    assert "cublasLtMatmul(" in lt.split("} else {")[0] and "RELU_BIAS" in lt
+
+
+def test_a_product_in_the_pure_cuda_space_keeps_its_fixed_sizes() -> None:
+    """The general path's products are cuBLAS calls: where the space allows no libraries, the tiled kernel stays
+    specialised to the given shapes (and says so), and the candidate is claimed in no other space."""
+    from engine.agents.expert.generate import cuda_batch
+
+    spec = load_task(TASKS / FAMILIES["gemm epilogue"])
+    prog = lower(spec, convs=True)
+    assert cuda_batch(spec, prog, GEMM_VARIANTS[1], H200, libraries=False) is None
+    assert isinstance(cuda_batch(spec, prog, GEMM_VARIANTS[1], H200), RuntimeBatch)
 
 
 def test_the_given_batch_runs_the_specialised_kernels_unchanged() -> None:
@@ -76,7 +152,9 @@ def test_the_given_batch_runs_the_specialised_kernels_unchanged() -> None:
 
 # One emulated candidate per family (the emulation runs a block's threads as OS threads, about a thousand times
 # slower than a GPU: a split row of the softmax took 31 s a call on the loaded 2-core machine).
-EMULATED = [("pointwise chain", 2), ("softmax", 0), ("reduction", 0), ("norm", 2)]
+EMULATED = [("pointwise chain", 2), ("softmax", 0), ("reduction", 0), ("norm", 2),
+            # a product: cuBLAS at the given batch and at the others; cuBLASLt with its folded epilogue at the given
+            ("gemm epilogue", 0), ("gemm epilogue", 2), ("convolution", 0)]
 
 
 @pytest.mark.slow
@@ -85,8 +163,10 @@ def test_the_general_kernels_are_valid_at_the_sizes_the_checker_draws(family: st
                                                                       tmp_path: Path) -> None:
     """Under the CUDA emulation, through the evaluator: valid at the given shapes and at every batch size drawn
     for the candidate (1 and twice the batch among them), so the file would serve 1 to 2B."""
-    spec, src, _ = _general(TASKS / FAMILIES[family], VARIANTS[variant])
-    cand = Candidate("general", CandidateKind.CPP, emulated_rows(src), Space.PURE_CUDA, origin="test:emulated")
+    spec, src, _ = _general(TASKS / CUDA_FAMILIES[family],
+                            (GEMM_VARIANTS if family == "gemm epilogue" else VARIANTS)[variant])
+    space = Space.CUDA_LIBRARIES if family in ("gemm epilogue", "convolution") else Space.PURE_CUDA
+    cand = Candidate("general", CandidateKind.CPP, emulated_rows(src), space, origin="test:emulated")
     with Evaluator(spec, tmp_path, EvalSettings(device="cpu", timing_trials=3,  # type: ignore[arg-type]
                                                 min_call_limit_s=EMULATED_CALL_S)) as ev:
         [o] = ev.evaluate([cand])
@@ -112,12 +192,27 @@ def test_a_general_kernel_that_ignores_its_row_count_is_caught_at_the_drawn_size
     assert o.shapes is not None and not o.shapes.valid and o.shapes.served == Coverage(), o.shapes
 
 
+@pytest.mark.slow
+def test_a_general_product_told_the_given_m_is_caught_at_the_drawn_sizes(tmp_path: Path) -> None:
+    """The product's general path with M pinned to the given batch's (cuBLAS then multiplies the given rows, and the
+    epilogue reads a product half-written or past what was computed): right at the given shapes, not at the others."""
+    spec, src, rb = _general(TASKS / FAMILIES["gemm epilogue"], GEMM_VARIANTS[0])
+    pinned = src.replace("(int)((long long)hiera_nb * 1LL)", f"(int){rb.batch}")
+    assert pinned != src
+    cand = Candidate("pinned", CandidateKind.CPP, emulated_rows(pinned), Space.CUDA_LIBRARIES, origin="test:emulated")
+    with Evaluator(spec, tmp_path, EvalSettings(device="cpu", timing_trials=3,  # type: ignore[arg-type]
+                                                min_call_limit_s=EMULATED_CALL_S)) as ev:
+        [o] = ev.evaluate([cand])
+    assert o.valid, o.reason
+    assert o.shapes is not None and not o.shapes.valid and o.shapes.served == Coverage(), o.shapes
+
+
 @pytest.mark.gpu
-@pytest.mark.parametrize("family", [f for f in FAMILIES if f != "gemm epilogue"])
-def test_on_a_gpu_the_exported_kernel_serves_five_batch_sizes(family: str, tmp_path: Path) -> None:
-    task = tmp_path / FAMILIES[family]
-    task.write_text((TASKS / FAMILIES[family]).read_text())
-    spec, src, _ = _general(task, VARIANTS[0])
+@pytest.mark.parametrize("family,variant", [(f, 0) for f in CUDA_FAMILIES] + [("gemm epilogue", i) for i in (1, 2, 3)])
+def test_on_a_gpu_the_exported_kernel_serves_five_batch_sizes(family: str, variant: int, tmp_path: Path) -> None:
+    task = tmp_path / CUDA_FAMILIES[family]
+    task.write_text((TASKS / CUDA_FAMILIES[family]).read_text())
+    spec, src, _ = _general(task, (GEMM_VARIANTS if family == "gemm epilogue" else VARIANTS)[variant])
     b = spec.batch.size  # type: ignore[attr-defined]
     py = tmp_path / "exported.py"
     py.write_text(modelnew_source(spec, src, cuda=True, cover=Coverage((1, 2 * b))))  # type: ignore[arg-type]

@@ -8,9 +8,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#ifndef HIERA_EMU_CUBLAS_COMMON  // (the classic cuBLAS emulation, cublas_emu.h, may have defined them)
+#define HIERA_EMU_CUBLAS_COMMON
 typedef enum { CUBLAS_STATUS_SUCCESS = 0, CUBLAS_STATUS_INVALID_VALUE = 7, CUBLAS_STATUS_NOT_SUPPORTED = 15 }
     cublasStatus_t;
 typedef enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 } cublasOperation_t;
+#endif
 typedef enum { CUBLAS_COMPUTE_32F = 68, CUBLAS_COMPUTE_32F_FAST_TF32 = 77 } cublasComputeType_t;
 typedef enum { CUDA_R_32F = 0 } cudaDataType;
 typedef enum {

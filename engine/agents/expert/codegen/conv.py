@@ -37,6 +37,7 @@ EXACT = ("CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM", "CUDNN_CONVOLUTION_FWD_ALGO
          "CUDNN_CONVOLUTION_FWD_ALGO_GEMM", "CUDNN_CONVOLUTION_FWD_ALGO_DIRECT")
 
 CUDNN_HANDLE = r"""
+#include <map>
 #include <mutex>
 
 // One cuDNN handle for the life of the library; set to the caller's stream on every call.
@@ -106,17 +107,37 @@ def _choose(params: ConvParams, idx: int, math_ok: str) -> str:
     return f"    p.algo = {ALGOS[params.algo]};"
 
 
-def conv_plan(st: ConvStage, idx: int, params: ConvParams, tf32: bool) -> str:
-    """The plan struct and its one-time setup for convolution `idx`."""
+# Batch sizes whose plans a general convolution keeps (each holds descriptors and a workspace); past that the
+# cache is emptied and the sizes it meets next set up again.
+MAX_PLANS = 16
+_FIXED_NOTE = (
+    "// Set up on the first call that succeeds: a failed setup (out of memory during cuDNN's timing, say) frees\n"
+    "// what it made and is tried again on the next call instead of failing every call after it.")
+_RUNTIME_NOTE = (
+    "// Set up on the first call at each batch size that succeeds (a failed setup frees what it made and is\n"
+    f"// tried again on the next call at that size). At most {MAX_PLANS} sizes are kept: past that the cache\n"
+    "// is emptied (calls are made from one thread per stream, so no plan in use by another call is freed).")
+
+
+def conv_plan(st: ConvStage, idx: int | str, params: ConvParams, tf32: bool, runtime: bool = False) -> str:
+    """The plan struct and its one-time setup for convolution `idx`. `runtime`: the batch N is the call's
+    (codegen/runtime_batch.py): one plan per batch size met, each set up (and its algorithm chosen) on the first
+    call at that size, named `{idx}_any`."""
     math = "CUDNN_DEFAULT_MATH" if tf32 else "CUDNN_FMA_MATH"
     math_ok = "true" if tf32 else "perf[i].mathType == CUDNN_FMA_MATH"
     (ph, pw), (sh, sw), (dh, dw) = st.padding, st.stride, st.dilation
-    n, k, oh, ow = st.out_shape
-    return f"""
-// Convolution {idx}: {st.out} = conv2d({st.x}, {st.weight}): N={st.n} C={st.c} {st.h}x{st.w} -> K={st.k} {oh}x{ow},
+    _, k, oh, ow = st.out_shape
+    tag = f"{idx}_any" if runtime else f"{idx}"
+    n = "(int)n" if runtime else f"{st.n}"
+    n_param = ", long long n" if runtime else ""
+    once = ("one plan per batch size, set up on the first call at that size" if runtime else
+            "Descriptors, algorithm and workspace are set up once (the shapes are fixed)")
+    head = f"""
+// Convolution {tag}: {st.out} = conv2d({st.x}, {st.weight}): N={"the call's" if runtime else st.n} C={st.c} \
+{st.h}x{st.w} -> K={st.k} {oh}x{ow},
 // kernel {st.r}x{st.s}, stride {sh}x{sw}, padding {ph}x{pw}, dilation {dh}x{dw}, groups {st.groups}; {params.label()},
-// math {math}. Descriptors, algorithm and workspace are set up once (the shapes are fixed).
-struct HieraConvPlan{idx} {{
+// math {math}. {once}.
+struct HieraConvPlan{tag} {{
     cudnnTensorDescriptor_t x = nullptr, y = nullptr;
     cudnnFilterDescriptor_t w = nullptr;
     cudnnConvolutionDescriptor_t conv = nullptr;
@@ -124,20 +145,20 @@ struct HieraConvPlan{idx} {{
     void* ws = nullptr;
     size_t ws_bytes = 0;
 }};
-static void hiera_conv_release{idx}(HieraConvPlan{idx}& p) {{
+static void hiera_conv_release{tag}(HieraConvPlan{tag}& p) {{
     if (p.x) cudnnDestroyTensorDescriptor(p.x);
     if (p.y) cudnnDestroyTensorDescriptor(p.y);
     if (p.w) cudnnDestroyFilterDescriptor(p.w);
     if (p.conv) cudnnDestroyConvolutionDescriptor(p.conv);
     if (p.ws) cudaFree(p.ws);
-    p = HieraConvPlan{idx}();
+    p = HieraConvPlan{tag}();
 }}
-static HieraConvPlan{idx}* hiera_conv_setup{idx}(cudnnHandle_t h, HieraConvPlan{idx}& p) {{
+static HieraConvPlan{tag}* hiera_conv_setup{tag}(cudnnHandle_t h, HieraConvPlan{tag}& p{n_param}) {{
     HIERA_DNN(cudnnCreateTensorDescriptor(&p.x));
     HIERA_DNN(cudnnCreateTensorDescriptor(&p.y));
     HIERA_DNN(cudnnCreateFilterDescriptor(&p.w));
     HIERA_DNN(cudnnCreateConvolutionDescriptor(&p.conv));
-    HIERA_DNN(cudnnSetTensor4dDescriptor(p.x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, {st.n}, {st.c}, {st.h}, {st.w}));
+    HIERA_DNN(cudnnSetTensor4dDescriptor(p.x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, {n}, {st.c}, {st.h}, {st.w}));
     HIERA_DNN(cudnnSetFilter4dDescriptor(p.w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, {st.k}, {st.c // st.groups}, \
 {st.r}, {st.s}));
     HIERA_DNN(cudnnSetConvolution2dDescriptor(p.conv, {ph}, {pw}, {sh}, {sw}, {dh}, {dw}, CUDNN_CROSS_CORRELATION,
@@ -153,26 +174,51 @@ static HieraConvPlan{idx}* hiera_conv_setup{idx}(cudnnHandle_t h, HieraConvPlan{
     if (p.ws_bytes > 0 && cudaMalloc(&p.ws, p.ws_bytes) != cudaSuccess) return nullptr;
     return &p;
 }}
-// Set up on the first call that succeeds: a failed setup (out of memory during cuDNN's timing, say) frees
-// what it made and is tried again on the next call instead of failing every call after it.
-static HieraConvPlan{idx}* hiera_conv_plan{idx}(cudnnHandle_t h) {{
+"""
+    if runtime:
+        return head + _RUNTIME_NOTE + f"""
+static HieraConvPlan{tag}* hiera_conv_plan{tag}(cudnnHandle_t h, long long n) {{
     static std::mutex lock;
-    static HieraConvPlan{idx} p;
-    static HieraConvPlan{idx}* ready = nullptr;
+    static std::map<long long, HieraConvPlan{tag}> plans;
+    std::lock_guard<std::mutex> guard(lock);
+    auto found = plans.find(n);
+    if (found != plans.end()) return &found->second;
+    if (plans.size() >= {MAX_PLANS}) {{
+        for (auto& kept : plans) hiera_conv_release{tag}(kept.second);
+        plans.clear();
+    }}
+    HieraConvPlan{tag}& p = plans[n];
+    if (hiera_conv_setup{tag}(h, p, n) == nullptr) {{
+        hiera_conv_release{tag}(p);
+        plans.erase(n);
+        return nullptr;
+    }}
+    return &p;
+}}
+"""
+    return head + _FIXED_NOTE + f"""
+static HieraConvPlan{tag}* hiera_conv_plan{tag}(cudnnHandle_t h) {{
+    static std::mutex lock;
+    static HieraConvPlan{tag} p;
+    static HieraConvPlan{tag}* ready = nullptr;
     std::lock_guard<std::mutex> guard(lock);
     if (ready == nullptr) {{
-        ready = hiera_conv_setup{idx}(h, p);
-        if (ready == nullptr) hiera_conv_release{idx}(p);
+        ready = hiera_conv_setup{tag}(h, p);
+        if (ready == nullptr) hiera_conv_release{tag}(p);
     }}
     return ready;
 }}
 """
 
 
-def conv_launch(prog: Program, st: ConvStage, idx: int) -> str:
+def conv_launch(prog: Program, st: ConvStage, idx: int, extent: str | None = None) -> str:
+    """The call of convolution `idx`; with `extent` (this call's batch, codegen/runtime_batch.py) the general plan
+    of conv_plan(runtime=True) for that batch."""
     x, w, y = (pointer(prog.buffer(b).c_name) for b in (st.x, st.weight, st.out))
-    return f"""    {{  // convolution {idx} (cuDNN)
-        HieraConvPlan{idx}* cp = hiera_conv_plan{idx}(hiera_dnn);
+    tag = f"{idx}_any" if extent is not None else f"{idx}"
+    n = f", {extent}" if extent is not None else ""
+    return f"""    {{  // convolution {tag} (cuDNN)
+        HieraConvPlan{tag}* cp = hiera_conv_plan{tag}(hiera_dnn{n});
         if (cp == nullptr) return {CUDNN_FAILED};
         const float one = 1.0f, zero = 0.0f;
         if (cudnnConvolutionForward(hiera_dnn, &one, cp->x, {x}, cp->w, {w}, cp->conv, cp->algo, cp->ws, cp->ws_bytes,

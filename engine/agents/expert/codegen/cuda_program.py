@@ -219,6 +219,9 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
         prog = half_products(prog)
         if prog.convs:
             raise ValueError("a bf16 or fp16 convolution: the cuDNN generator takes fp32 tensors")
+    # The program as lowered: the general kernels (with `rb`) are written from it, the specialised ones from the
+    # rewrites below (a bias folded into cuBLASLt, the split's copies, an epilogue fused into the tiled product).
+    given = prog
     split = bool(prog.gemms) and gp.impl == "split_tf32"
     if split and (halves or policy in ("bf16", "fp16")):
         raise ValueError("the 3xTF32 split is for fp32 products under the strict policy")
@@ -275,15 +278,34 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
         kernels += srcs
         launches.append(launch)
         extra += temps
-        if rb is not None:
+    if rb is not None:
+        for k, st in enumerate(given.stages):
+            if isinstance(st, ConvStage):
+                # A convolution for any batch: its plan (descriptors, algorithm, workspace) made per batch size.
+                setups.append(conv_plan(st, k, variant.conv, tf32, runtime=True))
+                general.append(conv_launch(given, st, k, extent=rb.extent(k)))
+                uses_cudnn = True
+                continue
+            if isinstance(st, GemmStage):
+                # A product for any batch: cuBLAS, told this call's M (or batch count); the tuned product (a
+                # cuBLASLt plan, the split, the tiled kernel) serves the given batch.
+                general.append(gemm_gen.cublas_launch(given, st, policy, extent=rb.extent(k)))
+                uses_cublas = True
+                continue
+            assert isinstance(st, FusedStage)
+            uses_rows = uses_rows or st.has_reduction
             # The same stage for any batch: the row count (or element count) a kernel argument, the launch sized
             # from this call's; the rows walked as planned for the given batch.
-            srcs, launch, temps = fused_stage(prog, k, variant, idx_t, dev, runtime=True)
+            srcs, launch, temps = fused_stage(given, k, variant, idx_t, dev, runtime=True)
             kernels += srcs
             general.append(f"    {{\n        const idx_t hiera_n = (idx_t){rb.extent(k)};\n"
                            f"{_indent(launch)}\n    }}")
             extra += temps
             sizes.update({t.name: f"(size_t)hiera_nb * {t.numel // rb.batch}ull" for t in temps})
+        # The general path's temporaries the rewrites took away (a product the tiled kernel's store or a folded
+        # epilogue no longer keeps): back in the workspace, sized for this call's batch below.
+        have = {b.name for b in prog.buffers if b.name not in unused} | {b.name for b in extra}
+        extra += [b for b in given.temps if b.name not in have]
     if rb is not None:
         # The kernels specialised to the given batch serve it (the fastest code there is, unchanged); any other
         # batch runs the general ones.
@@ -340,27 +362,40 @@ def fused_stage(prog: Program, k: int, variant: Variant, idx_t: str, dev: Device
     return [kc.source], kc.launch, kc.temps
 
 
+INT_MAX = 2**31 - 1
+
+
 def cuda_runtime_batch(spec: TaskSpec, prog: Program, others: dict[int, Program], variant: Variant,
-                       dev: DeviceLimits | None = None) -> RuntimeBatch | str:
+                       dev: DeviceLimits | None = None, policy: str = "fp32") -> RuntimeBatch | str:
     """Whether the CUDA code of `prog` under `variant` can also take the batch at run time (codegen/runtime_batch.py),
-    or why not: each stage's general kernels are compared across batch sizes, rows walked as planned for the given
-    batch."""
+    or why not: each stage's general code is compared across batch sizes (a row stage walked as planned for the
+    given batch; a product as the cuBLAS call the general path makes, under the run's precision `policy`)."""
     dev = dev or DeviceLimits()
-    if prog.gemms or prog.convs:  # (so cuda_source's rewrites of products, fold_bias and the rest, do not apply)
-        return "a matrix product or a convolution: its generators take fixed sizes"
     idx_t = index_type(prog)
     plans = {k: row_plans(st, variant, dev) for k, st in enumerate(prog.stages)
              if isinstance(st, FusedStage) and st.has_reduction}
 
-    def render(p: Program, k: int, _extent: str) -> str:
+    def render(p: Program, k: int, extent: str) -> str:
+        st = p.stages[k]
         try:
+            if isinstance(st, GemmStage):
+                # The general path's product (cuda_source): cuBLAS with the extent in place of M or the count.
+                return gemm_gen.cublas_launch(half_products(p), st, policy, extent=extent)
+            if isinstance(st, ConvStage):  # a plan per batch size met (conv.py)
+                return conv_plan(st, k, variant.conv, policy == "tf32", runtime=True) + conv_launch(p, st, k, extent)
             srcs, launch, _ = fused_stage(p, k, variant, idx_t, dev, runtime=True, plans=plans.get(k))
         except ValueError as e:
-            return f"not general: {e}; {p.stages[k]}"
+            return f"not general: {e}; {st}"
         return "\n".join([*srcs, launch])
 
     limit = INT32_LIMIT if idx_t == "unsigned int" else 2**62
-    return runtime_batch(spec, prog, others, render, index_limit=limit)
+    rb = runtime_batch(spec, prog, others, render, index_limit=limit, products=True, convs=True)
+    if isinstance(rb, RuntimeBatch) and (prog.gemms or prog.convs):
+        # cuBLAS takes M and the batch count as an int, cuDNN its N: the batch is capped where one would overflow.
+        cap = min(INT_MAX // rb.per_sample[k] for k, st in enumerate(prog.stages)
+                  if isinstance(st, (GemmStage, ConvStage)))
+        rb = replace(rb, max_batch=max(rb.batch, min(rb.max_batch, cap)))
+    return rb
 
 
 def _assemble(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str, title: str, idx_t: str,

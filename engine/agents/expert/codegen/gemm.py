@@ -90,27 +90,42 @@ def _batch_loops(st: GemmStage, a: Operand, b: Operand) -> tuple[list[str], str,
     return (lines, " + ".join(a_off), " + ".join(b_off), " + ".join(c_off), last, sa, sb, sc)
 
 
-def cublas_launch(prog: Program, st: GemmStage, policy: str = "fp32") -> str:
+def _runtime_sizes(st: GemmStage, extent: str | None, count: int) -> tuple[str, str]:
+    """(M, the strided batch's count) as C text: the given sizes, or with `extent` (the product's extent at this
+    call's batch, codegen/runtime_batch.py) in place of what follows the batch: M for a product without batch dims,
+    the count for one with one batch dim. A product with more batch dims keeps fixed loops: ValueError."""
+    if extent is None:
+        return str(st.m), str(count)
+    if not st.batch:
+        return f"(int){extent}", str(count)
+    if len(st.batch) == 1:
+        return str(st.m), f"(int){extent}"
+    raise ValueError("a product with more than one batch dim: its host loops take fixed sizes")
+
+
+def cublas_launch(prog: Program, st: GemmStage, policy: str = "fp32", extent: str | None = None) -> str:
     """Statements for one product through cublasSgemm(StridedBatched); the handle's math mode sets TF32. bf16 and
-    fp16 operands, or fp32 ones under those policies, through cublasGemmEx(StridedBatchedEx) (module docstring)."""
+    fp16 operands, or fp32 ones under those policies, through cublasGemmEx(StridedBatchedEx) (module docstring).
+    `extent`: the product takes the batch at run time (_runtime_sizes), any M or count the library is given."""
     tab, tc, compute = product_types(prog, st, policy)
     if (tab, tc, compute) != ("CUDA_R_32F", "CUDA_R_32F", "CUBLAS_COMPUTE_32F"):
-        return _gemm_ex_launch(prog, st, tab, tc, compute)
+        return _gemm_ex_launch(prog, st, tab, tc, compute, extent)
     a = operand(st.a, st.m, st.k)
     b = operand(st.b, st.k, st.n)
-    loops, a_off, b_off, c_off, count, sa, sb, sc = _batch_loops(st, a, b)
+    loops, a_off, b_off, c_off, last, sa, sb, sc = _batch_loops(st, a, b)
+    m, count = _runtime_sizes(st, extent, last)
     depth = len(loops)
     ind = "    " * (depth + 1)
     opa = "CUBLAS_OP_T" if a.trans else "CUBLAS_OP_N"
     opb = "CUBLAS_OP_T" if b.trans else "CUBLAS_OP_N"
     pa, pb, pc = _ptr(prog, st.a.buffer), _ptr(prog, st.b.buffer), _ptr(prog, st.out)
-    out = [f"    // {st.out} = {st.a.buffer} @ {st.b.buffer}: M={st.m} N={st.n} K={st.k}"
-           + (f", batch {'x'.join(map(str, st.batch))}" if st.batch else "")
+    out = [f"    // {st.out} = {st.a.buffer} @ {st.b.buffer}: M={m} N={st.n} K={st.k}"
+           + (f", batch {_batch_text(st, extent)}" if st.batch else "")
            + " (column-major: C^T = B^T A^T)",
            "    {", f"        const float alpha = {st.alpha!r}f, beta = 0.0f;"]
     out += ["    " + ln for ln in loops]
-    args_common = f"{opb}, {opa}, {st.n}, {st.m}, {st.k}, &alpha"
-    if count == 1 and not st.batch:
+    args_common = f"{opb}, {opa}, {st.n}, {m}, {st.k}, &alpha"
+    if not st.batch:
         out.append(f"{ind}    if (cublasSgemm(hiera_h, {args_common}, {pb} + {b_off}, {b.ld}, {pa} + {a_off}, {a.ld}, "
                    f"&beta, {pc} + {c_off}, {st.n}) != CUBLAS_STATUS_SUCCESS) return 5;")
     else:
@@ -122,22 +137,27 @@ def cublas_launch(prog: Program, st: GemmStage, policy: str = "fp32") -> str:
     return "\n".join(out)
 
 
-def _gemm_ex_launch(prog: Program, st: GemmStage, tab: str, tc: str, compute: str) -> str:
+def _batch_text(st: GemmStage, extent: str | None) -> str:
+    return "x".join(map(str, st.batch)) if extent is None else f"{extent} (this call's)"
+
+
+def _gemm_ex_launch(prog: Program, st: GemmStage, tab: str, tc: str, compute: str, extent: str | None = None) -> str:
     a = operand(st.a, st.m, st.k)
     b = operand(st.b, st.k, st.n)
-    loops, a_off, b_off, c_off, count, sa, sb, sc = _batch_loops(st, a, b)
+    loops, a_off, b_off, c_off, last, sa, sb, sc = _batch_loops(st, a, b)
+    m, count = _runtime_sizes(st, extent, last)
     depth = len(loops)
     ind = "    " * (depth + 1)
     opa = "CUBLAS_OP_T" if a.trans else "CUBLAS_OP_N"
     opb = "CUBLAS_OP_T" if b.trans else "CUBLAS_OP_N"
     pa, pb, pc = _ptr(prog, st.a.buffer), _ptr(prog, st.b.buffer), _ptr(prog, st.out)
-    out = [f"    // {st.out} = {st.a.buffer} @ {st.b.buffer}: M={st.m} N={st.n} K={st.k}"
-           + (f", batch {'x'.join(map(str, st.batch))}" if st.batch else "")
+    out = [f"    // {st.out} = {st.a.buffer} @ {st.b.buffer}: M={m} N={st.n} K={st.k}"
+           + (f", batch {_batch_text(st, extent)}" if st.batch else "")
            + f" ({tab} operands, {tc} out, {compute}; column-major: C^T = B^T A^T)",
            "    {", f"        const float alpha = {st.alpha!r}f, beta = 0.0f;"]
     out += ["    " + ln for ln in loops]
-    common = f"{opb}, {opa}, {st.n}, {st.m}, {st.k}, &alpha"
-    if count == 1 and not st.batch:
+    common = f"{opb}, {opa}, {st.n}, {m}, {st.k}, &alpha"
+    if not st.batch:
         out.append(f"{ind}    if (cublasGemmEx(hiera_h, {common}, {pb} + {b_off}, {tab}, {b.ld}, {pa} + {a_off}, "
                    f"{tab}, {a.ld}, &beta, {pc} + {c_off}, {tc}, {st.n}, {compute}, CUBLAS_GEMM_DEFAULT) "
                    "!= CUBLAS_STATUS_SUCCESS) return 5;")

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from math import prod
 
-from engine.agents.expert.ir import FusedStage, GemmStage, Program, Stage
+from engine.agents.expert.ir import ConvStage, FusedStage, GemmStage, Program, Stage
 from engine.agents.expert.lowering.values import Unsupported
 from engine.task.spec import TaskSpec
 
@@ -53,7 +53,9 @@ class RuntimeBatch:
 
 def stage_extent(st: Stage) -> int:
     """What a stage iterates over: rows of a row stage, elements of a pointwise one, the batch count of a batched
-    product or the rows M of one without."""
+    product or the rows M of one without, the images N of a convolution."""
+    if isinstance(st, ConvStage):
+        return st.n
     if isinstance(st, GemmStage):
         return prod(st.batch) if st.batch else st.m
     assert isinstance(st, FusedStage)
@@ -76,11 +78,12 @@ def programs_at_other_sizes(spec: TaskSpec, lower: Callable[[TaskSpec], Program]
 
 
 def runtime_batch(spec: TaskSpec, prog: Program, others: dict[int, Program], render: StageRender,
-                  index_limit: int, products: bool = False) -> RuntimeBatch | str:
+                  index_limit: int, products: bool = False, convs: bool = False) -> RuntimeBatch | str:
     """The program's sizes as functions of the batch, when every stage's code is the same at every size but for
     its extent (see the module's docstring); otherwise why the code stays specialised. `index_limit`: the largest
     element index the generated code may form (the batch is capped so that every buffer stays under it);
-    `products`: the generator renders matrix products with their extent too (else they keep fixed sizes)."""
+    `products`, `convs`: the generator renders matrix products, convolutions with their extent too (else they keep
+    fixed sizes)."""
     if spec.batch is None:
         return f"the task fixes its shapes ({spec.batch_note})"
     b = spec.batch.size
@@ -88,7 +91,8 @@ def runtime_batch(spec: TaskSpec, prog: Program, others: dict[int, Program], ren
         return "no other batch size to compare the code at"
     per_sample: list[int] = []
     for i, st in enumerate(prog.stages):
-        if not isinstance(st, (FusedStage, GemmStage)) or (isinstance(st, GemmStage) and not products):
+        if (not isinstance(st, (FusedStage, GemmStage, ConvStage)) or (isinstance(st, GemmStage) and not products)
+                or (isinstance(st, ConvStage) and not convs)):
             return f"stage {i} is a {type(st).__name__}: its generators take fixed sizes"
         ext = stage_extent(st)
         if ext % b:
