@@ -12,6 +12,7 @@ and called at five batch sizes, each matching the reference and served by the ke
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -150,6 +151,15 @@ def test_the_given_batch_runs_the_specialised_kernels_unchanged() -> None:
     assert "x->sizes[0] != hiera_nb" in src and "x->sizes[0] != 128" not in src.split("hiera_forward")[1]
 
 
+def _emulated(spec: object, src: str, space: Space, tmp_path: Path) -> object:
+    """The source under the CPU emulation through the real evaluator: its outcome (checked at drawn sizes)."""
+    cand = Candidate("emulated", CandidateKind.CPP, emulated_rows(src), space, origin="test:emulated")
+    with Evaluator(spec, tmp_path, EvalSettings(device="cpu", timing_trials=3,  # type: ignore[arg-type]
+                                                min_call_limit_s=EMULATED_CALL_S)) as ev:
+        [o] = ev.evaluate([cand])
+    return o
+
+
 # One emulated candidate per family (the emulation runs a block's threads as OS threads, about a thousand times
 # slower than a GPU: a split row of the softmax took 31 s a call on the loaded 2-core machine).
 EMULATED = [("pointwise chain", 2), ("softmax", 0), ("reduction", 0), ("norm", 2),
@@ -166,10 +176,7 @@ def test_the_general_kernels_are_valid_at_the_sizes_the_checker_draws(family: st
     spec, src, _ = _general(TASKS / CUDA_FAMILIES[family],
                             (GEMM_VARIANTS if family == "gemm epilogue" else VARIANTS)[variant])
     space = Space.CUDA_LIBRARIES if family in ("gemm epilogue", "convolution") else Space.PURE_CUDA
-    cand = Candidate("general", CandidateKind.CPP, emulated_rows(src), space, origin="test:emulated")
-    with Evaluator(spec, tmp_path, EvalSettings(device="cpu", timing_trials=3,  # type: ignore[arg-type]
-                                                min_call_limit_s=EMULATED_CALL_S)) as ev:
-        [o] = ev.evaluate([cand])
+    o: Any = _emulated(spec, src, space, tmp_path)
     b = spec.batch.size  # type: ignore[attr-defined]
     assert o.valid, o.reason
     assert o.shapes is not None and o.shapes.all_valid and o.shapes.drawn, o.shapes
@@ -184,10 +191,7 @@ def test_a_general_kernel_that_ignores_its_row_count_is_caught_at_the_drawn_size
     pinned = src.replace("const idx_t n_rows) {", f"const idx_t n_rows_given) {{\n    const idx_t n_rows = {rb.batch};"
                          "\n    (void)n_rows_given;")
     assert pinned != src
-    cand = Candidate("pinned", CandidateKind.CPP, emulated_rows(pinned), Space.PURE_CUDA, origin="test:emulated")
-    with Evaluator(spec, tmp_path, EvalSettings(device="cpu", timing_trials=3,  # type: ignore[arg-type]
-                                                min_call_limit_s=EMULATED_CALL_S)) as ev:
-        [o] = ev.evaluate([cand])
+    o: Any = _emulated(spec, pinned, Space.PURE_CUDA, tmp_path)
     assert o.valid, o.reason
     assert o.shapes is not None and not o.shapes.valid and o.shapes.served == Coverage(), o.shapes
 
@@ -199,10 +203,7 @@ def test_a_general_product_told_the_given_m_is_caught_at_the_drawn_sizes(tmp_pat
     spec, src, rb = _general(TASKS / FAMILIES["gemm epilogue"], GEMM_VARIANTS[0])
     pinned = src.replace("(int)((long long)hiera_nb * 1LL)", f"(int){rb.batch}")
     assert pinned != src
-    cand = Candidate("pinned", CandidateKind.CPP, emulated_rows(pinned), Space.CUDA_LIBRARIES, origin="test:emulated")
-    with Evaluator(spec, tmp_path, EvalSettings(device="cpu", timing_trials=3,  # type: ignore[arg-type]
-                                                min_call_limit_s=EMULATED_CALL_S)) as ev:
-        [o] = ev.evaluate([cand])
+    o: Any = _emulated(spec, pinned, Space.CUDA_LIBRARIES, tmp_path)
     assert o.valid, o.reason
     assert o.shapes is not None and not o.shapes.valid and o.shapes.served == Coverage(), o.shapes
 
