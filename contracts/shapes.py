@@ -131,6 +131,11 @@ def describe_range(cov: Coverage, batch: int | None) -> str:
 # --- what a candidate was found valid on --------------------------------------------------------------------
 
 SKIPPED = "skipped"  # a ShapeCheck's status for a size that was not checked (its reason says why)
+# A size where the kernel is valid but eager PyTorch is this many times faster (its brief timing beyond doubt), and
+# the kernel this much further behind than at the given shapes: an exported file does not serve it with the kernel
+# (nor anything past it), the reference's forward does. A kernel 3x faster at the given batch and 3x slower at the
+# one next to it is not what a user of other sizes wants; one as slow everywhere is judged by its given figure.
+SLOWER_LIMIT = 1.5
 # A ShapeCheck's status for a size the candidate refused by its own return code: a kernel specialized to the
 # task's shapes (hiera's generators make them so) declines the others, which is no crash and no wrong answer.
 DECLINED = "declined"
@@ -176,12 +181,26 @@ class ShapeReport:
     # Whether the sizes checked were drawn for this candidate where it could not know them (draw_sizes): only
     # then does its coverage stand for the sizes between them, and an exported file serve it (`served`).
     drawn: bool = False
+    # Its speedup over eager at the given shapes (what `slower` measures the other sizes against); None: not known.
+    given_speedup: float | None = None
 
     @property
     def served(self) -> Coverage:
         """What an exported file of this candidate serves itself: its coverage when the sizes were drawn for it,
-        else the given shapes alone (a kernel can be right at sizes it was told and wrong between them)."""
-        return self.coverage if self.drawn else Coverage()
+        else the given shapes alone (a kernel can be right at sizes it was told and wrong between them); a size
+        where it is much slower than eager (ShapeCheck.slower) bounds it as an invalid one does, the reference's
+        forward serving it and what lies past it."""
+        if not self.drawn:
+            return Coverage()
+        slow = self.slower
+        return coverage_of(self.batch, [v for v in self.valid if v not in slow], self.invalid + slow)
+
+    @property
+    def slower(self) -> list[int]:
+        """The sizes where it is valid but eager is SLOWER_LIMIT times faster or more, and it SLOWER_LIMIT times
+        further behind than at the given shapes (SLOWER_LIMIT's comment)."""
+        bar = min(1.0, self.given_speedup) if self.given_speedup else 1.0
+        return [c.batch for c in self.checks if c.speedup is not None and c.speedup * SLOWER_LIMIT <= bar]
 
     @property
     def valid(self) -> list[int]:
@@ -219,6 +238,9 @@ class ShapeReport:
         skipped = [c for c in self.checks if c.status == SKIPPED]
         if skipped:
             parts.append("not checked at batch " + "; ".join(f"{c.batch} ({c.reason})" for c in skipped))
+        if self.slower:
+            parts.append(f"slower than eager at batch {', '.join(map(str, self.slower))} (an exported file leaves "
+                         "those to the reference's forward)")
         return "; ".join(parts) or f"checked at batch {self.batch} only"
 
     def not_valid(self) -> str:
@@ -230,14 +252,14 @@ class ShapeReport:
     def to_json(self) -> dict[str, object]:
         cov = self.coverage.batch_range
         return {"batch": self.batch, "checks": [c.to_json() for c in self.checks],
-                "covers": list(cov) if cov else None, "drawn": self.drawn}
+                "covers": list(cov) if cov else None, "drawn": self.drawn, "given_speedup": self.given_speedup}
 
     @classmethod
     def from_json(cls, d: dict[str, object]) -> ShapeReport:
         checks = d.get("checks") or []
         return cls(int(d.get("batch") or 0),  # type: ignore[call-overload]
                    tuple(ShapeCheck.from_json(c) for c in checks if isinstance(c, dict)),  # type: ignore[union-attr]
-                   d.get("drawn") is True)
+                   d.get("drawn") is True, _positive(d.get("given_speedup")))
 
 
 def _by_outcome(checks: list[ShapeCheck], reasons: bool) -> dict[tuple[str, str], str]:
@@ -254,3 +276,7 @@ def _without_size(reason: str, batch: int) -> str:
     that failed alike read as one."""
     prefix = f"batch {batch}, "
     return reason[len(prefix):] if reason.startswith(prefix) else reason
+
+
+def _positive(v: object) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 else None

@@ -75,6 +75,8 @@ def shapes_text(best: dict[str, Any]) -> str | None:
               "fixed-shape only: other shapes run the reference")
     if report.coverage.batch_range and not report.drawn:
         serves += " (its other sizes were not drawn where it could not know them)"
+    elif report.slower:
+        serves += f" (eager is faster at batch {', '.join(map(str, report.slower))})"
     return f"Shapes: {'; '.join(said)}; {serves}"
 
 

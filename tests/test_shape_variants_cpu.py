@@ -158,3 +158,29 @@ def test_the_contract_names_the_batch_range_and_never_the_sizes_checked(tmp_path
     assert "'variants'" not in paths["demo"].read_text() and "'range': [1, 512]" in paths["demo"].read_text()
     for path in paths.values():  # the odd size the probe ran the reference at is nowhere a candidate reads
         assert "255" not in path.read_text(), path
+
+
+def test_a_size_where_eager_is_much_faster_bounds_what_the_file_serves() -> None:
+    """2x faster than eager at the given batch, valid everywhere, but 3x slower than eager at 512: the file serves 1
+    to 256 with the kernel and leaves 512 (and beyond) to the reference's forward; 1.2x slower is within the brief
+    timing's doubt and stays served; a kernel as slow at the given shapes is judged by that figure, not narrowed."""
+    from contracts.shapes import SLOWER_LIMIT, ShapeCheck, ShapeReport
+
+    def report(ms_at_512: float, given: float | None = 2.0) -> ShapeReport:
+        checks = (ShapeCheck(1, "valid", "", 0.01, 0.02), ShapeCheck(255, "valid", "", 0.5, 1.0),
+                  ShapeCheck(512, "valid", "", ms_at_512, 2.0))
+        return ShapeReport(256, checks, drawn=True, given_speedup=given)
+
+    slow, near = report(6.0), report(2.4)
+    assert slow.coverage.batch_range == (1, 512) and slow.slower == [512]  # valid there, all the same
+    assert slow.served.batch_range == (1, 256)
+    assert "slower than eager at batch 512" in slow.summary()
+    assert near.slower == [] and near.served.batch_range == (1, 512)
+    assert 2.0 / 6.0 * SLOWER_LIMIT <= 1.0 < 2.0 / 2.4 * SLOWER_LIMIT
+    assert report(6.0, given=0.3).slower == [] and report(6.0, given=0.3).served.batch_range == (1, 512)
+    assert report(6.0, given=None).slower == [512]  # a record without the given figure: eager's side alone
+    assert ShapeReport.from_json(slow.to_json()) == slow
+    # slow next to the given batch on both sides: the given shapes alone, and it is not called invalid there
+    both = ShapeReport(256, (ShapeCheck(255, "valid", "", 3.0, 1.0), ShapeCheck(257, "valid", "", 3.0, 1.0)),
+                       drawn=True, given_speedup=1.1)
+    assert both.served.batch_range is None and not both.fixed_only

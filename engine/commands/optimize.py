@@ -518,6 +518,8 @@ def serves_phrase(shapes: ShapeReport | None) -> str:
             what += f" (valid only there: {shapes.not_valid()})"
         elif shapes.coverage.batch_range and not shapes.drawn:
             what += " (its other sizes were not drawn where it could not know them)"
+        elif shapes.slower:
+            what += f" (eager is faster at batch {', '.join(map(str, shapes.slower))})"
     return f"its kernel serves {what}; any other call runs the reference's own forward"
 
 

@@ -347,7 +347,8 @@ class Checker:
                 cand_ms = back_to_back.floor(cand_ms, cand_burst, statistics.median(ref_ms))
             if planned or skipped:
                 t4 = _perf_counter()
-                self._say_shapes(reply, finish(req.batch or 0, checks, later))
+                given = statistics.median(ref_ms) / max(statistics.median(cand_ms), 1e-12)
+                self._say_shapes(reply, finish(req.batch or 0, checks, later, given))
                 reply.extra["variants_s"] = round(variants_s + _perf_counter() - t4, 4)
             reply.time_s = _perf_counter() - t2
             method = timing.METHOD_CUDA if self.device.type == "cuda" else timing.METHOD_CPU

@@ -299,11 +299,13 @@ class Later:
     time_one: Callable[[], float]
 
 
-def finish(batch: int, checks: list[ShapeCheck], later: Sequence[Later]) -> ShapeReport:
-    """The report, with the reference medians of the sizes left to time now that the runner is gone."""
+def finish(batch: int, checks: list[ShapeCheck], later: Sequence[Later], given_speedup: float | None = None
+           ) -> ShapeReport:
+    """The report, with the reference medians of the sizes left to time now that the runner is gone, and the
+    speedup at the given shapes (what a slower size is measured against: contracts/shapes.py SLOWER_LIMIT)."""
     out = {c.batch: c for c in checks}
     for item in later:
         c = out[item.size]
         ms = statistics.median(item.time_one() for _ in range(item.calls))
         out[item.size] = ShapeCheck(c.batch, c.status, c.reason, c.candidate_ms, round(ms, 6))
-    return ShapeReport(batch, tuple(sorted(out.values(), key=lambda c: c.batch)))
+    return ShapeReport(batch, tuple(sorted(out.values(), key=lambda c: c.batch)), given_speedup=given_speedup)
