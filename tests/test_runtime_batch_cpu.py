@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from contracts.shapes import Coverage
+from contracts.shapes import Coverage, ShapeReport
 from engine.agents.expert.codegen.cpu import CpuParams, cpu_source
 from engine.agents.expert.codegen.runtime_batch import RuntimeBatch
 from engine.agents.expert.generate import cpu_batch
@@ -169,6 +169,14 @@ def test_optimize_then_export_gives_a_file_whose_kernel_serves_a_doubled_and_an_
     shapes = best["shapes"]
     assert shapes["drawn"] and shapes["covers"] == [1, 512], shapes
     said = cli("export", task.name, str(kernel), "-o", "exported")
-    assert said["batch_range"] == [1, 512] and "as run" in said["serves"], said
+    # What the file serves: all it was valid on, unless its brief timing at a size read far slower than eager there
+    # (contracts/shapes.py SLOWER_LIMIT): that size and those past it then run the reference's forward.
+    served = ShapeReport.from_json(shapes).served.batch_range
+    assert said["batch_range"] == (list(served) if served else None), said
+    assert "as run" in said["serves"] or not served, said
+    inside = [x for x in (512, 301) if served and served[0] <= x <= served[1]]
     rows, calls, err = _call(tmp_path / said["py"], 256, [512, 301], tmp_path / "ext")
-    assert [r["ok"] for r in rows] == [True, True] and calls == {"kernel": 2, "reference": 0}, (rows, err[-2000:])
+    assert [r["ok"] for r in rows] == [True, True], (rows, err[-2000:])
+    assert calls == {"kernel": len(inside), "reference": 2 - len(inside)}, (rows, calls, err[-2000:])
+    if served == (1, 512):  # the usual case: a doubled and an odd batch, both served by the kernel
+        assert [r["kernel"] for r in rows] == [True, True]

@@ -172,7 +172,7 @@ EMULATED = [("pointwise chain", 2), ("softmax", 0), ("reduction", 0), ("norm", 2
 def test_the_general_kernels_are_valid_at_the_sizes_the_checker_draws(family: str, variant: int,
                                                                       tmp_path: Path) -> None:
     """Under the CUDA emulation, through the evaluator: valid at the given shapes and at every batch size drawn
-    for the candidate (1 and twice the batch among them), so the file would serve 1 to 2B."""
+    for the candidate (1 and twice the batch among them), so the file may serve 1 to 2B."""
     spec, src, _ = _general(TASKS / CUDA_FAMILIES[family],
                             (GEMM_VARIANTS if family == "gemm epilogue" else VARIANTS)[variant])
     space = Space.CUDA_LIBRARIES if family in ("gemm epilogue", "convolution") else Space.PURE_CUDA
@@ -180,7 +180,9 @@ def test_the_general_kernels_are_valid_at_the_sizes_the_checker_draws(family: st
     b = spec.batch.size  # type: ignore[attr-defined]
     assert o.valid, o.reason
     assert o.shapes is not None and o.shapes.all_valid and o.shapes.drawn, o.shapes
-    assert o.shapes.served == Coverage((1, 2 * b)), o.shapes
+    # valid from 1 to 2B (what it serves also weighs its speed against eager's, which the emulation, thousands of
+    # times slower than a GPU, says nothing about)
+    assert o.shapes.coverage == Coverage((1, 2 * b)), o.shapes
 
 
 @pytest.mark.slow

@@ -27,7 +27,9 @@ def test_a_kernel_that_reads_its_sizes_is_valid_at_every_batch_size_and_its_file
     # drawn for this candidate (issue 38): both ends of the range the reference accepts, an odd size between
     assert sizes[0] == 1 and sizes[-1] == 512 and 256 not in sizes and len(sizes) >= 3, sizes
     assert any(s % 2 for s in sizes[1:-1]) and sizes == sorted(set(sizes))
-    assert o.shapes.drawn and o.shapes.served == o.shapes.coverage
+    # it serves what it is valid on, but for sizes its brief timing found far slower than eager (contracts/shapes.py
+    # SLOWER_LIMIT; a busy machine can make one read so): those bound it
+    assert o.shapes.drawn and (o.shapes.served == o.shapes.coverage or o.shapes.slower), o.shapes
     assert o.shapes.all_valid and o.shapes.coverage == Coverage((1, 512))
     assert all(c.candidate_ms and c.reference_ms for c in o.shapes.checks)  # briefly timed, both sides
     assert not any(f.startswith("fixed_shape") for f in o.flags)
