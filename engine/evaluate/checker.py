@@ -345,15 +345,18 @@ class Checker:
                     # (an honest ModelNew twin of a 5 us relu read 0.07x from that clock on the H200).
                     cand_ms = list(reported)
                 cand_ms = back_to_back.floor(cand_ms, cand_burst, statistics.median(ref_ms))
-            if planned or skipped:
-                t4 = _perf_counter()
-                given = statistics.median(ref_ms) / max(statistics.median(cand_ms), 1e-12)
-                self._say_shapes(reply, finish(req.batch or 0, checks, later, given))
-                reply.extra["variants_s"] = round(variants_s + _perf_counter() - t4, 4)
-            reply.time_s = _perf_counter() - t2
             method = timing.METHOD_CUDA if self.device.type == "cuda" else timing.METHOD_CPU
             reply.reference = Timing.from_samples(ref_ms, method)
             reply.candidate = Timing.from_samples(cand_ms, method)
+            speedup = (reply.reference.median_ms / reply.candidate.median_ms if reply.candidate.median_ms > 0
+                       else float("inf"))
+            if planned or skipped:
+                t4 = _perf_counter()
+                # the other sizes' figures are measured against this one (contracts/shapes.py SLOWER_LIMIT)
+                self._say_shapes(reply, finish(req.batch or 0, checks, later,
+                                               speedup if math.isfinite(speedup) else None))
+                reply.extra["variants_s"] = round(variants_s + _perf_counter() - t4, 4)
+            reply.time_s = _perf_counter() - t2
             reply.flags += list(self.flusher.notes) + notes
             # What the runner claimed, kept in the record also when the cross-check below rejects it.
             reply.extra["runner_reported_ms"] = round(statistics.median(reported), 6)
@@ -364,8 +367,6 @@ class Checker:
             reply.extra["runner_frozen_by"] = frozen_by
             stability(reply, ref_ms, cand_ms, self.overhead, self.device)
             parity(reply, self._probe_checker, self._probe_runner)
-            speedup = (reply.reference.median_ms / reply.candidate.median_ms if reply.candidate.median_ms > 0
-                       else float("inf"))
             if speedup > req.excessive_speedup:
                 fresh = ("every timed call ran on inputs never seen before" if self.perturbation.changes_every_input
                          else "every timed call's float inputs were new; " + self.perturbation.describe())

@@ -24,17 +24,19 @@ def free_bytes(device: torch.device) -> int:
     if device.type == "cuda":
         free, _ = torch.cuda.mem_get_info(device)
         return int(free)
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
-    except (ValueError, OSError):
-        return 1 << 40
+    return _host_pages("SC_AVPHYS_PAGES")
 
 
 def total_bytes(device: torch.device) -> int:
     if device.type == "cuda":
         return int(torch.cuda.get_device_properties(device).total_memory)
+    return _host_pages("SC_PHYS_PAGES")
+
+
+def _host_pages(which: str) -> int:
+    """The host's pages of a kind, in bytes (a terabyte where the system cannot say)."""
     try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf(which)
     except (ValueError, OSError):
         return 1 << 40
 
