@@ -180,12 +180,17 @@ def pick_best(pool: Iterable[T], key: Callable[[T], Any], retimed: Callable[[T],
     return max(fresh or items, key=key, default=None)
 
 
-def figure_key(fig: Figure | BestFigure | None) -> tuple[int, float, float]:
+def figure_key(fig: Figure | BestFigure | None, shapes: ShapeReport | None = None) -> tuple[int, float, float]:
     """What pick_best ranks a figure by: contracts/verdict.py rank (faster first, then the interval's lower end),
-    the speedup last among equals."""
+    the speedup last among equals; the lower end and the speedup weighed by what the candidate delivers at the
+    other batch sizes it was checked on (ShapeReport.size_factor: 1 where it serves them as fast as the given
+    shapes, less where it is slower there or the exported file runs the reference), so the best is chosen on
+    every size checked, not on the given one alone (issue 38)."""
     if fig is None:
         return (0, 0.0, 0.0)
-    return (*rule.rank(fig.verdict, fig.low), fig.speedup or 0.0)
+    weight = shapes.size_factor if shapes is not None else 1.0
+    faster, low = rule.rank(fig.verdict, fig.low)
+    return (faster, low * weight, (fig.speedup or 0.0) * weight)
 
 
 def row_figure(row: Mapping[str, Any], retimed: bool) -> Figure | None:
@@ -229,7 +234,8 @@ def latest_figures(rows: list[Json]) -> dict[str, tuple[Json, bool]]:
 
 def best_of_rows(rows: list[Json]) -> tuple[Json, bool] | None:
     """The canonical best (pick_best) of stored candidate rows: (its row, re-timed?) or None."""
-    return pick_best(latest_figures(rows).values(), lambda x: figure_key(row_figure(x[0], x[1])), lambda x: x[1])
+    return pick_best(latest_figures(rows).values(), lambda x: figure_key(row_figure(x[0], x[1]), shapes_of(x[0])),
+                     lambda x: x[1])
 
 
 # --- the result object ------------------------------------------------------------------------------------------

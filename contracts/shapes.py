@@ -15,6 +15,7 @@ record all read these.
 
 from __future__ import annotations
 
+import math
 import random
 import secrets
 from collections.abc import Iterable, Sequence
@@ -203,6 +204,41 @@ class ShapeReport:
         return [c.batch for c in self.checks if c.speedup is not None and c.speedup * SLOWER_LIMIT <= bar]
 
     @property
+    def across_sizes(self) -> float | None:
+        """What a user calling the exported file at the sizes checked gets, as one figure: the geometric mean,
+        over the given batch and every size checked, of the speedup a call of that size sees: the kernel's (its
+        brief timing) where the file serves it itself, 1 where the file runs the reference's forward (a size
+        outside `served`: invalid, declined, much slower, or past one of those). A size served but not timed
+        counts nothing. None without the given speedup."""
+        if not self.given_speedup:
+            return None
+        served = self.served.batch_range
+        ups = [self.given_speedup]
+        for c in self.checks:
+            if c.status == SKIPPED:
+                continue
+            if served is None or not served[0] <= c.batch <= served[1]:
+                ups.append(1.0)
+            elif c.speedup is not None:
+                ups.append(c.speedup)
+        return math.exp(sum(math.log(u) for u in ups) / len(ups))
+
+    @property
+    def serves_all(self) -> bool:
+        """Its exported file serves every size it was checked at with the kernel (at least one was checked)."""
+        served = self.served.batch_range
+        checked = [c.batch for c in self.checks if c.status != SKIPPED]
+        return bool(checked) and served is not None and all(served[0] <= b <= served[1] for b in checked)
+
+    @property
+    def size_factor(self) -> float:
+        """across_sizes over the given speedup (1 when either is unknown): what the run's best is ranked by
+        beside the given figure (contracts/runrecord.py figure_key), so that a kernel 7x at the given batch that
+        serves no other is not kept over one 5x at every size (issue 38)."""
+        across = self.across_sizes
+        return across / self.given_speedup if across and self.given_speedup else 1.0
+
+    @property
     def valid(self) -> list[int]:
         return [c.batch for c in self.checks if c.status == "valid"]
 
@@ -241,6 +277,10 @@ class ShapeReport:
         if self.slower:
             parts.append(f"slower than eager at batch {', '.join(map(str, self.slower))} (an exported file leaves "
                          "those to the reference's forward)")
+        across = self.across_sizes
+        if across is not None and any(c.status != SKIPPED for c in self.checks):
+            parts.append(f"{ratio_text(across, 0.1, 'x')} across the sizes checked as an exported file serves them "
+                         "(geometric mean; the reference's own speed where it runs the reference)")
         return "; ".join(parts) or f"checked at batch {self.batch} only"
 
     def not_valid(self) -> str:

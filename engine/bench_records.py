@@ -55,6 +55,9 @@ class TaskResult:
     status: str = ""
     stop_reason: str | None = None
     left_out: list[str] = field(default_factory=list)
+    # The best's shape report (contracts/shapes.py ShapeReport JSON): the batch sizes it was checked at beside the
+    # given one, what its exported file serves and its speedup at each; None: no other size checked (or older).
+    shapes: dict[str, Any] | None = None
     # The precision policy its figures were judged at (contracts/precision.py); "" for results older than the field.
     precision: str = ""
 

@@ -15,6 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from contracts.runrecord import Verdict, verdict_of
+from contracts.shapes import SKIPPED, ShapeReport
 from engine.baselines import COMPILE_MODES
 
 if TYPE_CHECKING:
@@ -167,9 +168,30 @@ def group_summary(results: list[TaskResult]) -> dict[str, dict[str, float | int]
     out["hiera"]["stopped_early"] = len(stopped)
     out["hiera"]["seconds_saved"] = sum(float(x.get("seconds_saved") or 0.0) for x in stopped)
     out["hiera"]["candidates_saved"] = sum(int(x.get("candidates_saved") or 0) for x in stopped)
+    out["hiera"]["other_sizes"] = other_sizes(results)
     out["hiera"]["budget_curve"] = budget_curve(results, budgets_that_ran(results))
     out["hiera"]["time_split_s"] = time_split(results)
     return out
+
+
+def shape_report(r: TaskResult) -> ShapeReport | None:
+    """A valid best's shape report when it was checked at another size (None otherwise)."""
+    if not (r.valid and isinstance(r.shapes, dict)):
+        return None
+    rep = ShapeReport.from_json(r.shapes)
+    return rep if any(c.status != SKIPPED for c in rep.checks) else None
+
+
+def other_sizes(results: list[TaskResult]) -> dict[str, Any]:
+    """Issue 38's measure: of the valid bests checked at other batch sizes, how many their exported file serves
+    at every size checked, and the geomean of their speedups at the given shapes beside the geomean of what the
+    file delivers across the sizes (ShapeReport.across_sizes: 1 where it runs the reference)."""
+    reps = [(r, rep) for r in results if (rep := shape_report(r)) is not None]
+    given = [rep.given_speedup or r.speedup for r, rep in reps]
+    across = [rep.across_sizes for _, rep in reps]
+    return {"checked": len(reps), "serve_all": sum(rep.serves_all for _, rep in reps),
+            "geomean_given": geomean([g for g in given if g]),
+            "geomean_across_sizes": geomean([a for a in across if a])}
 
 
 def bench_summary(results: list[TaskResult]) -> dict[str, Any]:

@@ -354,7 +354,8 @@ class Loop:
                                     cap=lambda s: self.deadline.cap(s, self._retime_reserve(state)))
         self._round_costs(cands, outcomes)
         self.plan.end_round(r, of)
-        round_best = max((o for o in outcomes if o.valid), key=lambda o: figure_key(figure(o, False)), default=None)
+        round_best = max((o for o in outcomes if o.valid), key=lambda o: figure_key(figure(o, False), o.shapes),
+                         default=None)
         if self.settings.profile and state.best is not None and round_best is not None \
                 and round_best.candidate_id == state.best.candidate.id:
             skip = self.profiles.not_needed(state, ctx, r)

@@ -128,7 +128,7 @@ class Best:
     @property
     def key(self) -> tuple[int, float, float]:
         """What the run's best is the largest of (contracts/runrecord.py figure_key)."""
-        return figure_key(figure(self.outcome, self.retimed))
+        return figure_key(figure(self.outcome, self.retimed), self.outcome.shapes)
 
     def figure(self) -> BestFigure:
         fig = figure(self.outcome, self.retimed)

@@ -134,6 +134,7 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
             r.spread = res["best"].get("spread")
             r.best_ms = res["best"]["candidate_ms"]
             r.best_space = res["best"].get("space")
+            r.shapes = res["best"].get("shapes") if isinstance(res["best"].get("shapes"), dict) else None
             sol = res["best"].get("speed_of_light")
             if isinstance(sol, dict) and sol.get("fraction"):
                 r.speed_of_light = sol

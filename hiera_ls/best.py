@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from contracts import verdict as rule
-from contracts.runrecord import KEPT_DIRS, RETIMED, figure_key, pick_best, row_figure
+from contracts.runrecord import KEPT_DIRS, RETIMED, figure_key, pick_best, row_figure, shapes_of
 from contracts.speed_of_light import SpeedOfLight, detail, phrase
 
 
@@ -236,7 +236,8 @@ def with_retimes(rounds: list[dict[str, Any]], rows: list[dict[str, Any]]) -> li
             cid = o.get("candidate_id")
             row = again.get(cid) if rt else by_id.get(cid)
             fig = row_figure(row, rt) if row is not None else None
-            key = figure_key(fig) if fig is not None else (*rule.rank(o.get("verdict"), o.get("low")), s)
+            key = (figure_key(fig, shapes_of(row)) if fig is not None and row is not None
+                   else (*rule.rank(o.get("verdict"), o.get("low")), s))
             kept.append((s, rt, cid, key))
         top = pick_best(kept, lambda k: k[3], lambda k: k[1])
         out.append({**r, "outcomes": outcomes,

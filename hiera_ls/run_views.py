@@ -18,6 +18,7 @@ from lsprotocol import types
 from contracts.precision import precision_phrase
 from contracts.runrecord import StoppedEarly
 from contracts.shapes import SKIPPED, ShapeReport
+from contracts.verdict import ratio_text
 from hiera_ls.best import kept_back, reported_speedup, words
 from hiera_ls.modules import ANNOTATION_HELP, ModuleClass
 from hiera_ls.wording import device_words, duration, space_title, times
@@ -77,6 +78,10 @@ def shapes_text(best: dict[str, Any]) -> str | None:
         serves += " (its other sizes were not drawn where it could not know them)"
     elif report.slower:
         serves += f" (eager is faster at batch {', '.join(map(str, report.slower))})"
+    across = report.across_sizes
+    if across is not None and report.valid + report.invalid:
+        # what the best was chosen on beside the given figure (contracts/runrecord.py figure_key)
+        serves += f"; {ratio_text(across, 0.1)} across these sizes as the file serves them (geometric mean)"
     return f"Shapes: {'; '.join(said)}; {serves}"
 
 

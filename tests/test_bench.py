@@ -96,6 +96,26 @@ def test_the_speed_of_light_column_and_its_geomean_over_the_tasks_with_a_bound()
     assert "| overall | 30% (2) | 1 (12, 40 s) |" in md
 
 
+def test_the_share_of_bests_whose_file_serves_every_size_checked_and_their_figure_across_sizes() -> None:
+    """Issue 38's measure: a best served at every size it was checked at, one that serves only the given shapes,
+    one with no other size checked (not counted); the geomean at the given shapes beside the one across sizes."""
+    from contracts.shapes import ShapeCheck, ShapeReport
+
+    rs = [_result("l1", 4.0, 1.0), _result("l1", 3.0, 1.0), _result("l1", 2.0, 1.0)]
+    rs[0].shapes = ShapeReport(64, (ShapeCheck(1, "valid", "", 1.0, 4.0), ShapeCheck(128, "valid", "", 1.0, 4.0)),
+                               drawn=True, given_speedup=4.0).to_json()
+    rs[1].shapes = ShapeReport(64, (ShapeCheck(1, "declined"), ShapeCheck(128, "declined")), drawn=True,
+                               given_speedup=3.0).to_json()
+    s = bench_summary(rs)
+    o = s["overall"]["hiera"]["other_sizes"]
+    assert (o["checked"], o["serve_all"]) == (2, 1)
+    assert o["geomean_given"] == pytest.approx(12 ** 0.5)
+    assert o["geomean_across_sizes"] == pytest.approx((4.0 * 3.0 ** (1 / 3)) ** 0.5)  # 4x everywhere; 3x, 1x, 1x
+    assert "| overall | 2 | 1 | 3.46 | 2.40 |" in bench_markdown(rs, s, "# t")
+    rs[0].shapes = rs[1].shapes = None
+    assert "| overall | 0 | -" in bench_markdown(rs, bench_summary(rs), "# t")
+
+
 def test_median_wall_of_an_even_count_is_the_mean_of_the_middle_two() -> None:
     rs = [_result("l1", 1.0) for _ in range(4)]
     for r, wall in zip(rs, (10.0, 20.0, 40.0, 100.0)):
@@ -164,6 +184,8 @@ def test_bench_end_to_end_on_the_cpu(tmp_path: Path) -> None:
     assert t["valid"] and t["speedup"] > 0 and t["reference_ms"] > 0
     assert t["optimize_wall_s"] > 0 and t["wall_s"] >= t["optimize_wall_s"]
     assert set(t["compile_status"]) == {"default", "max-autotune"}
+    # the best's shape report travels into the result (the task's batch dimension lets other sizes be checked)
+    assert isinstance(t["shapes"], dict) and t["shapes"]["checks"], t.get("shapes")
     for key in ("fast_0", "fast_1", "fast_2", "geomean_speedup"):
         assert key in doc["summary"]["overall"] and key in doc["summary"]["cpu"]
     assert (out / "bench.md").read_text().count("| cpu | 00_task |") == 1

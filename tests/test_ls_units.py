@@ -602,6 +602,9 @@ def test_the_class_hover_names_the_batch_sizes_the_best_was_verified_on_and_what
     said = hover(ShapeReport(batch, every.checks))
     assert "fixed-shape only" in said and "not drawn where it could not know them" in said
     assert "serves batch" not in said
+    # With the given figure known: what a user calling the file at those sizes gets, as one figure.
+    timed = ShapeReport(batch, every.checks, drawn=True, given_speedup=2.0)
+    assert "; 2.0× across these sizes as the file serves them (geometric mean)" in hover(timed), hover(timed)
     # Wrong next to the given size on both sides: the file serves get_inputs()'s shapes alone.
     fixed = ShapeReport(batch, tuple(ShapeCheck(s, "incorrect", "wrote past the end") for s in sizes))
     said = hover(fixed)

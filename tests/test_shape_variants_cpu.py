@@ -186,3 +186,34 @@ def test_a_size_where_eager_is_much_faster_bounds_what_the_file_serves() -> None
     both = ShapeReport(256, (ShapeCheck(255, "valid", "", 3.0, 1.0), ShapeCheck(257, "valid", "", 3.0, 1.0)),
                        drawn=True, given_speedup=1.1)
     assert both.served.batch_range is None and not both.fixed_only
+
+
+def test_the_best_is_chosen_on_every_size_checked_not_the_given_one_alone() -> None:
+    """Issue 38: a kernel 7x at the given batch that serves no other size (the file runs the reference there, 1x)
+    ranks below one 5x at the given batch and about as fast at every size checked; between equals at the other
+    sizes the given figure decides; a candidate with no other size checked is ranked by its given figure."""
+    import math
+
+    from contracts.runrecord import Figure, figure_key
+
+    def fig(speedup: float) -> Figure:
+        return Figure.of_pair(1.0, speedup, False, 0.01, 0.01, interval=(speedup * 0.95, speedup * 1.05, 0.95))
+
+    sizes = (1, 127, 512)
+    fixed = ShapeReport(256, tuple(ShapeCheck(b, "declined", "specialised") for b in sizes), drawn=True,
+                        given_speedup=7.0)
+    general = ShapeReport(256, tuple(ShapeCheck(b, "valid", "", 1.0, 4.5) for b in sizes), drawn=True,
+                          given_speedup=5.0)
+    assert fixed.served.batch_range is None and math.isclose(fixed.across_sizes or 0, 7.0 ** 0.25)
+    assert general.served.batch_range == (1, 512)
+    assert math.isclose(general.across_sizes or 0, (5.0 * 4.5 ** 3) ** 0.25)
+    assert figure_key(fig(5.0), general) > figure_key(fig(7.0), fixed)
+    assert figure_key(fig(7.0), fixed) > figure_key(fig(5.0), fixed)  # alike elsewhere: the given figure decides
+    assert figure_key(fig(7.0), None) == figure_key(fig(7.0))  # nothing else checked: the given figure alone
+    # said where the shapes are: the file's figure across the sizes, beside each size's own
+    assert "4.6x across the sizes checked" in general.summary(), general.summary()
+    # a size served but not timed counts nothing; a size not checked (skipped) counts nothing
+    untimed = ShapeReport(256, (ShapeCheck(1, "valid"), ShapeCheck(512, SKIPPED, "memory")), drawn=True,
+                          given_speedup=3.0)
+    assert math.isclose(untimed.across_sizes or 0, 3.0) and math.isclose(untimed.size_factor, 1.0)
+    assert ShapeReport(256, (), drawn=True, given_speedup=None).size_factor == 1.0
