@@ -107,6 +107,9 @@ class SpaceRow:
     generate_s: float = 0.0
     builds: list[Build] = field(default_factory=list)
     error: str = ""
+    # CUDA candidates whose code also takes the batch at run time (issue 38: the given batch runs the kernels
+    # specialised to it, any other the general ones; codegen/cuda_program.py cuda_source with `rb`)
+    general: int = 0
 
     @property
     def built(self) -> int:
@@ -117,6 +120,7 @@ class SpaceRow:
         return [b for b in self.builds if not b.ok]
 
 
+GENERAL_PATH = "} else {  // any other: the kernels taking the batch"  # what cuda_source writes with `rb`
 _PTXAS_REGS = re.compile(r"Used (\d+) registers")
 _PTXAS_SPILL = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
 _PTXAS_STACK = re.compile(r"(\d+) bytes stack frame")
@@ -194,6 +198,7 @@ def task_rows(task: Path, label: str, k: int, work: Path, nv: str, inc: str | No
         for i, c in enumerate(good):
             kb = len(c.source.encode()) / 1024
             if c.kind == CandidateKind.CUDA:
+                row.general += GENERAL_PATH in c.source
                 f = d / f"c{i}.cu"
                 f.write_text(c.source)
                 jobs.append((f, nvcc_command(nv, f, cdir, c.source, inc), kb))
@@ -248,6 +253,8 @@ def summary(rows: list[SpaceRow]) -> list[dict]:
             "spill_bytes": max((b.spill_bytes for b in cuda), default=0),
             "generate_s": round(sum(r.generate_s for r in rs), 2),
             "empty_spaces": [r.space for r in rs if r.generated == 0],
+            # per space: CUDA candidates taking the batch at run time / CUDA candidates
+            "general": {r.space: [r.general, sum(b.name.endswith(".cu") for b in r.builds)] for r in rs},
             "strategies": {r.space: r.strategy for r in rs},
             "failures": [f"{r.space}/{b.name}: {b.error}" for r in rs for b in r.failed]
             + [f"{r.space}: {r.error}" for r in rs if r.error],
@@ -270,6 +277,13 @@ def markdown(table: list[dict]) -> str:
     lines.append(f"{ok}/{n} tasks with every candidate built; {sum(t['compiled'] for t in table)} of "
                  f"{sum(t['generated'] for t in table)} candidates built; slowest compile "
                  f"{slow['slowest_s'] if slow else 0} s ({slow['task'] if slow else '-'}).")
+    spaces = sorted({s for t in table for s in t.get("general", {})})
+    for s in spaces:
+        cuda = [t for t in table if t["general"].get(s, [0, 0])[1]]
+        takes = [t for t in cuda if t["general"][s][0]]
+        lines.append(f"{s}: {len(takes)} of the {len(cuda)} tasks with CUDA candidates have one taking the batch at "
+                     f"run time ({sum(t['general'][s][0] for t in cuda)} of {sum(t['general'][s][1] for t in cuda)} "
+                     "candidates).")
     return "\n".join(lines) + "\n"
 
 

@@ -1,8 +1,9 @@
 """The expert's CUDA kernels for pointwise chains, row stages (norms, softmax, logsumexp, reductions), products with
 their epilogues and convolutions also take the batch at run time (issue 38): the kernels specialised to
 get_inputs()'s shapes serve that batch unchanged, general kernels (the row or element count a kernel argument, the
-grid sized when called; a product through cuBLAS told this call's M; a convolution through a cuDNN plan made for
-each batch size met) any other in the range.
+grid sized when called; a product through cuBLAS told this call's M, or in the pure CUDA space the tiled kernel
+told it; a tiled transpose walking its tiles grid-stride; a convolution through a cuDNN plan made for each batch
+size met) any other in the range.
 
 On a machine without a GPU: every variant's source compiles with nvcc, and the kernels run on the CPU through the
 CUDA emulation (tests/cuda_emu.py) under the real evaluator, which checks them at batch sizes it draws for each
@@ -127,15 +128,92 @@ def test_a_products_general_path_is_cublas_on_the_program_as_lowered_and_keeps_w
     assert "cublasLtMatmul(" in lt.split("} else {")[0] and "RELU_BIAS" in lt
 
 
-def test_a_product_in_the_pure_cuda_space_keeps_its_fixed_sizes() -> None:
-    """The general path's products are cuBLAS calls: where the space allows no libraries, the tiled kernel stays
-    specialised to the given shapes (and says so), and the candidate is claimed in no other space."""
+# Products in the pure CUDA space: M following the batch (a Linear), and a batched product whose count does.
+PURE_PRODUCTS = [FAMILIES["gemm epilogue"], "expert_bmm_batched.py"]
+TILED = GEMM_VARIANTS[1]
+
+
+def _pure(task: str) -> tuple[object, str, RuntimeBatch]:
     from engine.agents.expert.generate import cuda_batch
 
-    spec = load_task(TASKS / FAMILIES["gemm epilogue"])
+    spec = load_task(TASKS / task)
     prog = lower(spec, convs=True)
-    assert cuda_batch(spec, prog, GEMM_VARIANTS[1], H200, libraries=False) is None
-    assert isinstance(cuda_batch(spec, prog, GEMM_VARIANTS[1], H200), RuntimeBatch)
+    rb = cuda_batch(spec, prog, TILED, H200, libraries=False)
+    assert isinstance(rb, RuntimeBatch), rb
+    return spec, cuda_source(spec, prog, TILED, strategy="test", dev=H200, rb=rb, pure=True), rb
+
+
+def test_a_product_in_the_pure_cuda_space_takes_the_batch_through_its_own_tiled_kernel() -> None:
+    """Where the space allows no libraries the general path's product is the variant's tiled kernel taking the
+    batch (its rows, or its batch count, the kernel's argument; the grid sized from it), its epilogue the stage
+    as lowered after it: no library in the source, and the batch capped where the grid would overflow."""
+    from engine.agents.expert.codegen.gemm import GRID_YZ
+
+    _, src, rb = _pure(FAMILIES["gemm epilogue"])
+    given, general = src.split("hiera_forward(")[1].split("} else {  // any other")
+    assert "cublas" not in src.lower() and "hiera_stage0<<<" in given
+    assert "hiera_stage0_any<<<dim3(3, (unsigned)((hiera_n + 63) / 64), 1)" in general
+    assert "hiera_stage1_any<<<" in general and "if (m >= extent_n) break;" in src
+    assert rb.max_batch == GRID_YZ * 64  # M's tiles in the grid's y
+    _, src, rb = _pure("expert_bmm_batched.py")
+    general = src.split("} else {  // any other")[1]
+    assert "cublas" not in src.lower() and "dim3(1, 1, (unsigned)hiera_n)" in general
+    assert rb.max_batch == GRID_YZ  # the batch count in the grid's z
+    # with libraries allowed, the general path's product is cuBLAS (claimed in cuda_libraries)
+    assert "cublasSgemm" in _general(TASKS / FAMILIES["gemm epilogue"], TILED)[1]
+
+
+# Tiled transposes (the default variant's tiles) whose plane leaves the batch out: a batched transpose, and an
+# NCHW -> NHWC permute with a bias (two batch dims, the batch and H).
+TRANSPOSES = ["expert_transpose.py", "expert_permute_bias_relu.py"]
+
+
+def test_a_tiled_transpose_takes_the_batch_walking_its_tiles_grid_stride() -> None:
+    """The general path's transpose is the tiled kernel, its tile count from this call's elements; each block walks
+    tiles grid-stride, with a barrier between tiles (the next tile's reads overwrite the shared memory)."""
+    for task in TRANSPOSES:
+        _, src, _ = _general(TASKS / task, Variant())
+        general = src.split("} else {  // any other")[1]
+        assert "hiera_stage0_any<<<(unsigned)g, dim3(32, 8)" in general, general
+        kernel = src.split("hiera_stage0_any(")[1].split("\n}\n")[0]
+        assert "for (idx_t tile = blockIdx.x; tile < tiles; tile += gridDim.x)" in kernel
+        assert kernel.count("__syncthreads();") == 2 and "__shared__ float s0" in kernel
+
+
+# The kernels of the pure CUDA space that take the batch beside the row and pointwise ones: the tiled product
+# (both tasks with TILED), the tiled transpose (the default variant's tiles).
+TILED_KERNELS = [(task, "product") for task in PURE_PRODUCTS] + [(task, "transpose") for task in TRANSPOSES]
+
+
+def _tiled(task: str, kind: str) -> tuple[object, str, RuntimeBatch]:
+    return _pure(task) if kind == "product" else _general(TASKS / task, Variant())
+
+
+@pytest.mark.skipif(nvcc() is None, reason="nvcc not found")
+def test_the_tiled_kernels_general_paths_compile_with_nvcc(tmp_path: Path) -> None:
+    jobs = []
+    for task, kind in TILED_KERNELS:
+        spec, src, _ = _tiled(task, kind)
+        d = tmp_path / f"{kind}_{task.removesuffix('.py')}"
+        write_contract(spec, d)  # type: ignore[arg-type]
+        f = d / "general.cu"
+        f.write_text(src)
+        jobs.append((f, compile_command(f, d, src)))
+    assert_all_compile(jobs)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task,kind", TILED_KERNELS)
+def test_the_tiled_kernels_general_paths_are_valid_at_the_sizes_the_checker_draws(task: str, kind: str,
+                                                                                  tmp_path: Path) -> None:
+    """Under the CUDA emulation, through the evaluator, in the pure CUDA space: the tiled kernel taking the batch
+    is valid at every size drawn for it, so the file may serve 1 to 2B."""
+    spec, src, _ = _tiled(task, kind)
+    o: Any = _emulated(spec, src, Space.PURE_CUDA, tmp_path)
+    b = spec.batch.size  # type: ignore[attr-defined]
+    assert o.valid, o.reason
+    assert o.shapes is not None and o.shapes.all_valid and o.shapes.drawn, o.shapes
+    assert o.shapes.coverage == Coverage((1, 2 * b)), o.shapes
 
 
 def test_the_given_batch_runs_the_specialised_kernels_unchanged() -> None:

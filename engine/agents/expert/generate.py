@@ -248,14 +248,12 @@ def cpu_batch(spec: TaskSpec, prog: Program) -> RuntimeBatch | str:
 def cuda_batch(spec: TaskSpec, prog: Program, variant: Variant, dev: DeviceLimits, policy: str = "fp32",
                libraries: bool = True) -> RuntimeBatch | None:
     """The CUDA variant's general path (the batch at run time) when its code allows one, else None. Its products
-    go through cuBLAS: where the space allows no libraries (`libraries` False), a program with products keeps
-    its fixed sizes."""
-    if prog.gemms and not libraries:
-        return None
+    go through cuBLAS, or where the space allows no libraries (`libraries` False) through the variant's tiled
+    kernel taking the batch (cuda_source's `pure`)."""
     others = other_sizes(spec, convs=True)
     if isinstance(others, str):
         return None
-    rb = cuda_runtime_batch(spec, prog, others, variant, dev, policy)
+    rb = cuda_runtime_batch(spec, prog, others, variant, dev, policy, pure=not libraries)
     return rb if isinstance(rb, RuntimeBatch) else None
 
 
@@ -333,15 +331,18 @@ def _render_each(ctx: Context, space: Space, strategy: Strategy, memory: Memory,
             if not space.allows(Space.CUDA_LIBRARIES) and (w.program.convs or
                                                            (v.gemm.impl != "tiled" and w.program.gemms)):
                 continue
-            rb = cuda_batch(ctx.spec, w.program, v, dev, ctx.precision.value, space.allows(Space.CUDA_LIBRARIES))
+            libraries = space.allows(Space.CUDA_LIBRARIES)
+            rb = cuda_batch(ctx.spec, w.program, v, dev, ctx.precision.value, libraries)
             try:
                 src = cuda_source(ctx.spec, w.program, v, strategy=strategy.name, tf32=tf32 and focus == "tf32",
-                                  dev=dev, policy=ctx.precision.value, rb=rb)
+                                  dev=dev, policy=ctx.precision.value, rb=rb, pure=not libraries)
             except ValueError as e:
                 errors.append(str(e))
                 continue
-            # (a general path's products are cuBLAS calls, whatever serves the given batch)
-            library = w.program.convs or (w.program.gemms and (v.gemm.impl != "tiled" or rb is not None))
+            # (a general path's products are cuBLAS calls where the space allows them, whatever serves the given
+            # batch; the tiled kernel's own elsewhere)
+            library = w.program.convs or (w.program.gemms and (v.gemm.impl != "tiled" or
+                                                               (rb is not None and libraries)))
             claimed = Space.CUDA_LIBRARIES if library else Space.PURE_CUDA
             yield seen((fam, v, CandidateKind.CUDA, src, claimed))
     if fam != "torch" and space.allows(Space.LIBRARIES_PYTORCH) and all_seen:

@@ -206,12 +206,13 @@ def half_products(prog: Program) -> Program:
 
 def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: str, tf32: bool = False,
                 title: str = "", dev: DeviceLimits | None = None, policy: str = "fp32",
-                rb: RuntimeBatch | None = None) -> str:
+                rb: RuntimeBatch | None = None, pure: bool = False) -> str:
     """The candidate .cu for `prog` under `variant`, sized for the device `dev` (grids, splits). `policy` is the
     run's precision (contracts/precision.py): under bf16 and fp16, fp32 products may use half tensor cores as
     autocast does. With `rb` (cuda_runtime_batch's for this variant) it also serves any batch in 1..rb.max_batch:
     the kernels specialised to the given shapes run at the given batch, general ones (the batch a kernel argument)
-    at any other. Raises ValueError when the variant cannot apply."""
+    at any other; `pure` (the space allows no libraries): the general path's products are the variant's tiled
+    kernel taking the batch, not cuBLAS calls. Raises ValueError when the variant cannot apply."""
     dev = dev or DeviceLimits()
     gp = variant.gemm
     halves = storage.has_half(prog)
@@ -286,6 +287,14 @@ def cuda_source(spec: TaskSpec, prog: Program, variant: Variant, *, strategy: st
                 general.append(conv_launch(given, st, k, extent=rb.extent(k)))
                 uses_cudnn = True
                 continue
+            if isinstance(st, GemmStage) and pure:
+                # A product for any batch in the pure CUDA space: the tiled kernel, its rows (or batch count) this
+                # call's, its epilogue the stage as lowered after it.
+                kc = gemm_gen.tiled_kernel(given, st, gp, f"hiera_stage{k}_any", None, idx_t, runtime=True)
+                kernels.append(kc.source)
+                general.append(f"    {{\n        const idx_t hiera_n = (idx_t){rb.extent(k)};\n"
+                               f"{_indent(kc.launch)}\n    }}")
+                continue
             if isinstance(st, GemmStage):
                 # A product for any batch: cuBLAS, told this call's M (or batch count); the tuned product (a
                 # cuBLASLt plan, the split, the tiled kernel) serves the given batch.
@@ -352,11 +361,10 @@ def fused_stage(prog: Program, k: int, variant: Variant, idx_t: str, dev: Device
         launch = (f"    if ({cond}) {{\n    {kc.launch.strip()}\n    }} else {{\n"
                   f"    {twin.launch.strip()}\n    }}")
         return [kc.source, twin.source], launch, kc.temps + twin.temps
+    # (a plane across the batch dim keeps its tiles for the given batch; any other runs the flat kernel)
     plane = plane_of(st) if variant.transpose is not None else None
-    if plane is not None:
-        if runtime:
-            raise ValueError(f"stage {k} is a tiled transpose: its tiles are laid out for the given sizes")
-        kc = transpose_kernel(prog, st, plane, variant.transpose, name, idx_t)
+    if plane is not None and not (runtime and plane.dim == 0):
+        kc = transpose_kernel(prog, st, plane, variant.transpose, name, idx_t, runtime)
     else:
         kc = flat_kernel(prog, st, variant.flat, name, idx_t, dev, runtime)
     return [kc.source], kc.launch, kc.temps
@@ -366,10 +374,11 @@ INT_MAX = 2**31 - 1
 
 
 def cuda_runtime_batch(spec: TaskSpec, prog: Program, others: dict[int, Program], variant: Variant,
-                       dev: DeviceLimits | None = None, policy: str = "fp32") -> RuntimeBatch | str:
+                       dev: DeviceLimits | None = None, policy: str = "fp32", pure: bool = False) -> RuntimeBatch | str:
     """Whether the CUDA code of `prog` under `variant` can also take the batch at run time (codegen/runtime_batch.py),
     or why not: each stage's general code is compared across batch sizes (a row stage walked as planned for the
-    given batch; a product as the cuBLAS call the general path makes, under the run's precision `policy`)."""
+    given batch; a product as the cuBLAS call the general path makes, under the run's precision `policy`, or with
+    `pure` as the variant's tiled kernel taking the batch)."""
     dev = dev or DeviceLimits()
     idx_t = index_type(prog)
     plans = {k: row_plans(st, variant, dev) for k, st in enumerate(prog.stages)
@@ -378,6 +387,9 @@ def cuda_runtime_batch(spec: TaskSpec, prog: Program, others: dict[int, Program]
     def render(p: Program, k: int, extent: str) -> str:
         st = p.stages[k]
         try:
+            if isinstance(st, GemmStage) and pure:
+                kc = gemm_gen.tiled_kernel(p, st, variant.gemm, f"hiera_stage{k}_any", None, idx_t, runtime=True)
+                return kc.source + kc.launch
             if isinstance(st, GemmStage):
                 # The general path's product (cuda_source): cuBLAS with the extent in place of M or the count.
                 return gemm_gen.cublas_launch(half_products(p), st, policy, extent=extent)
@@ -391,10 +403,15 @@ def cuda_runtime_batch(spec: TaskSpec, prog: Program, others: dict[int, Program]
     limit = INT32_LIMIT if idx_t == "unsigned int" else 2**62
     rb = runtime_batch(spec, prog, others, render, index_limit=limit, products=True, convs=True)
     if isinstance(rb, RuntimeBatch) and (prog.gemms or prog.convs):
-        # cuBLAS takes M and the batch count as an int, cuDNN its N: the batch is capped where one would overflow.
-        cap = min(INT_MAX // rb.per_sample[k] for k, st in enumerate(prog.stages)
-                  if isinstance(st, (GemmStage, ConvStage)))
-        rb = replace(rb, max_batch=max(rb.batch, min(rb.max_batch, cap)))
+        # cuBLAS takes M and the batch count as an int, cuDNN its N; the tiled kernel's grid has M's tiles in y and
+        # the batch count in z (gemm.GRID_YZ each): the batch is capped where one would overflow.
+        caps = []
+        for k, st in enumerate(prog.stages):
+            if isinstance(st, GemmStage) and pure:
+                caps.append(gemm_gen.GRID_YZ * (1 if st.batch else variant.gemm.tile[0]) // rb.per_sample[k])
+            elif isinstance(st, (GemmStage, ConvStage)):
+                caps.append(INT_MAX // rb.per_sample[k])
+        rb = replace(rb, max_batch=max(rb.batch, min(rb.max_batch, *caps)))
     return rb
 
 

@@ -384,13 +384,26 @@ def epilogue_for(prog: Program, st: GemmStage, nxt: object) -> FusedStage | None
     return nxt if readers == 1 and prog.buffer(st.out).kind == "temp" else None
 
 
+# The tiled kernel's grid: blockIdx.y walks M's tiles, blockIdx.z the batch; CUDA caps both at this.
+GRID_YZ = 65535
+
+
 def tiled_kernel(prog: Program, st: GemmStage, params: GemmParams, name: str, epilogue: FusedStage | None,
-                 idx_t: str) -> KernelCode:
+                 idx_t: str, runtime: bool = False) -> KernelCode:
+    """The product (and `epilogue`, fused into its store) as one shared-memory tiled kernel. `runtime`: the extent
+    that follows the batch (M of a product without a batch dim, else its batch count; codegen/runtime_batch.py) is
+    the kernel's argument `extent_n`, read at the launch from `hiera_n`, with the rows guarded and the grid sized
+    from it: the pure CUDA space's product at any batch (GRID_YZ bounds the extent: cuda_runtime_batch caps the
+    batch)."""
     bm, bn, bk, tm, tn = params.tile
     threads = (bm // tm) * (bn // tn)
     a = operand(st.a, st.m, st.k)
     b = operand(st.b, st.k, st.n)
-    m_full, n_full, k_full = st.m % bm == 0, st.n % bn == 0, st.k % bk == 0
+    if runtime and len(st.batch) > 1:
+        raise ValueError("the tiled kernel takes one batch dim")
+    rows_vary = runtime and not st.batch  # M follows the batch; with a batch dim, the count does
+    m_rows = "extent_n" if rows_vary else str(st.m)  # (n names a column in the body)
+    m_full, n_full, k_full = st.m % bm == 0 and not rows_vary, st.n % bn == 0, st.k % bk == 0
     reads = [st.a.buffer, st.b.buffer]
     if st.bias is not None:
         reads.append(st.bias.buffer)
@@ -406,6 +419,7 @@ def tiled_kernel(prog: Program, st: GemmStage, params: GemmParams, name: str, ep
     batch = prod(st.batch) if st.batch else 1
     if len(st.batch) > 1:
         raise ValueError("the tiled kernel takes one batch dim")
+    batched = bool(st.batch) if runtime else batch > 1  # at run time a batch dim of any size, 1 included
 
     def a_at(m: str, k: str) -> str:
         return storage.ld(prog, st.a.buffer, a.at("A", m, k))
@@ -421,10 +435,11 @@ def tiled_kernel(prog: Program, st: GemmStage, params: GemmParams, name: str, ep
             r, c = "e / " + str(bk), "e % " + str(bk)
         cond = []
         if not m_full:
-            cond.append(f"row0 + m < {st.m}")
+            cond.append(f"row0 + m < {m_rows}")
         if not k_full:
             cond.append(f"k0 + k < {st.k}")
-        val = a_at("row0 + m", "k0 + k")
+        # (rows taken at run time: the row's offset in idx_t, which the batch's cap keeps every index within)
+        val = a_at("(idx_t)(row0 + m)" if rows_vary else "row0 + m", "k0 + k")
         val = f"({' && '.join(cond)}) ? {val} : 0.0f" if cond else val
         return [f"        for (int e = threadIdx.x; e < {bm * bk}; e += {threads}) {{",
                 f"            const int m = {r}, k = {c};",
@@ -448,22 +463,26 @@ def tiled_kernel(prog: Program, st: GemmStage, params: GemmParams, name: str, ep
                 f"            Bs[k][n] = {val};",
                 "        }"]
 
+    size = (f"M=extent_n (the batch's rows, at run time) N={st.n} K={st.k}" if rows_vary else
+            f"M={st.m} N={st.n} K={st.k}" + (", batch extent_n (at run time)" if runtime else
+                                             f", batch {batch}" if batch > 1 else ""))
     lines = [
-        f"// {st.out} = {st.a.buffer} @ {st.b.buffer}: M={st.m} N={st.n} K={st.k}"
-        + (f", batch {batch}" if batch > 1 else "")
+        f"// {st.out} = {st.a.buffer} @ {st.b.buffer}: {size}"
         + f"; {bm}x{bn} tiles over K steps of {bk}, {tm}x{tn} outputs per thread in registers",
     ]
     if epi_exprs:
         lines.append("// epilogue fused into the store: "
                      + "; ".join(f"{o} = {short(describe(e), 100)}" for o, e in epi_exprs))
     lines += [
-        f"__global__ void __launch_bounds__({threads}) {name}({kernel_params(prog, reads, writes)}) {{",
+        f"__global__ void __launch_bounds__({threads}) "
+        f"{name}({kernel_params(prog, reads, writes, ('const idx_t extent_n',) if runtime else ())}) {{",
+        *(["    (void)extent_n;  // the batch count is the grid's z"] if runtime and not rows_vary else []),
         f"    __shared__ float As[{bk}][{bm} + 4];  // +4: rows start on different banks",
         f"    __shared__ float Bs[{bk}][{bn} + 4];",
         f"    const {storage.c_type(prog, st.a.buffer, 'cuda')}* A = {_ptr(prog, st.a.buffer)} + {a.offset}"
-        + (f" + (long long)blockIdx.z * {a.batch_strides[-1]}" if batch > 1 else "") + ";",
+        + (f" + (long long)blockIdx.z * {a.batch_strides[-1]}" if batched else "") + ";",
         f"    const {storage.c_type(prog, st.b.buffer, 'cuda')}* B = {_ptr(prog, st.b.buffer)} + {b.offset}"
-        + (f" + (long long)blockIdx.z * {b.batch_strides[-1]}" if batch > 1 else "") + ";",
+        + (f" + (long long)blockIdx.z * {b.batch_strides[-1]}" if batched else "") + ";",
         f"    const int row0 = blockIdx.y * {bm}, col0 = blockIdx.x * {bn};",
         f"    const int tr = threadIdx.x / {bn // tn}, tc = threadIdx.x % {bn // tn};",
         f"    float acc[{tm}][{tn}];",
@@ -494,12 +513,12 @@ def tiled_kernel(prog: Program, st: GemmStage, params: GemmParams, name: str, ep
         f"        const int m = row0 + tr * {tm} + i;",
     ]
     if not m_full:
-        lines.append(f"        if (m >= {st.m}) break;")
+        lines.append(f"        if (m >= {m_rows}) break;")
     lines += ["#pragma unroll", f"        for (int j = 0; j < {tn}; ++j) {{",
               f"            const int n = col0 + tc * {tn} + j;"]
     if not n_full:
         lines.append(f"            if (n >= {st.n}) break;")
-    base = f"((idx_t)blockIdx.z * {st.m} + m) * {st.n} + n" if batch > 1 else f"(idx_t)m * {st.n} + n"
+    base = f"((idx_t)blockIdx.z * {st.m} + m) * {st.n} + n" if batched else f"(idx_t)m * {st.n} + n"
     lines.append(f"            const idx_t i_out = {base};")
     acc = "acc[i][j]" if st.alpha == 1.0 else f"{st.alpha!r}f * acc[i][j]"
     if st.bias is not None:
@@ -526,5 +545,10 @@ def tiled_kernel(prog: Program, st: GemmStage, params: GemmParams, name: str, ep
         lines.append(f"            {storage.st(prog, st.out, f'{_ptr(prog, st.out)}[i_out]', acc)};")
     lines += ["        }", "    }", "}"]
     grid = f"dim3({-(-st.n // bn)}, {-(-st.m // bm)}, {batch})"
-    launch = f"    {name}<<<{grid}, {threads}, 0, hiera_s>>>({call_args(prog, reads, writes)});"
+    args = call_args(prog, reads, writes)
+    if runtime:
+        grid = (f"dim3({-(-st.n // bn)}, (unsigned)((hiera_n + {bm - 1}) / {bm}), 1)" if rows_vary else
+                f"dim3({-(-st.n // bn)}, {-(-st.m // bm)}, (unsigned)hiera_n)")
+        args += ", hiera_n"
+    launch = f"    {name}<<<{grid}, {threads}, 0, hiera_s>>>({args});"
     return KernelCode("\n".join(lines) + "\n", launch, tuple(reads), tuple(writes))

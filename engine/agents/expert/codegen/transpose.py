@@ -79,20 +79,26 @@ def _term(var: str, stride: int) -> str:
 
 
 def transpose_kernel(prog: Program, stage: FusedStage, plane: Plane, params: TransposeParams, name: str,
-                     idx_t: str) -> KernelCode:
-    """The kernel and its launch. Raises ValueError when the variant cannot apply (tile, grid size)."""
+                     idx_t: str, runtime: bool = False) -> KernelCode:
+    """The kernel and its launch. Raises ValueError when the variant cannot apply (tile, grid size).
+
+    `runtime`: the batch is taken at run time (codegen/runtime_batch.py): the stage's element count is the kernel's
+    argument `n` (`hiera_n` at the launch), the batch dims' count n / (plane's elements), and each block walks the
+    tiles grid-stride (a grid capped at MAX_BLOCKS serves any count). The plane must leave dim 0 (the batch) out."""
     tile, rows = params.tile, params.rows
     if tile % 32 or tile % rows or not 1 <= rows <= tile:
         raise ValueError(f"transpose tile {tile} with 32x{rows} threads: the tile must be a multiple of 32 "
                          "and of the block's rows")
     dom = stage.domain
     c_dim = plane.dim
+    if runtime and c_dim == 0:
+        raise ValueError("the transposed plane holds dim 0 (the batch): its tiles are laid out for the given sizes")
     n_c, n_l = dom[c_dim], dom[-1]
     batch = tuple(n for k, n in enumerate(dom) if k not in (c_dim, len(dom) - 1))
     tiles_c, tiles_l = -(-n_c // tile), -(-n_l // tile)
     n_batch = prod(batch)
     blocks = n_batch * tiles_c * tiles_l
-    if blocks > MAX_BLOCKS:
+    if blocks > MAX_BLOCKS and not runtime:
         raise ValueError(f"{blocks} tiles exceed the grid limit")
     pad = 0 if params.swizzle else 1
     fits = max(1, SMEM_BYTES // (tile * (tile + pad) * 4))
@@ -154,31 +160,52 @@ def transpose_kernel(prog: Program, stage: FusedStage, plane: Plane, params: Tra
 
     what = "; ".join(f"{o} = {short(describe(e), 110)}" for o, e in stage.outputs)
     threads = 32 * rows
+    per_plane = n_c * n_l  # elements of one batch index's plane
+    batched = runtime or n_batch > 1
     lines = [
         f"// {what}",
-        f"// tiled transpose of the plane (dim {c_dim}: {n_c}) x (last dim: {n_l}), batch {n_batch}: "
+        f"// tiled transpose of the plane (dim {c_dim}: {n_c}) x (last dim: {n_l}), "
+        + (f"batch n / {per_plane} (at run time)" if runtime else f"batch {n_batch}") + ": "
         f"{tile}x{tile} tiles, 32x{rows} threads, {'xor-swizzled' if params.swizzle else '+1 padded'} "
         "shared memory; reads and writes both coalesced.",
-        f"__global__ void __launch_bounds__({threads}) {name}({kernel_params(prog, list(reads), writes)}) {{",
+        f"__global__ void __launch_bounds__({threads}) "
+        f"{name}({kernel_params(prog, list(reads), writes, ('const idx_t n',) if runtime else ())}) {{",
     ]
     lines += [f"    __shared__ float s{k}[{tile}][{tile + pad}];" for k in range(len(staged))]
+    ind = "    " if runtime else ""  # the tile loop's body (runtime) one level in
+    if runtime:
+        lines += [f"    const idx_t tiles = n / {per_plane} * {tiles_c * tiles_l};",
+                  "    for (idx_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {"]
+    else:
+        lines.append("    const idx_t tile = blockIdx.x;")
     lines += [
-        "    const idx_t tile = blockIdx.x;",
-        f"    const idx_t l0 = (tile % {tiles_l}) * {tile};",
-        f"    const idx_t c0 = ((tile / {tiles_l}) % {tiles_c}) * {tile};" if n_batch > 1 else
-        f"    const idx_t c0 = (tile / {tiles_l}) * {tile};",
-        f"    const idx_t b = tile / {tiles_l * tiles_c};" if n_batch > 1 else "    const idx_t b = 0;",
-        "    (void)b;",
+        f"{ind}    const idx_t l0 = (tile % {tiles_l}) * {tile};",
+        f"{ind}    const idx_t c0 = ((tile / {tiles_l}) % {tiles_c}) * {tile};" if batched else
+        f"{ind}    const idx_t c0 = (tile / {tiles_l}) * {tile};",
+        f"{ind}    const idx_t b = tile / {tiles_l * tiles_c};" if batched else f"{ind}    const idx_t b = 0;",
+        f"{ind}    (void)b;",
     ]
     head_at = len(lines)
+    body: list[str] = []
     if staged:
-        lines += _loop(per_y, per_x, p1, guard, body1)
-        lines.append("    __syncthreads();")
-    lines += _loop(per_y, per_x, p2, guard, body2)
+        body += _loop(per_y, per_x, p1, guard, body1)
+        body.append("    __syncthreads();")
+    body += _loop(per_y, per_x, p2, guard, body2)
+    if runtime and staged:
+        body.append("    __syncthreads();  // the next tile's first phase overwrites what this one read")
+    lines += [ind + ln for ln in body]
+    if runtime:
+        lines.append("    }")
     lines.append("}")
-    lines[head_at:head_at] = base_lines
-    launch = (f"    {name}<<<{blocks}, dim3(32, {rows}), 0, hiera_s>>>"
-              f"({call_args(prog, list(reads), writes)});")
+    lines[head_at:head_at] = [ind + ln for ln in base_lines]
+    if runtime:
+        launch = (f"    {{\n        unsigned long long g = (unsigned long long)hiera_n / {per_plane} * "
+                  f"{tiles_c * tiles_l};\n        g = g < 1 ? 1 : g > {MAX_BLOCKS}ull ? {MAX_BLOCKS}ull : g;\n"
+                  f"        {name}<<<(unsigned)g, dim3(32, {rows}), 0, hiera_s>>>"
+                  f"({call_args(prog, list(reads), writes)}, hiera_n);\n    }}")
+    else:
+        launch = (f"    {name}<<<{blocks}, dim3(32, {rows}), 0, hiera_s>>>"
+                  f"({call_args(prog, list(reads), writes)});")
     return KernelCode("\n".join(lines) + "\n", launch, tuple(reads), tuple(writes))
 
 
