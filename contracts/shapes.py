@@ -283,6 +283,26 @@ class ShapeReport:
                          "(geometric mean; the reference's own speed where it runs the reference)")
         return "; ".join(parts) or f"checked at batch {self.batch} only"
 
+    def speeds_text(self) -> str:
+        """Its speed at each size checked as an exported file serves it, for the file's docstring, e.g. "At the
+        other batch sizes checked (brief timings): 4.5x at 1, 4.4x at 127, the reference at 512 (not served);
+        4.6x across them and the given batch (geometric mean)." Empty when no other size was checked or the
+        given figure is not known."""
+        across = self.across_sizes
+        if across is None or not any(c.status != SKIPPED for c in self.checks):
+            return ""
+        served = self.served.batch_range
+        said = []
+        for c in self.checks:
+            if c.status == SKIPPED:
+                continue
+            if served is None or not served[0] <= c.batch <= served[1]:
+                said.append(f"the reference at {c.batch} (not served)")
+            elif c.speedup is not None:
+                said.append(f"{ratio_text(c.speedup, 0.1, 'x')} at {c.batch}")
+        return (f"At the other batch sizes checked (brief timings): {', '.join(said)}; "
+                f"{ratio_text(across, 0.1, 'x')} across them and the given batch (geometric mean).")
+
     def not_valid(self) -> str:
         """The sizes it was not valid at, by status, e.g. "declined at batch 1, 512; incorrect at batch 1023"
         (the flag's and the CLI's short form; summary() gives the reasons too)."""

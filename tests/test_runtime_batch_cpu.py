@@ -174,6 +174,9 @@ def test_optimize_then_export_gives_a_file_whose_kernel_serves_a_doubled_and_an_
     served = ShapeReport.from_json(shapes).served.batch_range
     assert said["batch_range"] == (list(served) if served else None), said
     assert "as run" in said["serves"] or not served, said
+    # the file's docstring gives its speed at each size checked as it serves them, beside the given figure
+    doc = (tmp_path / said["py"]).read_text().split('"""')[1]
+    assert "At the other batch sizes checked (brief timings):" in doc and "(geometric mean)" in doc, doc
     inside = [x for x in (512, 301) if served and served[0] <= x <= served[1]]
     rows, calls, err = _call(tmp_path / said["py"], 256, [512, 301], tmp_path / "ext")
     assert [r["ok"] for r in rows] == [True, True], (rows, err[-2000:])

@@ -212,6 +212,10 @@ def test_the_best_is_chosen_on_every_size_checked_not_the_given_one_alone() -> N
     assert figure_key(fig(7.0), None) == figure_key(fig(7.0))  # nothing else checked: the given figure alone
     # said where the shapes are: the file's figure across the sizes, beside each size's own
     assert "4.6x across the sizes checked" in general.summary(), general.summary()
+    assert general.speeds_text() == ("At the other batch sizes checked (brief timings): 4.5x at 1, 4.5x at 127, "
+                                     "4.5x at 512; 4.6x across them and the given batch (geometric mean).")
+    assert fixed.speeds_text().startswith("At the other batch sizes checked (brief timings): the reference at 1 "
+                                          "(not served), the reference at 127 (not served)")
     # a size served but not timed counts nothing; a size not checked (skipped) counts nothing
     untimed = ShapeReport(256, (ShapeCheck(1, "valid"), ShapeCheck(512, SKIPPED, "memory")), drawn=True,
                           given_speedup=3.0)

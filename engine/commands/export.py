@@ -75,7 +75,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         serves += f", as run {found.run_id} verified it ({found.candidate_id}: {found.report.summary()})"
     elif spec.batch is not None:
         serves += ": no run in this workspace verified this kernel at batch sizes drawn for it"
-    py.write_text(modelnew_source(spec, source, cuda=cuda, note=f"Kernel: {kernel.name}.", cover=cover,
+    speeds = found.report.speeds_text() if found is not None else ""
+    py.write_text(modelnew_source(spec, source, cuda=cuda, note=f"Kernel: {kernel.name}. {speeds}".strip(), cover=cover,
                                   library=check.library))  # type: ignore[union-attr]
     kernel.write_text(source)
     note = first_import_note(cuda)

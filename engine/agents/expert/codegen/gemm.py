@@ -108,8 +108,7 @@ def cublas_launch(prog: Program, st: GemmStage, policy: str = "fp32", extent: st
     fp16 operands, or fp32 ones under those policies, through cublasGemmEx(StridedBatchedEx) (module docstring).
     `extent`: the product takes the batch at run time (_runtime_sizes), any M or count the library is given."""
     tab, tc, compute = product_types(prog, st, policy)
-    if (tab, tc, compute) != ("CUDA_R_32F", "CUDA_R_32F", "CUBLAS_COMPUTE_32F"):
-        return _gemm_ex_launch(prog, st, tab, tc, compute, extent)
+    ex = (tab, tc, compute) != ("CUDA_R_32F", "CUDA_R_32F", "CUBLAS_COMPUTE_32F")  # the typed (Ex) calls
     a = operand(st.a, st.m, st.k)
     b = operand(st.b, st.k, st.n)
     loops, a_off, b_off, c_off, last, sa, sb, sc = _batch_loops(st, a, b)
@@ -119,19 +118,23 @@ def cublas_launch(prog: Program, st: GemmStage, policy: str = "fp32", extent: st
     opa = "CUBLAS_OP_T" if a.trans else "CUBLAS_OP_N"
     opb = "CUBLAS_OP_T" if b.trans else "CUBLAS_OP_N"
     pa, pb, pc = _ptr(prog, st.a.buffer), _ptr(prog, st.b.buffer), _ptr(prog, st.out)
+    types = f"{tab} operands, {tc} out, {compute}; " if ex else ""
     out = [f"    // {st.out} = {st.a.buffer} @ {st.b.buffer}: M={m} N={st.n} K={st.k}"
            + (f", batch {_batch_text(st, extent)}" if st.batch else "")
-           + " (column-major: C^T = B^T A^T)",
+           + f" ({types}column-major: C^T = B^T A^T)",
            "    {", f"        const float alpha = {st.alpha!r}f, beta = 0.0f;"]
     out += ["    " + ln for ln in loops]
-    args_common = f"{opb}, {opa}, {st.n}, {m}, {st.k}, &alpha"
-    if not st.batch:
-        out.append(f"{ind}    if (cublasSgemm(hiera_h, {args_common}, {pb} + {b_off}, {b.ld}, {pa} + {a_off}, {a.ld}, "
-                   f"&beta, {pc} + {c_off}, {st.n}) != CUBLAS_STATUS_SUCCESS) return 5;")
-    else:
-        out.append(f"{ind}    if (cublasSgemmStridedBatched(hiera_h, {args_common}, {pb} + {b_off}, {b.ld}, {sb}, "
-                   f"{pa} + {a_off}, {a.ld}, {sa}, &beta, {pc} + {c_off}, {st.n}, {sc}, {count}) "
-                   "!= CUBLAS_STATUS_SUCCESS) return 5;")
+    common = f"{opb}, {opa}, {st.n}, {m}, {st.k}, &alpha"
+    # Each operand as (pointer, [type,] leading dim[, batch stride]): the Ex calls name the types, the strided
+    # batched ones the strides.
+    ta, tcc = (f", {tab}", f", {tc}") if ex else ("", "")
+    sb_, sa_, sc_ = (f", {sb}", f", {sa}", f", {sc}") if st.batch else ("", "", "")
+    tail = f", {count}" if st.batch else ""
+    tail += f", {compute}, CUBLAS_GEMM_DEFAULT" if ex else ""
+    name = {(False, False): "cublasSgemm", (False, True): "cublasSgemmStridedBatched",
+            (True, False): "cublasGemmEx", (True, True): "cublasGemmStridedBatchedEx"}[(ex, bool(st.batch))]
+    out.append(f"{ind}    if ({name}(hiera_h, {common}, {pb} + {b_off}{ta}, {b.ld}{sb_}, {pa} + {a_off}{ta}, "
+               f"{a.ld}{sa_}, &beta, {pc} + {c_off}{tcc}, {st.n}{sc_}{tail}) != CUBLAS_STATUS_SUCCESS) return 5;")
     out += ["    " + "    " * (depth - d) + "}" for d in range(depth)]
     out.append("    }")
     return "\n".join(out)
@@ -139,35 +142,6 @@ def cublas_launch(prog: Program, st: GemmStage, policy: str = "fp32", extent: st
 
 def _batch_text(st: GemmStage, extent: str | None) -> str:
     return "x".join(map(str, st.batch)) if extent is None else f"{extent} (this call's)"
-
-
-def _gemm_ex_launch(prog: Program, st: GemmStage, tab: str, tc: str, compute: str, extent: str | None = None) -> str:
-    a = operand(st.a, st.m, st.k)
-    b = operand(st.b, st.k, st.n)
-    loops, a_off, b_off, c_off, last, sa, sb, sc = _batch_loops(st, a, b)
-    m, count = _runtime_sizes(st, extent, last)
-    depth = len(loops)
-    ind = "    " * (depth + 1)
-    opa = "CUBLAS_OP_T" if a.trans else "CUBLAS_OP_N"
-    opb = "CUBLAS_OP_T" if b.trans else "CUBLAS_OP_N"
-    pa, pb, pc = _ptr(prog, st.a.buffer), _ptr(prog, st.b.buffer), _ptr(prog, st.out)
-    out = [f"    // {st.out} = {st.a.buffer} @ {st.b.buffer}: M={m} N={st.n} K={st.k}"
-           + (f", batch {_batch_text(st, extent)}" if st.batch else "")
-           + f" ({tab} operands, {tc} out, {compute}; column-major: C^T = B^T A^T)",
-           "    {", f"        const float alpha = {st.alpha!r}f, beta = 0.0f;"]
-    out += ["    " + ln for ln in loops]
-    common = f"{opb}, {opa}, {st.n}, {m}, {st.k}, &alpha"
-    if not st.batch:
-        out.append(f"{ind}    if (cublasGemmEx(hiera_h, {common}, {pb} + {b_off}, {tab}, {b.ld}, {pa} + {a_off}, "
-                   f"{tab}, {a.ld}, &beta, {pc} + {c_off}, {tc}, {st.n}, {compute}, CUBLAS_GEMM_DEFAULT) "
-                   "!= CUBLAS_STATUS_SUCCESS) return 5;")
-    else:
-        out.append(f"{ind}    if (cublasGemmStridedBatchedEx(hiera_h, {common}, {pb} + {b_off}, {tab}, {b.ld}, {sb}, "
-                   f"{pa} + {a_off}, {tab}, {a.ld}, {sa}, &beta, {pc} + {c_off}, {tc}, {st.n}, {sc}, {count}, "
-                   f"{compute}, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) return 5;")
-    out += ["    " + "    " * (depth - d) + "}" for d in range(depth)]
-    out.append("    }")
-    return "\n".join(out)
 
 
 CUBLAS_HANDLE = r"""
