@@ -21,6 +21,7 @@ from engine.agents.expert.lowering import lower
 from engine.evaluate import Candidate, CandidateKind, EvalSettings, Evaluator
 from engine.evaluate.outcome import Status
 from engine.task.spec import TaskSpec, load_task
+from tests.conftest import TASKS
 from tests.cuda_emu import EMULATED_CALL_S, emulated_cpp
 
 H200 = device_limits({"sms": 132, "capability": "90"})
@@ -170,3 +171,19 @@ def test_group_and_instance_norm_lower_to_statistics_and_one_pointwise_pass(name
             for rp in (RowParams(threads=16, cache=False), RowParams(threads=8, split=2))]
     outs = _evaluate(s, srcs, tmp_path)
     assert all(o.valid for o in outs), [o.reason for o in outs]
+
+
+def test_a_row_too_long_to_cache_in_a_1024_thread_blocks_registers_is_streamed() -> None:
+    """A 1024-thread block leaves 64 registers a thread: a row of 32768 read through two loads (x and the bias) would
+    cache 64 floats a thread and spill (the pre-flight's level2/56: 140-232 bytes a thread). It streams; smaller
+    blocks keep the full REG_BUDGET."""
+    from engine.agents.expert.codegen.reduction import REG_BUDGET, cache_budget
+
+    assert cache_budget(1024) == 32 and cache_budget(512) == cache_budget(256) == REG_BUDGET
+    spec = load_task(TASKS / "expert_bias_sigmoid_rowsum.py")
+    [st] = [s for s in lower(spec).stages if isinstance(s, FusedStage) and s.has_reduction]
+    whole = RowParams(split=1)  # a block per row (4 rows would be split across the device otherwise)
+    plan = row_plan(st, whole, H200)
+    assert (plan.t, plan.mode) == (1024, "loop"), plan
+    # what it would cache is exactly REG_BUDGET (cached under the budget alone, as before), twice a 1024-thread's
+    assert plan.nv * plan.vec * 2 == REG_BUDGET == 2 * cache_budget(plan.t)

@@ -49,6 +49,7 @@ from engine.agents.expert.ir import Buffer, Const, Expr, FusedStage, Load, Progr
 
 LANES = "xyzw"
 REG_BUDGET = 64  # cached floats per thread before caching would cost occupancy (or spill)
+REG_HEADROOM = 32  # registers a row kernel's thread needs beside its cached row (indices, the math, the sums)
 UNROLL = 4  # unrolled trips of a streamed column loop: loads in flight without code growing with the row
 SPLIT_MIN_VECTORS = 8  # a split row gives each thread at least this many vectors per chunk
 MAX_SPLIT = 1024  # chunks per row at most (the partials of a row are combined by one block)
@@ -122,6 +123,14 @@ def choose_threads(d: int, rows: int, params: RowParams, vec: int) -> int:
     return _pow2_floor(max(1, min(1024, int(t * params.scale))))  # powers of two only (shuffle widths)
 
 
+def cache_budget(block_threads: int) -> int:
+    """Cached floats per thread for a block of this many threads: REG_BUDGET, less where the registers a thread may
+    have (the SM's 65536 over the block's threads, at most 255) would not hold them beside REG_HEADROOM. A
+    1024-thread block gets 64 registers a thread: a row cached in 64 of them spilled (level2/56's sum over rows
+    of 32768: 140-232 bytes of spills a thread in the pre-flight), so it streams instead."""
+    return max(0, min(REG_BUDGET, min(255, 65536 // max(1, block_threads)) - REG_HEADROOM))
+
+
 def choose_rows_per_block(t: int, rows: int, params: RowParams) -> int:
     if t > 32:
         return 1
@@ -180,7 +189,7 @@ def row_plan(stage: FusedStage, params: RowParams, dev: DeviceLimits) -> RowPlan
         t = params.threads if params.threads and params.threads <= 32 else int(8 * params.scale)
         t = _pow2_floor(max(1, min(t, d, 32)))
         nv = -(-d // t)
-        fits = params.cache and nv * n_varying <= REG_BUDGET
+        fits = params.cache and nv * n_varying <= cache_budget(t * 32)
         return RowPlan("registers" if fits else "loop", 1, t, 32, nv, 1, d, True, not fits and params.online)
     vec = params.vec if d % params.vec == 0 else 1
     t = choose_threads(d, rows, params, vec)
@@ -202,7 +211,7 @@ def row_plan(stage: FusedStage, params: RowParams, dev: DeviceLimits) -> RowPlan
         split = -(-d // chunk)
         if split > 1:
             return RowPlan("split", vec, t, 1, chunk // per, split, chunk, False, params.online)
-    fits = params.cache and nv * vec * n_varying <= REG_BUDGET
+    fits = params.cache and nv * vec * n_varying <= cache_budget(t * rpb)
     return RowPlan("registers" if fits else "loop", vec, t, rpb, nv, 1, d, False, not fits and params.online)
 
 
