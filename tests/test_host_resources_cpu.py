@@ -269,3 +269,45 @@ def test_without_control_groups_every_limit_falls_back_and_says_so(monkeypatch) 
     group = cgroups.Group((Path("/nonexistent"),), True, None)
     assert "data_bytes" not in runner_rlimits(spec, group)  # a memory cgroup holds it instead
     assert "processes" in runner_rlimits(spec, group)  # a group without pids.max does not cap processes
+
+
+def test_two_processes_building_the_same_kernel_compile_it_once_and_both_get_it(tmp_path: Path) -> None:
+    """Two workers sharing a build cache (hiera bench --devices on one host) asked for the same source at once: the
+    second waits for the first's build and takes its library (cached), instead of rewriting the source and the log
+    under the first's compiler. Control: each in a cache of its own compiles (neither is cached)."""
+    import multiprocessing
+
+    from engine.task.contract import write_contract
+    from engine.task.spec import load_task
+
+    write_contract(load_task(TASKS / "scale_bias_relu.py"), tmp_path / "contract")
+    source = (Path(__file__).resolve().parent / "data" / "candidates" / "scale_bias_relu.cpp").read_text()
+    ctx = multiprocessing.get_context("spawn")
+
+    def race(caches: list[Path]) -> list[tuple[bool, bool]]:
+        with ctx.Manager() as m:
+            q, gate = m.Queue(), m.Barrier(len(caches))
+            procs = [ctx.Process(target=_build_once, args=(tmp_path / "contract", c, source, gate, q))
+                     for c in caches]
+            for p in procs:
+                p.start()
+            for p in procs:
+                p.join(120)
+            return sorted(q.get(timeout=5) for _ in procs)
+
+    assert race([tmp_path / "own1", tmp_path / "own2"]) == [(True, False), (True, False)]  # control
+    shared = tmp_path / "shared"
+    assert race([shared, shared]) == [(True, False), (True, True)]
+    [entry] = [p for p in shared.iterdir() if p.is_dir()]
+    assert (entry / "candidate.so").stat().st_size > 0
+
+
+def _build_once(contract: Path, cache: Path, source: str, gate: Any, q: Any) -> None:
+    """One worker's build (a spawned process): (ok, cached) on the queue."""
+    from engine.evaluate.build import BuildConfig, build_one
+    from engine.evaluate.outcome import Candidate, CandidateKind
+
+    cfg = BuildConfig(contract, cache, jobs=1)
+    gate.wait()
+    r = build_one(Candidate("c", CandidateKind.CPP, source), cfg)
+    q.put((r.ok, r.cached))

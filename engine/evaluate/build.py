@@ -13,13 +13,15 @@ seeing the toolchain, the contract's header, the libraries' headers the space al
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import re
 import shutil
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -157,6 +159,20 @@ def _errors_first(log: str) -> str:
     return "\n".join(errors[:30] + (["..."] if rest and errors else []) + rest[:60])
 
 
+@contextlib.contextmanager
+def _building(entry: Path) -> Iterator[None]:
+    """Held while one build of a cache entry runs: another process or thread building the same source (two
+    workers of `hiera bench --devices` on one task, two equal candidates in a batch) waits, then finds the library
+    instead of rewriting the source, the log and the sandbox's files under a compiler that is reading them."""
+    entry.mkdir(parents=True, exist_ok=True)
+    with open(entry / ".build.lock", "a") as f:  # inside the entry: pruned with it
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def build_one(cand: Candidate, cfg: BuildConfig) -> BuildResult:
     if cand.kind is CandidateKind.MODELNEW:
         # A ModelNew compiles itself (load_inline) when the worker imports it; nothing to do here.
@@ -165,11 +181,17 @@ def build_one(cand: Candidate, cfg: BuildConfig) -> BuildResult:
     key = _cache_key(cand, cfg)
     d = cfg.cache_dir / key
     lib = d / "candidate.so"
-    if lib.exists():
-        build_cache.touch(lib)
-        return BuildResult(True, str(lib), time.perf_counter() - t0, True, (d / "build.log").read_text()
-                           if (d / "build.log").exists() else "")
-    d.mkdir(parents=True, exist_ok=True)
+    if not lib.exists():
+        with _building(d):
+            if not lib.exists():  # (built meanwhile by whoever held the lock)
+                return _build(cand, cfg, d, lib, t0)
+    build_cache.touch(lib)
+    return BuildResult(True, str(lib), time.perf_counter() - t0, True, (d / "build.log").read_text()
+                       if (d / "build.log").exists() else "")
+
+
+def _build(cand: Candidate, cfg: BuildConfig, d: Path, lib: Path, t0: float) -> BuildResult:
+    """Compile into cache entry `d` (its lock held: _building)."""
     cuda = cand.kind is CandidateKind.CUDA
     src = d / kernel_build.SOURCE_NAME[cuda]
     src.write_text(kernel_build.source_text(cand.source, cuda))
