@@ -94,6 +94,17 @@ def _run_json(cmd: list[str], timeout_s: float) -> tuple[dict[str, Any] | None, 
 
 # Why a task's speed-of-light cell is empty.
 NO_BOUND = "no speed of light: the run gave no bound (a graph that did not trace, or ceilings not measured)"
+
+
+def other_card(ours: str, theirs: str) -> bool:
+    """Whether two device names say two different cards (names from engines before the field, "cuda:0 (NVIDIA
+    H200)", are read by their name in brackets; an unknown name says nothing)."""
+
+    def name(s: str) -> str:
+        return s.split("(", 1)[1].rstrip(")").strip() if "(" in s else s.strip()
+    return bool(name(ours)) and bool(name(theirs)) and name(ours) != name(theirs)
+
+
 def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Path) -> TaskResult | None:
     """The task's result; None when its optimize run was stopped (a Ctrl-C reaches the whole process group):
     nothing more is started for it and nothing is saved, so the next bench measures it again."""
@@ -150,6 +161,14 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
         by_file = {ev.get("candidate_file"): ev for ev in lines}
         for mode, path in paths.items():
             ev = by_file.get(str(path))
+            card = str((ev or {}).get("device_name") or "")
+            if ev and other_card(r.device_name, card):
+                # Both figures are ratios to eager, but each on its own card: set side by side they would compare
+                # two GPUs, not hiera and torch.compile.
+                r.compile[mode], r.compile_status[mode] = None, "error"
+                r.compile_reason[mode] = (f"timed on {card}, hiera's figures on {r.device_name}: figures from two "
+                                          "cards are not compared")
+                continue
             r.compile[mode] = ev.get("speedup") if ev else None
             if ev and ev.get("spread") is not None:
                 r.compile_spread[mode] = ev["spread"]

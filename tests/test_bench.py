@@ -276,3 +276,32 @@ def test_budget_curve_is_cut_from_each_tasks_trajectory_and_the_time_split_sums_
     assert s["time_split_s"]["build"] == pytest.approx(5.0) and s["time_split_s"]["other"] == pytest.approx(3.0)
     md = bench_markdown([late, early, never], bench_summary([late, early, never]), "# t")
     assert "| overall | 18 | 67% | 67% |" in md and "first round in the best's space" in md
+
+
+def test_a_baseline_timed_on_another_card_than_hieras_figure_is_not_compared(tmp_path: Path, monkeypatch) -> None:
+    """A task's torch.compile figure timed on another card than hiera's (a worker moved between GPUs, a baseline
+    from another host) is not set beside it: no figure, status error, the reason naming both cards. Control: the
+    same card's figure is kept."""
+    task = tmp_path / "t.py"
+    task.write_text(TASK)
+    result = {"run_id": "r1", "status": "finished", "device": "cuda:0", "device_name": "NVIDIA H200", "rounds": [],
+              "best": {"speedup": 2.0, "candidate_ms": 1.0}}
+
+    def fake(card: str) -> None:
+        def lines(cmd: list[str], timeout_s: float) -> tuple[list[dict], str]:
+            files = cmd[cmd.index("eval") + 2:cmd.index("--json")]
+            return [{"candidate_file": f, "speedup": 1.1, "status": "valid", "device": "cuda:0",
+                     "device_name": card} for f in files], ""
+        monkeypatch.setattr(suite_bench, "_run_json", lambda cmd, timeout_s: (result, ""))
+        monkeypatch.setattr(suite_bench, "_run_json_lines", lines)
+
+    args = {"backend": "expert", "rounds": 1, "candidates": 1, "precision": "fp32", "task_timeout_s": 60}
+    fake("NVIDIA H100 80GB HBM3")
+    r = suite_bench.run_task("l1", task, "cuda:0", args, tmp_path / "out")
+    assert r is not None and r.compile == {"default": None, "max-autotune": None}, r.compile
+    assert r.compile_status["default"] == "error"
+    assert "NVIDIA H100 80GB HBM3" in r.compile_reason["default"] and "NVIDIA H200" in r.compile_reason["default"]
+    fake("NVIDIA H200")  # control
+    r = suite_bench.run_task("l1", task, "cuda:0", args, tmp_path / "out2")
+    assert r is not None and r.compile == {"default": 1.1, "max-autotune": 1.1}, r.compile
+    assert suite_bench.other_card("cuda:0 (NVIDIA H200)", "NVIDIA H100") and not suite_bench.other_card("", "x")
