@@ -22,7 +22,7 @@ from typing import Any, ClassVar, TypeVar
 
 from contracts import verdict as rule
 from contracts.regions import RegionTimes
-from contracts.shapes import ShapeReport
+from contracts.shapes import SKIPPED, ShapeReport
 from contracts.speed_of_light import SpeedOfLight
 from contracts.verdict import Verdict, verdict_of  # noqa: F401 - the rule's home is contracts/verdict.py
 
@@ -169,28 +169,55 @@ def not_delivered_reason(fig: Figure | BestFigure, flags: Iterable[str] = ()) ->
 T = TypeVar("T")
 
 
-def pick_best(pool: Iterable[T], key: Callable[[T], Any], retimed: Callable[[T], bool]) -> T | None:
+def pick_best(pool: Iterable[T], key: Callable[[T], Any], retimed: Callable[[T], bool],
+              shapes: Callable[[T], ShapeReport | None] | None = None) -> T | None:
     """The canonical best of a pool of valid candidates (each with its latest figure; a failed re-timing has
     already removed its candidate): once any candidate has been re-timed, the best re-timed one, else the best
     first pair, "best" by `key` (figure_key: faster ones first, then the highest lower end of the interval, so a
-    steady 3.0x beats a 13x whose interval reaches below 1). The loop, `hiera report` and the language server all
-    apply this rule."""
+    steady 3.0x beats a 13x whose interval reaches below 1) and, with `shapes`, on every batch size checked
+    (best_by). The loop, `hiera report` and the language server all apply this rule."""
     items = list(pool)
     fresh = [x for x in items if retimed(x)]
-    return max(fresh or items, key=key, default=None)
+    return best_by(fresh or items, key, shapes)
 
 
-def figure_key(fig: Figure | BestFigure | None, shapes: ShapeReport | None = None) -> tuple[int, float, float]:
+def best_by(items: Iterable[T], key: Callable[[T], Any], shapes: Callable[[T], ShapeReport | None] | None = None
+            ) -> T | None:
+    """The largest by `key` (figure_key), chosen on every batch size checked where that is known (issue 38):
+    among the candidates checked at other sizes, the largest by key weighed by what each delivers there
+    (weighed: a kernel 7x at the given batch whose file serves no other size loses to one 5x at every size); that
+    one against the largest of the rest (not checked at other sizes: a ModelNew under `--shapes contract`, a task
+    without a batch to vary) by key alone, for an unchecked candidate's speed at other sizes is not known and
+    must not be taken as kept."""
+    items = list(items)
+    if shapes is None:
+        return max(items, key=key, default=None)
+    seen = [x for x in items if checked_at_other_sizes(shapes(x))]
+    rest = [x for x in items if not checked_at_other_sizes(shapes(x))]
+    finalists = [b for b in (max(seen, key=lambda x: weighed(key(x), shapes(x)), default=None),
+                             max(rest, key=key, default=None)) if b is not None]
+    return max(finalists, key=key, default=None)
+
+
+def checked_at_other_sizes(shapes: ShapeReport | None) -> bool:
+    """A shape report that says what the candidate delivers beyond the given batch: its given figure known and at
+    least one other size checked."""
+    return shapes is not None and bool(shapes.given_speedup) and any(c.status != SKIPPED for c in shapes.checks)
+
+
+def weighed(key: tuple[int, float, float], shapes: ShapeReport | None) -> tuple[int, float, float]:
+    """figure_key with its lower end and speedup weighed by ShapeReport.size_factor (what the file delivers across
+    the sizes checked over the given figure)."""
+    w = shapes.size_factor if shapes is not None else 1.0
+    return (key[0], key[1] * w, key[2] * w)
+
+
+def figure_key(fig: Figure | BestFigure | None) -> tuple[int, float, float]:
     """What pick_best ranks a figure by: contracts/verdict.py rank (faster first, then the interval's lower end),
-    the speedup last among equals; the lower end and the speedup weighed by what the candidate delivers at the
-    other batch sizes it was checked on (ShapeReport.size_factor: 1 where it serves them as fast as the given
-    shapes, less where it is slower there or the exported file runs the reference), so the best is chosen on
-    every size checked, not on the given one alone (issue 38)."""
+    the speedup last among equals."""
     if fig is None:
         return (0, 0.0, 0.0)
-    weight = shapes.size_factor if shapes is not None else 1.0
-    faster, low = rule.rank(fig.verdict, fig.low)
-    return (faster, low * weight, (fig.speedup or 0.0) * weight)
+    return (*rule.rank(fig.verdict, fig.low), fig.speedup or 0.0)
 
 
 def row_figure(row: Mapping[str, Any], retimed: bool) -> Figure | None:
@@ -234,8 +261,8 @@ def latest_figures(rows: list[Json]) -> dict[str, tuple[Json, bool]]:
 
 def best_of_rows(rows: list[Json]) -> tuple[Json, bool] | None:
     """The canonical best (pick_best) of stored candidate rows: (its row, re-timed?) or None."""
-    return pick_best(latest_figures(rows).values(), lambda x: figure_key(row_figure(x[0], x[1]), shapes_of(x[0])),
-                     lambda x: x[1])
+    return pick_best(latest_figures(rows).values(), lambda x: figure_key(row_figure(x[0], x[1])), lambda x: x[1],
+                     lambda x: shapes_of(x[0]))
 
 
 # --- the result object ------------------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ from contracts.runrecord import (
     RunResult,
     RunStarted,
     Tokens,
+    best_by,
     event_json,
     figure_key,
 )
@@ -57,6 +58,7 @@ from engine.loop_state import (
     EventSink,
     LoopSettings,
     LoopState,
+    best_first_pair,
     best_of,
     bottleneck_text,
     candidate_id,
@@ -354,8 +356,8 @@ class Loop:
                                     cap=lambda s: self.deadline.cap(s, self._retime_reserve(state)))
         self._round_costs(cands, outcomes)
         self.plan.end_round(r, of)
-        round_best = max((o for o in outcomes if o.valid), key=lambda o: figure_key(figure(o, False), o.shapes),
-                         default=None)
+        round_best = best_by([o for o in outcomes if o.valid], lambda o: figure_key(figure(o, False)),
+                             lambda o: o.shapes)
         if self.settings.profile and state.best is not None and round_best is not None \
                 and round_best.candidate_id == state.best.candidate.id:
             skip = self.profiles.not_needed(state, ctx, r)
@@ -414,9 +416,10 @@ class Loop:
         if not o.valid or not o.speedup:
             return
         state.valid[c.id] = Best(c, o, r, space, d)
-        # The best so far by the run's rule (faster first, then the interval's lower end), among first pairs.
-        if state.best is None or state.valid[c.id].key > state.best.key:
-            state.best = state.valid[c.id]
+        # The best so far by the run's rule (faster first, then the interval's lower end, on every size checked).
+        was = state.best
+        state.best = best_first_pair(state.valid.values())
+        if state.best is not was:
             self._keep_best(state)
 
     def _keep_best(self, state: LoopState) -> None:

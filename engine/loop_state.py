@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from contracts import verdict as rule
 from contracts.regions import RegionTimes
-from contracts.runrecord import BestFigure, Figure, RoundSummary, StoppedEarly, figure_key, pick_best
+from contracts.runrecord import BestFigure, Figure, RoundSummary, StoppedEarly, best_by, figure_key, pick_best
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import RoundRecord, Usage
 from engine.evaluate.outcome import Candidate, Outcome, Precision
@@ -128,7 +128,7 @@ class Best:
     @property
     def key(self) -> tuple[int, float, float]:
         """What the run's best is the largest of (contracts/runrecord.py figure_key)."""
-        return figure_key(figure(self.outcome, self.retimed), self.outcome.shapes)
+        return figure_key(figure(self.outcome, self.retimed))
 
     def figure(self) -> BestFigure:
         fig = figure(self.outcome, self.retimed)
@@ -137,7 +137,13 @@ class Best:
 
 
 def best_of(pool: Iterable[Best]) -> Best | None:
-    return pick_best(pool, lambda b: b.key, lambda b: b.retimed)
+    return pick_best(pool, lambda b: b.key, lambda b: b.retimed, lambda b: b.outcome.shapes)
+
+
+def best_first_pair(pool: Iterable[Best]) -> Best | None:
+    """The best by the run's rule taking every candidate's latest figure as it stands, re-timed or not (what the
+    re-timing confirms next)."""
+    return best_by(pool, lambda b: b.key, lambda b: b.outcome.shapes)
 
 
 @dataclass

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from contracts.runrecord import RETIMED, RetimeFinished, RetimeStarted
 from contracts.verdict import WIDE, interval_text, noisy_reference_flag, too_wide
 from engine.evaluate.outcome import Candidate, Outcome, Timing
-from engine.loop_state import Best, LoopState, best_of, figure, median
+from engine.loop_state import Best, LoopState, best_first_pair, best_of, figure, median
 
 if TYPE_CHECKING:
     from engine.loop_host import RetimeHost
@@ -122,7 +122,7 @@ def confirm_best(loop: RetimeHost, state: LoopState) -> None:
             state.valid.pop(best.candidate.id, None)
             loop.notice(state, head + f"it failed ({o.status.value}: {o.reason[:200]}); it is not kept")
         # The next to time again: the best candidate by its latest figure and the run's rule, re-timed or not.
-        state.best = max(state.valid.values(), key=lambda b: b.key, default=None)
+        state.best = best_first_pair(state.valid.values())
         top = best_of(state.valid.values())  # the best by the rule, as it stands now
         loop.emit(RetimeFinished(best.candidate.id, o.status.value, figure(o, True),
                                  top.figure() if top else None))

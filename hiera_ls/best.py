@@ -236,10 +236,9 @@ def with_retimes(rounds: list[dict[str, Any]], rows: list[dict[str, Any]]) -> li
             cid = o.get("candidate_id")
             row = again.get(cid) if rt else by_id.get(cid)
             fig = row_figure(row, rt) if row is not None else None
-            key = (figure_key(fig, shapes_of(row)) if fig is not None and row is not None
-                   else (*rule.rank(o.get("verdict"), o.get("low")), s))
-            kept.append((s, rt, cid, key))
-        top = pick_best(kept, lambda k: k[3], lambda k: k[1])
+            key = figure_key(fig) if fig is not None else (*rule.rank(o.get("verdict"), o.get("low")), s)
+            kept.append((s, rt, cid, key, shapes_of(row) if row is not None else None))
+        top = pick_best(kept, lambda k: k[3], lambda k: k[1], lambda k: k[4])
         out.append({**r, "outcomes": outcomes,
                     "best": {"candidate_id": top[2], "speedup": top[0], "retimed": top[1]} if top else None})
     return out

@@ -191,10 +191,11 @@ def test_a_size_where_eager_is_much_faster_bounds_what_the_file_serves() -> None
 def test_the_best_is_chosen_on_every_size_checked_not_the_given_one_alone() -> None:
     """Issue 38: a kernel 7x at the given batch that serves no other size (the file runs the reference there, 1x)
     ranks below one 5x at the given batch and about as fast at every size checked; between equals at the other
-    sizes the given figure decides; a candidate with no other size checked is ranked by its given figure."""
+    sizes the given figure decides; a candidate not checked at other sizes (its speed there unknown) is set against
+    the checked ones' best by its given figure alone, never by an assumed one."""
     import math
 
-    from contracts.runrecord import Figure, figure_key
+    from contracts.runrecord import Figure, best_by, figure_key, pick_best
 
     def fig(speedup: float) -> Figure:
         return Figure.of_pair(1.0, speedup, False, 0.01, 0.01, interval=(speedup * 0.95, speedup * 1.05, 0.95))
@@ -207,9 +208,18 @@ def test_the_best_is_chosen_on_every_size_checked_not_the_given_one_alone() -> N
     assert fixed.served.batch_range is None and math.isclose(fixed.across_sizes or 0, 7.0 ** 0.25)
     assert general.served.batch_range == (1, 512)
     assert math.isclose(general.across_sizes or 0, (5.0 * 4.5 ** 3) ** 0.25)
-    assert figure_key(fig(5.0), general) > figure_key(fig(7.0), fixed)
-    assert figure_key(fig(7.0), fixed) > figure_key(fig(5.0), fixed)  # alike elsewhere: the given figure decides
-    assert figure_key(fig(7.0), None) == figure_key(fig(7.0))  # nothing else checked: the given figure alone
+
+    def best(*pool: tuple[str, float, ShapeReport | None]) -> str | None:
+        top = best_by(pool, lambda c: figure_key(fig(c[1])), lambda c: c[2])
+        assert pick_best(pool, lambda c: figure_key(fig(c[1])), lambda c: False, lambda c: c[2]) == top
+        return top[0] if top else None
+
+    assert best(("fixed", 7.0, fixed), ("general", 5.0, general)) == "general"
+    assert best(("fixed", 7.0, fixed), ("fixed too", 5.0, fixed)) == "fixed"  # alike elsewhere: the given figure
+    # Not checked elsewhere (a ModelNew under --shapes contract): against the checked ones' best by the given figure.
+    assert best(("fixed", 7.0, fixed), ("modelnew", 1.3, None)) == "fixed"
+    assert best(("fixed", 7.0, fixed), ("general", 5.0, general), ("modelnew", 6.0, None)) == "modelnew"
+    assert best(("general", 5.0, general), ("modelnew", 4.0, None)) == "general"
     # said where the shapes are: the file's figure across the sizes, beside each size's own
     assert "4.6x across the sizes checked" in general.summary(), general.summary()
     assert general.speeds_text() == ("At the other batch sizes checked (brief timings): 4.5x at 1, 4.5x at 127, "

@@ -105,7 +105,8 @@ def build_report(store: RunReader, run_id: str) -> dict[str, Any]:
     round_best = {}
     for d in decisions:
         b = pick_best([x for x in pool.values() if x[0]["round"] == d["round"]],
-                      lambda x: figure_key(row_figure(x[0], x[1]), shapes_of(x[0])), lambda x: x[1])
+                      lambda x: figure_key(row_figure(x[0], x[1])), lambda x: x[1],
+                      lambda x: shapes_of(x[0]))
         round_best[d["round"]] = _row_figure(*b) if b else None
     best = _best(run, cands)
     return {
