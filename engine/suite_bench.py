@@ -20,6 +20,7 @@ import contextlib
 import hashlib
 import json
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -83,7 +84,16 @@ def _run_json_lines(cmd: list[str], timeout_s: float) -> tuple[list[dict[str, An
         if line.startswith("{"):
             with contextlib.suppress(json.JSONDecodeError):  # a stray line that only looks like JSON
                 out.append(json.loads(line))
-    return out, (p.stderr or p.stdout)[-2000:]
+    log = (p.stderr or p.stdout)[-2000:]
+    if not out and p.returncode < 0:
+        # Killed (the OOM killer, a lost worker, a user's kill -9) before it printed anything: said as such, so the
+        # task's row reads "killed", never an empty error or "no valid candidate".
+        sig = -p.returncode
+        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+        # (last: a task's error is the log's tail)
+        log = (f"{log}\n{' '.join(cmd[3:5])} was killed by {name} before it printed its result (an out-of-memory "
+               "kill or a lost worker; measure it again with --rerun)")
+    return out, log
 
 
 def _run_json(cmd: list[str], timeout_s: float) -> tuple[dict[str, Any] | None, str]:

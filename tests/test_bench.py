@@ -305,3 +305,13 @@ def test_a_baseline_timed_on_another_card_than_hieras_figure_is_not_compared(tmp
     r = suite_bench.run_task("l1", task, "cuda:0", args, tmp_path / "out2")
     assert r is not None and r.compile == {"default": 1.1, "max-autotune": 1.1}, r.compile
     assert suite_bench.other_card("cuda:0 (NVIDIA H200)", "NVIDIA H100") and not suite_bench.other_card("", "x")
+
+
+def test_a_task_whose_run_is_killed_says_so() -> None:
+    """An optimize (or eval) process killed before it printed its result (the OOM killer, a lost worker) leaves the
+    task's row saying it was killed and by what, not an empty error."""
+    lines, log = suite_bench._run_json_lines(
+        [sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)", "optimize", "t.py"], 60)
+    assert lines == [] and "was killed by SIGKILL before it printed its result" in log, log
+    lines, log = suite_bench._run_json_lines([sys.executable, "-c", "print('{\"a\": 1}')"], 60)  # control
+    assert lines == [{"a": 1}] and "killed" not in log
