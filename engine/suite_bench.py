@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from contracts.runrecord import Verdict, verdict_of
+from contracts.runstore import StoreReader
 from engine.baselines import write_baselines
 from engine.bench_records import TaskResult
 from engine.bench_stats import bench_summary, task_spread
@@ -106,6 +107,20 @@ def _run_json(cmd: list[str], timeout_s: float) -> tuple[dict[str, Any] | None, 
 NO_BOUND = "no speed of light: the run gave no bound (a graph that did not trace, or ceilings not measured)"
 
 
+def best_so_far(workspace: Path, task: Path, since: float) -> tuple[str, dict[str, Any]] | None:
+    """(run id, best-so-far figure) of the latest optimize run of `task` in `workspace` started at `since` or later,
+    when it recorded one; None otherwise."""
+    reader = StoreReader(workspace)
+    try:
+        run = reader.latest_run([str(task), str(task.resolve())])
+    finally:
+        reader.close()
+    best = (run or {}).get("best_so_far")
+    if not run or float(run.get("started") or 0.0) < since or not isinstance(best, dict) or not best.get("speedup"):
+        return None
+    return str(run["id"]), best
+
+
 def other_card(ours: str, theirs: str) -> bool:
     """Whether two device names say two different cards (names from engines before the field, "cuda:0 (NVIDIA
     H200)", are read by their name in brackets; an unknown name says nothing)."""
@@ -120,7 +135,7 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
     nothing more is started for it and nothing is saved, so the next bench measures it again."""
     py = sys.executable
     r = TaskResult(task.stem, str(task), level, device=device, code_version=args.get("code_version", ""))
-    t0 = time.perf_counter()
+    t0, started = time.perf_counter(), time.time()
     workspace = out / "workspace"
     cmd = [py, "-m", "engine.cli", "optimize", str(task), "--json", "--device", device, "--workspace", str(workspace),
            "--backend", args["backend"], "--rounds", str(args["rounds"]), "--candidates", str(args["candidates"]),
@@ -133,7 +148,17 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
     if res is not None and res.get("status") == "stopped" and res.get("stop_reason") != "deadline":
         return None  # Ctrl-C or SIGTERM: the bench is stopping too (a deadline's stop is the task's own plan)
     r.optimize_wall_s = time.perf_counter() - t0
-    if res is None or "rounds" not in res:
+    kept = best_so_far(workspace, task, started) if res is None else None
+    if kept is not None:
+        # Killed before its result (the OOM killer, a lost worker): its best so far, recorded from its first valid
+        # candidate on (engine/loop.py _keep_best), is the task's figure, said to be one.
+        r.run_id, best = kept
+        r.valid, r.status, r.stop_reason = True, "stopped", "killed"
+        r.speedup, r.best_ms, r.reference_ms = best["speedup"], best.get("candidate_ms"), best.get("reference_ms")
+        r.spread = best.get("spread")
+        r.left_out = [f"the rest of the run: {log.strip().splitlines()[-1] if log.strip() else 'its process ended'}; "
+                      f"the figure is its best so far (round {best.get('round', '?')}, not re-timed)"]
+    elif res is None or "rounds" not in res:
         r.error = (res or {}).get("reason") or log[-600:]
     else:
         r.run_id = res["run_id"]

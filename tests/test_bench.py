@@ -315,3 +315,36 @@ def test_a_task_whose_run_is_killed_says_so() -> None:
     assert lines == [] and "was killed by SIGKILL before it printed its result" in log, log
     lines, log = suite_bench._run_json_lines([sys.executable, "-c", "print('{\"a\": 1}')"], 60)  # control
     assert lines == [{"a": 1}] and "killed" not in log
+
+
+def test_a_killed_runs_best_so_far_is_the_tasks_figure_said_to_be_one(tmp_path: Path, monkeypatch) -> None:
+    """An optimize run killed before its result leaves its best so far in the store (from its first valid
+    candidate on): the bench takes it as the task's figure, stopped, 'killed', and says what was left out. A run
+    of the task from before this one is never taken for it (control)."""
+    from engine.store import RunStore
+
+    task = tmp_path / "t.py"
+    task.write_text(TASK)
+    out = tmp_path / "out"
+    store = RunStore(out / "workspace" / ".hiera")
+    old = store.start_run("optimize", task, "t", "h", {})
+    store.set_best_so_far(old, {"speedup": 9.0, "candidate_ms": 1.0, "reference_ms": 9.0, "round": 1})
+    killed = "optimize t.py was killed by SIGKILL before it printed its result"
+    args = {"backend": "expert", "rounds": 1, "candidates": 1, "precision": "fp32", "task_timeout_s": 60,
+            "compile": False}
+
+    def run(cmd: list[str], timeout_s: float) -> tuple[None, str]:
+        if with_best:
+            rid = store.start_run("optimize", task, "t", "h", {})
+            store.set_best_so_far(rid, {"speedup": 2.5, "candidate_ms": 2.0, "reference_ms": 5.0, "round": 2,
+                                        "candidate_id": "r2c1-abc"})
+        return None, killed
+
+    monkeypatch.setattr(suite_bench, "_run_json", run)
+    with_best = False  # control: only the earlier run's best is there
+    r = suite_bench.run_task("l1", task, "cpu", args, out)
+    assert r is not None and not r.valid and killed in (r.error or ""), r
+    with_best = True
+    r = suite_bench.run_task("l1", task, "cpu", args, out)
+    assert r is not None and r.valid and r.speedup == 2.5 and (r.status, r.stop_reason) == ("stopped", "killed"), r
+    assert killed in r.left_out[0] and "best so far (round 2" in r.left_out[0], r.left_out
