@@ -183,20 +183,24 @@ def pick_best(pool: Iterable[T], key: Callable[[T], Any], retimed: Callable[[T],
 
 def best_by(items: Iterable[T], key: Callable[[T], Any], shapes: Callable[[T], ShapeReport | None] | None = None
             ) -> T | None:
-    """The largest by `key` (figure_key), chosen on every batch size checked where that is known (issue 38):
-    among the candidates checked at other sizes, the largest by key weighed by what each delivers there
-    (weighed: a kernel 7x at the given batch whose file serves no other size loses to one 5x at every size); that
-    one against the largest of the rest (not checked at other sizes: a ModelNew under `--shapes contract`, a task
-    without a batch to vary) by key alone, for an unchecked candidate's speed at other sizes is not known and
-    must not be taken as kept."""
+    """The largest by `key` (figure_key), chosen on every batch size checked where that is known (issue 38): the
+    lower end and the speedup weighed by what each candidate's file delivers across the sizes it was checked at
+    over its given figure (ShapeReport.size_factor; a kernel 7x at the given batch whose file serves no other size
+    loses to one 5x at every size). A candidate not checked at other sizes (a ModelNew under `--shapes contract`,
+    a task without a batch to vary) has no such figure: it is weighed as the best checked candidate of the pool
+    is, credited with no more across sizes than a checked one showed and held to no less (1 when none was
+    checked). One key for the whole pool, so the rule is transitive within it."""
     items = list(items)
     if shapes is None:
         return max(items, key=key, default=None)
-    seen = [x for x in items if checked_at_other_sizes(shapes(x))]
-    rest = [x for x in items if not checked_at_other_sizes(shapes(x))]
-    finalists = [b for b in (max(seen, key=lambda x: weighed(key(x), shapes(x)), default=None),
-                             max(rest, key=key, default=None)) if b is not None]
-    return max(finalists, key=key, default=None)
+    shown = [s.size_factor for x in items if checked_at_other_sizes(s := shapes(x))]
+    unchecked = max(shown, default=1.0)
+
+    def weighed_key(x: T) -> tuple[int, float, float]:
+        s = shapes(x)
+        return weighed(key(x), s.size_factor if checked_at_other_sizes(s) and s is not None else unchecked)
+
+    return max(items, key=weighed_key, default=None)
 
 
 def checked_at_other_sizes(shapes: ShapeReport | None) -> bool:
@@ -205,11 +209,10 @@ def checked_at_other_sizes(shapes: ShapeReport | None) -> bool:
     return shapes is not None and bool(shapes.given_speedup) and any(c.status != SKIPPED for c in shapes.checks)
 
 
-def weighed(key: tuple[int, float, float], shapes: ShapeReport | None) -> tuple[int, float, float]:
-    """figure_key with its lower end and speedup weighed by ShapeReport.size_factor (what the file delivers across
+def weighed(key: tuple[int, float, float], weight: float) -> tuple[int, float, float]:
+    """figure_key with its lower end and speedup weighed (ShapeReport.size_factor: what the file delivers across
     the sizes checked over the given figure)."""
-    w = shapes.size_factor if shapes is not None else 1.0
-    return (key[0], key[1] * w, key[2] * w)
+    return (key[0], key[1] * weight, key[2] * weight)
 
 
 def figure_key(fig: Figure | BestFigure | None) -> tuple[int, float, float]:

@@ -300,6 +300,8 @@ class ShapeReport:
                 said.append(f"the reference at {c.batch} (not served)")
             elif c.speedup is not None:
                 said.append(f"{ratio_text(c.speedup, 0.1, 'x')} at {c.batch}")
+        if not said:  # served but none of them timed
+            return ""
         return (f"At the other batch sizes checked (brief timings): {', '.join(said)}; "
                 f"{ratio_text(across, 0.1, 'x')} across them and the given batch (geometric mean).")
 

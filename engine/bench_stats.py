@@ -186,12 +186,11 @@ def other_sizes(results: list[TaskResult]) -> dict[str, Any]:
     """Issue 38's measure: of the valid bests checked at other batch sizes, how many their exported file serves
     at every size checked, and the geomean of their speedups at the given shapes beside the geomean of what the
     file delivers across the sizes (ShapeReport.across_sizes: 1 where it runs the reference)."""
-    reps = [(r, rep) for r in results if (rep := shape_report(r)) is not None]
-    given = [rep.given_speedup or r.speedup for r, rep in reps]
-    across = [rep.across_sizes for _, rep in reps]
-    return {"checked": len(reps), "serve_all": sum(rep.serves_all for _, rep in reps),
-            "geomean_given": geomean([g for g in given if g]),
-            "geomean_across_sizes": geomean([a for a in across if a])}
+    reps = [rep for r in results if (rep := shape_report(r)) is not None]
+    timed = [rep for rep in reps if rep.given_speedup]  # both geomeans over the same tasks
+    return {"checked": len(reps), "serve_all": sum(rep.serves_all for rep in reps),
+            "geomean_given": geomean([rep.given_speedup for rep in timed if rep.given_speedup]),
+            "geomean_across_sizes": geomean([a for rep in timed if (a := rep.across_sizes)])}
 
 
 def bench_summary(results: list[TaskResult]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ import contextlib
 import hashlib
 import json
 import queue
+import re
 import signal
 import subprocess
 import sys
@@ -74,25 +75,31 @@ def find_tasks(root: Path, levels: list[str] | None = None) -> list[tuple[str, P
     return tasks
 
 
+# What ended a command that printed no result, for run_task: killed by a signal (not the bench's own Ctrl-C or
+# SIGTERM), or stopped at the task's time limit.
+KILLED, TIMED_OUT = "was killed by", "timed out after"
+
+
 def _run_json_lines(cmd: list[str], timeout_s: float) -> tuple[list[dict[str, Any]], str]:
     """Every JSON object line the command printed (one per candidate of `hiera eval --json`), and its log."""
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
     except subprocess.TimeoutExpired:
-        return [], f"timed out after {timeout_s:.0f} s: {' '.join(cmd[3:6])}"
+        return [], f"{TIMED_OUT} {timeout_s:.0f} s: {' '.join(cmd[3:6])}"
     out = []
     for line in p.stdout.splitlines():
         if line.startswith("{"):
             with contextlib.suppress(json.JSONDecodeError):  # a stray line that only looks like JSON
                 out.append(json.loads(line))
     log = (p.stderr or p.stdout)[-2000:]
-    if not out and p.returncode < 0:
-        # Killed (the OOM killer, a lost worker, a user's kill -9) before it printed anything: said as such, so the
-        # task's row reads "killed", never an empty error or "no valid candidate".
+    if p.returncode < 0 and -p.returncode not in (signal.SIGINT, signal.SIGTERM):
+        # Killed (the OOM killer, a lost worker, a user's kill -9), whatever it had printed: said as such, so the
+        # task's row reads "killed", never an empty error or "no valid candidate". (Ctrl-C and SIGTERM are the
+        # bench's own stop.)
         sig = -p.returncode
         name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
         # (last: a task's error is the log's tail)
-        log = (f"{log}\n{' '.join(cmd[3:5])} was killed by {name} before it printed its result (an out-of-memory "
+        log = (f"{log}\n{' '.join(cmd[3:5])} {KILLED} {name} before it printed all its results (an out-of-memory "
                "kill or a lost worker; measure it again with --rerun)")
     return out, log
 
@@ -107,9 +114,9 @@ def _run_json(cmd: list[str], timeout_s: float) -> tuple[dict[str, Any] | None, 
 NO_BOUND = "no speed of light: the run gave no bound (a graph that did not trace, or ceilings not measured)"
 
 
-def best_so_far(workspace: Path, task: Path, since: float) -> tuple[str, dict[str, Any]] | None:
-    """(run id, best-so-far figure) of the latest optimize run of `task` in `workspace` started at `since` or later,
-    when it recorded one; None otherwise."""
+def best_so_far(workspace: Path, task: Path, since: float) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
+    """(run id, best-so-far figure, the run's row) of the latest optimize run of `task` in `workspace` started at
+    `since` or later, when it recorded one; None otherwise."""
     reader = StoreReader(workspace)
     try:
         run = reader.latest_run([str(task), str(task.resolve())])
@@ -118,7 +125,7 @@ def best_so_far(workspace: Path, task: Path, since: float) -> tuple[str, dict[st
     best = (run or {}).get("best_so_far")
     if not run or float(run.get("started") or 0.0) < since or not isinstance(best, dict) or not best.get("speedup"):
         return None
-    return str(run["id"]), best
+    return str(run["id"]), best, run
 
 
 def other_card(ours: str, theirs: str) -> bool:
@@ -126,7 +133,8 @@ def other_card(ours: str, theirs: str) -> bool:
     H200)", are read by their name in brackets; an unknown name says nothing)."""
 
     def name(s: str) -> str:
-        return s.split("(", 1)[1].rstrip(")").strip() if "(" in s else s.strip()
+        s = s.split("(", 1)[1].rstrip(")").strip() if "(" in s else s.strip()
+        return "" if re.fullmatch(r"(cuda(:\d+)?|cpu|mps)", s) else s  # a device, not a card's name: unknown
     return bool(name(ours)) and bool(name(theirs)) and name(ours) != name(theirs)
 
 
@@ -148,12 +156,18 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
     if res is not None and res.get("status") == "stopped" and res.get("stop_reason") != "deadline":
         return None  # Ctrl-C or SIGTERM: the bench is stopping too (a deadline's stop is the task's own plan)
     r.optimize_wall_s = time.perf_counter() - t0
-    kept = best_so_far(workspace, task, started) if res is None else None
+    # Its best so far where the run was killed or stopped at the task's limit (not where it failed by itself, nor
+    # where the bench is being stopped: that ends above).
+    cut = res is None and (KILLED in log or log.startswith(TIMED_OUT))
+    kept = best_so_far(workspace, task, started) if cut else None
     if kept is not None:
         # Killed before its result (the OOM killer, a lost worker): its best so far, recorded from its first valid
         # candidate on (engine/loop.py _keep_best), is the task's figure, said to be one.
-        r.run_id, best = kept
+        r.run_id, best, run = kept
         r.valid, r.status, r.stop_reason = True, "stopped", "killed"
+        r.device_name = str(run.get("device_name") or "")  # the card, for the baselines' check below
+        settings = run.get("settings") if isinstance(run.get("settings"), dict) else {}
+        r.precision = str(settings.get("precision") or "")
         r.speedup, r.best_ms, r.reference_ms = best["speedup"], best.get("candidate_ms"), best.get("reference_ms")
         r.spread = best.get("spread")
         r.left_out = [f"the rest of the run: {log.strip().splitlines()[-1] if log.strip() else 'its process ended'}; "

@@ -24,6 +24,7 @@ from typing import Any
 
 from contracts import verdict as rule
 from contracts.runrecord import KEPT_DIRS, RETIMED, figure_key, pick_best, row_figure, shapes_of
+from contracts.shapes import ShapeReport
 from contracts.speed_of_light import SpeedOfLight, detail, phrase
 
 
@@ -237,7 +238,11 @@ def with_retimes(rounds: list[dict[str, Any]], rows: list[dict[str, Any]]) -> li
             row = again.get(cid) if rt else by_id.get(cid)
             fig = row_figure(row, rt) if row is not None else None
             key = figure_key(fig) if fig is not None else (*rule.rank(o.get("verdict"), o.get("low")), s)
-            kept.append((s, rt, cid, key, shapes_of(row) if row is not None else None))
+            # (the row's report, else the outcome's own: the engine weighs every candidate by one)
+            shapes = shapes_of(row) if row is not None else None
+            if shapes is None and isinstance(o.get("shapes"), dict):
+                shapes = ShapeReport.from_json(o["shapes"])
+            kept.append((s, rt, cid, key, shapes))
         top = pick_best(kept, lambda k: k[3], lambda k: k[1], lambda k: k[4])
         out.append({**r, "outcomes": outcomes,
                     "best": {"candidate_id": top[2], "speedup": top[0], "retimed": top[1]} if top else None})

@@ -279,7 +279,7 @@ def markdown(table: list[dict]) -> str:
                  f"{slow['slowest_s'] if slow else 0} s ({slow['task'] if slow else '-'}).")
     spaces = sorted({s for t in table for s in t.get("general", {})})
     for s in spaces:
-        cuda = [t for t in table if t["general"].get(s, [0, 0])[1]]
+        cuda = [t for t in table if t.get("general", {}).get(s, [0, 0])[1]]
         takes = [t for t in cuda if t["general"][s][0]]
         lines.append(f"{s}: {len(takes)} of the {len(cuda)} tasks with CUDA candidates have one taking the batch at "
                      f"run time ({sum(t['general'][s][0] for t in cuda)} of {sum(t['general'][s][1] for t in cuda)} "

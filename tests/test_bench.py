@@ -312,7 +312,7 @@ def test_a_task_whose_run_is_killed_says_so() -> None:
     task's row saying it was killed and by what, not an empty error."""
     lines, log = suite_bench._run_json_lines(
         [sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)", "optimize", "t.py"], 60)
-    assert lines == [] and "was killed by SIGKILL before it printed its result" in log, log
+    assert lines == [] and "was killed by SIGKILL before it printed all its results" in log, log
     lines, log = suite_bench._run_json_lines([sys.executable, "-c", "print('{\"a\": 1}')"], 60)  # control
     assert lines == [{"a": 1}] and "killed" not in log
 
@@ -348,3 +348,8 @@ def test_a_killed_runs_best_so_far_is_the_tasks_figure_said_to_be_one(tmp_path: 
     r = suite_bench.run_task("l1", task, "cpu", args, out)
     assert r is not None and r.valid and r.speedup == 2.5 and (r.status, r.stop_reason) == ("stopped", "killed"), r
     assert killed in r.left_out[0] and "best so far (round 2" in r.left_out[0], r.left_out
+    # A run that failed by itself (a traceback, no signal) is that run's error, whatever it had recorded.
+    killed = "Traceback (most recent call last): ... RuntimeError: boom"
+    r = suite_bench.run_task("l1", task, "cpu", args, out)
+    assert r is not None and not r.valid and "boom" in (r.error or ""), r
+    assert suite_bench.other_card("NVIDIA H200", "NVIDIA H100") and not suite_bench.other_card("cuda:0", "NVIDIA H200")

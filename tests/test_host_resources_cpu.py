@@ -311,3 +311,24 @@ def _build_once(contract: Path, cache: Path, source: str, gate: Any, q: Any) -> 
     gate.wait()
     r = build_one(Candidate("c", CandidateKind.CPP, source), cfg)
     q.put((r.ok, r.cached))
+
+
+def test_an_entry_whose_build_holds_its_lock_is_not_pruned(tmp_path: Path) -> None:
+    """A compile quiet for longer than the in-use window still holds its entry's lock: pruning leaves the entry.
+    Control: the same entry, the lock released, is pruned."""
+    import fcntl
+
+    from engine.evaluate import build_cache
+
+    cache = tmp_path / "cache"
+    _entry(cache, "building", 3, 300)
+    lock = cache / "building" / ".build.lock"
+    lock.touch()
+    old = time.time() - 300
+    for p in (lock, lock.parent):  # the build started long ago (its files all older than the in-use window)
+        os.utime(p, (old, old))
+    with open(lock, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        assert build_cache.prune(cache, cap=1) == []
+        fcntl.flock(f, fcntl.LOCK_UN)
+    assert build_cache.prune(cache, cap=1) == ["building"]

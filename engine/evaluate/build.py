@@ -234,7 +234,12 @@ def _build(cand: Candidate, cfg: BuildConfig, d: Path, lib: Path, t0: float) -> 
             why = (f"the compiler was stopped at its memory limit ({cfg.memory_bytes / 2**30:.1f} GB): a source "
                    "that expands without bound (macros, templates) does not build\n" + why)
         return BuildResult(False, None, seconds, False, why, " ".join(cmd))
-    os.replace(tmp, lib)  # atomic: a concurrent build of the same source never sees half a file
+    try:
+        os.replace(tmp, lib)  # atomic: a reader never sees half a file
+    except OSError as e:  # the entry removed under it (a cache pruned by hand, say)
+        tmp.unlink(missing_ok=True)
+        return BuildResult(False, None, seconds, False, f"the build's library could not be kept in the cache: {e}",
+                           " ".join(cmd))
     return BuildResult(True, str(lib), seconds, False, log, " ".join(cmd))
 
 

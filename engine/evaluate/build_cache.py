@@ -10,6 +10,7 @@ library), never one of the batch just built, which its evaluation is about to lo
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 import time
@@ -50,6 +51,20 @@ def touch(library: Path) -> None:
         os.utime(library)
 
 
+def _being_built(entry: Path) -> bool:
+    """Whether a build holds the entry's lock (build.py _building): a compile quiet for longer than IN_USE_S."""
+    lock = entry / ".build.lock"
+    if not lock.exists():
+        return False
+    try:
+        with open(lock, "a") as f:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(f, fcntl.LOCK_UN)
+        return False
+    except OSError:
+        return True
+
+
 IN_USE_S = 60.0  # an entry used this recently may be in use by another process (a build, a profile): kept
 
 
@@ -73,7 +88,7 @@ def prune(cache_dir: Path, keep: Iterable[str] = (), cap: int | None = None, in_
     for _, entry, size in sorted(sized, key=lambda t: t[0]):
         if total <= cap:
             break
-        if entry.name in keep or _last_used(entry) > now - in_use_s:
+        if entry.name in keep or _last_used(entry) > now - in_use_s or _being_built(entry):
             continue
         shutil.rmtree(entry, ignore_errors=True)
         if not entry.exists():
