@@ -308,11 +308,27 @@ def test_on_a_gpu_the_exported_kernel_serves_five_batch_sizes(family: str, varia
     task = tmp_path / CUDA_FAMILIES[family]
     task.write_text((TASKS / CUDA_FAMILIES[family]).read_text())
     spec, src, _ = _general(task, (GEMM_VARIANTS if family == "gemm epilogue" else VARIANTS)[variant])
-    b = spec.batch.size  # type: ignore[attr-defined]
+    _serves_five_sizes_on_the_gpu(spec, src, tmp_path)
+
+
+def _serves_five_sizes_on_the_gpu(spec: Any, src: str, tmp_path: Path) -> None:
+    """The exported ModelNew's kernel serves 1, an odd size, the given batch, twice it and a prime, and leaves one
+    past its range (1 to 2B) to the reference's forward."""
+    b = spec.batch.size
     py = tmp_path / "exported.py"
-    py.write_text(modelnew_source(spec, src, cuda=True, cover=Coverage((1, 2 * b))))  # type: ignore[arg-type]
-    sizes = _sizes(b)
-    rows, calls, err = _call(py, b, [*sizes, 2 * b + 1], tmp_path / "ext", device="cuda")
+    py.write_text(modelnew_source(spec, src, cuda=True, cover=Coverage((1, 2 * b))))
+    rows, calls, err = _call(py, b, [*_sizes(b), 2 * b + 1], tmp_path / "ext", device="cuda")
     assert all(r["ok"] for r in rows), rows
     assert [r["kernel"] for r in rows] == [True] * 5 + [False], (rows, err[-2000:])
     assert calls == {"kernel": 5, "reference": 1}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("task,kind", TILED_KERNELS)
+def test_on_a_gpu_the_tiled_kernels_exported_file_serves_five_batch_sizes(task: str, kind: str,
+                                                                         tmp_path: Path) -> None:
+    """The pure CUDA space's tiled product and the tiled transpose, taking the batch, on a GPU: the exported
+    ModelNew's kernel serves five batch sizes (1, an odd one, the given one, twice it, a prime) and refuses one past
+    its range (the reference's forward serves it)."""
+    spec, src, _ = _tiled(task, kind)
+    _serves_five_sizes_on_the_gpu(spec, src, tmp_path)
