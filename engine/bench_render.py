@@ -161,16 +161,17 @@ def bench_markdown(results: list[TaskResult], summ: dict[str, Any], header: str)
                    else sums.mark(f"{g}: no task with a valid best has a bound"))
         lines.append(f"| {g} | {geo_sol} | {h.get('stopped_early', 0)} ({h.get('candidates_saved', 0)}, "
                      f"{h.get('seconds_saved', 0.0):.0f} s) |")
-    lines += ["", *table_head("group", "bests checked at other batch sizes", "their file serves every size checked",
-                              "geomean at the given shapes", "geomean across the sizes, as the file serves them")]
+    lines += ["", *table_head("group", "valid bests checked at other batch sizes",
+                              "their file serves every size checked", "geomean at the given shapes",
+                              "geomean across the sizes, as the file serves them")]
     for g, d in summ.items():
         o = d["hiera"].get("other_sizes") or {}
         if not o.get("checked"):
             none = sums.mark(f"{g}: no valid best was checked at another batch size (a task with no batch "
                              "dimension the reference lets vary, or nothing valid)")
-            lines.append(f"| {g} | 0 | {none} | {none} | {none} |")
+            lines.append(f"| {g} | 0 of {o.get('valid', 0)} | {none} | {none} | {none} |")
             continue
-        lines.append(f"| {g} | {o['checked']} | {o['serve_all']} | {num(o.get('geomean_given'))} | "
+        lines.append(f"| {g} | {o['checked']} of {o['valid']} | {o['serve_all']} | {num(o.get('geomean_given'))} | "
                      f"{num(o.get('geomean_across_sizes'))} |")
     lines += ["", "Budget curve, cut from the same runs (each task's best among its first B candidates, in-loop "
               "timings; a task with nothing valid by then counts as eager; faster beyond spread: by more than the "

@@ -188,7 +188,8 @@ def other_sizes(results: list[TaskResult]) -> dict[str, Any]:
     file delivers across the sizes (ShapeReport.across_sizes: 1 where it runs the reference)."""
     reps = [rep for r in results if (rep := shape_report(r)) is not None]
     timed = [rep for rep in reps if rep.given_speedup]  # both geomeans over the same tasks
-    return {"checked": len(reps), "serve_all": sum(rep.serves_all for rep in reps),
+    return {"valid": sum(r.valid for r in results), "checked": len(reps),
+            "serve_all": sum(rep.serves_all for rep in reps),
             "geomean_given": geomean([rep.given_speedup for rep in timed if rep.given_speedup]),
             "geomean_across_sizes": geomean([a for rep in timed if (a := rep.across_sizes)])}
 

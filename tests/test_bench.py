@@ -111,9 +111,9 @@ def test_the_share_of_bests_whose_file_serves_every_size_checked_and_their_figur
     assert (o["checked"], o["serve_all"]) == (2, 1)
     assert o["geomean_given"] == pytest.approx(12 ** 0.5)
     assert o["geomean_across_sizes"] == pytest.approx((4.0 * 3.0 ** (1 / 3)) ** 0.5)  # 4x everywhere; 3x, 1x, 1x
-    assert "| overall | 2 | 1 | 3.46 | 2.40 |" in bench_markdown(rs, s, "# t")
+    assert "| overall | 2 of 3 | 1 | 3.46 | 2.40 |" in bench_markdown(rs, s, "# t")
     rs[0].shapes = rs[1].shapes = None
-    assert "| overall | 0 | -" in bench_markdown(rs, bench_summary(rs), "# t")
+    assert "| overall | 0 of 3 | -" in bench_markdown(rs, bench_summary(rs), "# t")
 
 
 def test_median_wall_of_an_even_count_is_the_mean_of_the_middle_two() -> None:
