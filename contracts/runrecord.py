@@ -22,7 +22,7 @@ from typing import Any, ClassVar, TypeVar
 
 from contracts import verdict as rule
 from contracts.regions import RegionTimes
-from contracts.shapes import SKIPPED, ShapeReport
+from contracts.shapes import ShapeReport
 from contracts.speed_of_light import SpeedOfLight
 from contracts.verdict import Verdict, verdict_of  # noqa: F401 - the rule's home is contracts/verdict.py
 
@@ -198,7 +198,7 @@ def best_by(items: Iterable[T], key: Callable[[T], Any], shapes: Callable[[T], S
 
     def weighed_key(x: T) -> tuple[int, float, float]:
         s = shapes(x)
-        return weighed(key(x), s.size_factor if checked_at_other_sizes(s) and s is not None else unchecked)
+        return weighed(key(x), s.size_factor if s is not None and checked_at_other_sizes(s) else unchecked)
 
     return max(items, key=weighed_key, default=None)
 
@@ -206,7 +206,7 @@ def best_by(items: Iterable[T], key: Callable[[T], Any], shapes: Callable[[T], S
 def checked_at_other_sizes(shapes: ShapeReport | None) -> bool:
     """A shape report that says what the candidate delivers beyond the given batch: its given figure known and at
     least one other size checked."""
-    return shapes is not None and bool(shapes.given_speedup) and any(c.status != SKIPPED for c in shapes.checks)
+    return shapes is not None and bool(shapes.given_speedup) and bool(shapes.checked)
 
 
 def weighed(key: tuple[int, float, float], weight: float) -> tuple[int, float, float]:

@@ -212,28 +212,34 @@ class ShapeReport:
         counts nothing. None without the given speedup."""
         if not self.given_speedup:
             return None
-        served = self.served.batch_range
         ups = [self.given_speedup]
-        for c in self.checks:
-            if c.status == SKIPPED:
-                continue
-            if served is None or not served[0] <= c.batch <= served[1]:
+        for c in self.checked:
+            if not self.serves(c.batch):
                 ups.append(1.0)
             elif c.speedup is not None:
                 ups.append(c.speedup)
         return math.exp(sum(math.log(u) for u in ups) / len(ups))
 
     @property
+    def checked(self) -> list[ShapeCheck]:
+        """The checks of sizes that were checked (not SKIPPED)."""
+        return [c for c in self.checks if c.status != SKIPPED]
+
+    def serves(self, batch: int) -> bool:
+        """Whether an exported file of this candidate serves `batch` with the kernel (inside `served`)."""
+        served = self.served.batch_range
+        return served is not None and served[0] <= batch <= served[1]
+
+    @property
     def serves_all(self) -> bool:
         """Its exported file serves every size it was checked at with the kernel (at least one was checked)."""
-        served = self.served.batch_range
-        checked = [c.batch for c in self.checks if c.status != SKIPPED]
-        return bool(checked) and served is not None and all(served[0] <= b <= served[1] for b in checked)
+        checked = self.checked
+        return bool(checked) and all(self.serves(c.batch) for c in checked)
 
     @property
     def size_factor(self) -> float:
-        """across_sizes over the given speedup (1 when either is unknown): what the run's best is ranked by
-        beside the given figure (contracts/runrecord.py figure_key), so that a kernel 7x at the given batch that
+        """across_sizes over the given speedup (1 when either is unknown): what the run's best is weighed by
+        beside the given figure (contracts/runrecord.py best_by), so that a kernel 7x at the given batch that
         serves no other is not kept over one 5x at every size (issue 38)."""
         across = self.across_sizes
         return across / self.given_speedup if across and self.given_speedup else 1.0
@@ -278,7 +284,7 @@ class ShapeReport:
             parts.append(f"slower than eager at batch {', '.join(map(str, self.slower))} (an exported file leaves "
                          "those to the reference's forward)")
         across = self.across_sizes
-        if across is not None and any(c.status != SKIPPED for c in self.checks):
+        if across is not None and self.checked:
             parts.append(f"{ratio_text(across, 0.1, 'x')} across the sizes checked as an exported file serves them "
                          "(geometric mean; the reference's own speed where it runs the reference)")
         return "; ".join(parts) or f"checked at batch {self.batch} only"
@@ -289,14 +295,11 @@ class ShapeReport:
         4.6x across them and the given batch (geometric mean)." Empty when no other size was checked or the
         given figure is not known."""
         across = self.across_sizes
-        if across is None or not any(c.status != SKIPPED for c in self.checks):
+        if across is None:
             return ""
-        served = self.served.batch_range
         said = []
-        for c in self.checks:
-            if c.status == SKIPPED:
-                continue
-            if served is None or not served[0] <= c.batch <= served[1]:
+        for c in self.checked:
+            if not self.serves(c.batch):
                 said.append(f"the reference at {c.batch} (not served)")
             elif c.speedup is not None:
                 said.append(f"{ratio_text(c.speedup, 0.1, 'x')} at {c.batch}")

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from contracts.runrecord import Verdict, verdict_of
-from contracts.shapes import SKIPPED, ShapeReport
+from contracts.shapes import ShapeReport
 from engine.baselines import COMPILE_MODES
 
 if TYPE_CHECKING:
@@ -179,7 +179,7 @@ def shape_report(r: TaskResult) -> ShapeReport | None:
     if not (r.valid and isinstance(r.shapes, dict)):
         return None
     rep = ShapeReport.from_json(r.shapes)
-    return rep if any(c.status != SKIPPED for c in rep.checks) else None
+    return rep if rep.checked else None
 
 
 def other_sizes(results: list[TaskResult]) -> dict[str, Any]:

@@ -117,8 +117,9 @@ class ResultFiles:
         # The file's guard serves what the best was found valid on: the batch range its checks found at sizes
         # drawn for it, or the given shapes alone (a candidate valid only there, or not checked at drawn sizes).
         cover = best.outcome.shapes.served if best.outcome.shapes is not None else None
-        if best.outcome.shapes is not None and best.outcome.shapes.speeds_text():
-            note += " " + best.outcome.shapes.speeds_text()
+        speeds = best.outcome.shapes.speeds_text() if best.outcome.shapes is not None else ""
+        if speeds:
+            note += " " + speeds
         py.write_text(modelnew_source(self.loop.spec, c.source, cuda=c.kind is CandidateKind.CUDA, note=note,
                                       run_id=run_id, cover=cover, library=self._verified_library(c)))
         src.write_text(c.source)

@@ -36,6 +36,7 @@ from contracts.runstore import StoreReader
 from engine.baselines import write_baselines
 from engine.bench_records import TaskResult
 from engine.bench_stats import bench_summary, task_spread
+from engine.evaluate.candidate_process import exit_text
 
 
 class NotFinished(Exception):
@@ -75,39 +76,35 @@ def find_tasks(root: Path, levels: list[str] | None = None) -> list[tuple[str, P
     return tasks
 
 
-# What ended a command that printed no result, for run_task: killed by a signal (not the bench's own Ctrl-C or
-# SIGTERM), or stopped at the task's time limit.
-KILLED, TIMED_OUT = "was killed by", "timed out after"
-
-
-def _run_json_lines(cmd: list[str], timeout_s: float) -> tuple[list[dict[str, Any]], str]:
-    """Every JSON object line the command printed (one per candidate of `hiera eval --json`), and its log."""
+def _run_json_lines(cmd: list[str], timeout_s: float) -> tuple[list[dict[str, Any]], str, bool]:
+    """Every JSON object line the command printed (one per candidate of `hiera eval --json`), its log, and whether
+    it was cut short from outside: killed by a signal other than the bench's own stop (Ctrl-C, SIGTERM), or
+    stopped at `timeout_s`."""
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
     except subprocess.TimeoutExpired:
-        return [], f"{TIMED_OUT} {timeout_s:.0f} s: {' '.join(cmd[3:6])}"
+        return [], f"timed out after {timeout_s:.0f} s: {' '.join(cmd[3:6])}", True
     out = []
     for line in p.stdout.splitlines():
         if line.startswith("{"):
             with contextlib.suppress(json.JSONDecodeError):  # a stray line that only looks like JSON
                 out.append(json.loads(line))
     log = (p.stderr or p.stdout)[-2000:]
-    if p.returncode < 0 and -p.returncode not in (signal.SIGINT, signal.SIGTERM):
+    killed = p.returncode < 0 and -p.returncode not in (signal.SIGINT, signal.SIGTERM)
+    if killed:
         # Killed (the OOM killer, a lost worker, a user's kill -9), whatever it had printed: said as such, so the
-        # task's row reads "killed", never an empty error or "no valid candidate". (Ctrl-C and SIGTERM are the
-        # bench's own stop.)
-        sig = -p.returncode
-        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
-        # (last: a task's error is the log's tail)
-        log = (f"{log}\n{' '.join(cmd[3:5])} {KILLED} {name} before it printed all its results (an out-of-memory "
-               "kill or a lost worker; measure it again with --rerun)")
-    return out, log
+        # task's row reads "killed", never an empty error or "no valid candidate"; last, as a task's error is the
+        # log's tail.
+        log = (f"{log}\n{' '.join(cmd[3:5])} was {exit_text(p.returncode)} before it printed all its results (an "
+               "out-of-memory kill or a lost worker; measure it again with --rerun)")
+    return out, log, killed
 
 
-def _run_json(cmd: list[str], timeout_s: float) -> tuple[dict[str, Any] | None, str]:
-    """The command's last JSON object line (`hiera optimize --json` prints one), and its log."""
-    lines, log = _run_json_lines(cmd, timeout_s)
-    return (lines[-1] if lines else None), log
+def _run_json(cmd: list[str], timeout_s: float) -> tuple[dict[str, Any] | None, str, bool]:
+    """The command's last JSON object line (`hiera optimize --json` prints one), its log and whether it was cut
+    short from outside (_run_json_lines)."""
+    lines, log, cut = _run_json_lines(cmd, timeout_s)
+    return (lines[-1] if lines else None), log, cut
 
 
 # Why a task's speed-of-light cell is empty.
@@ -152,14 +149,13 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
     if args.get("no_profile"):
         cmd.append("--no-profile")
     cmd += args.get("optimize_flags", [])
-    res, log = _run_json(cmd, args["task_timeout_s"])
+    res, log, cut = _run_json(cmd, args["task_timeout_s"])
     if res is not None and res.get("status") == "stopped" and res.get("stop_reason") != "deadline":
         return None  # Ctrl-C or SIGTERM: the bench is stopping too (a deadline's stop is the task's own plan)
     r.optimize_wall_s = time.perf_counter() - t0
     # Its best so far where the run was killed or stopped at the task's limit (not where it failed by itself, nor
     # where the bench is being stopped: that ends above).
-    cut = res is None and (KILLED in log or log.startswith(TIMED_OUT))
-    kept = best_so_far(workspace, task, started) if cut else None
+    kept = best_so_far(workspace, task, started) if res is None and cut else None
     if kept is not None:
         # Killed before its result (the OOM killer, a lost worker): its best so far, recorded from its first valid
         # candidate on (engine/loop.py _keep_best), is the task's figure, said to be one.
@@ -203,7 +199,7 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
     if args.get("compile", True):
         # Both modes in one `hiera eval` (one worker): each is still verified and timed against eager alone.
         paths = write_baselines(task, out / "baselines")
-        lines, log = _run_json_lines([py, "-m", "engine.cli", "eval", str(task), *map(str, paths.values()),
+        lines, log, _ = _run_json_lines([py, "-m", "engine.cli", "eval", str(task), *map(str, paths.values()),
                                       "--json", "--device", device, "--workspace", str(workspace),
                                       "--precision", args["precision"], *args.get("eval_flags", [])],
                                      args["task_timeout_s"])

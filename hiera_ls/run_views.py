@@ -79,8 +79,8 @@ def shapes_text(best: dict[str, Any]) -> str | None:
     elif report.slower:
         serves += f" (eager is faster at batch {', '.join(map(str, report.slower))})"
     across = report.across_sizes
-    if across is not None and report.valid + report.invalid:
-        # what the best was chosen on beside the given figure (contracts/runrecord.py figure_key)
+    if across is not None and report.checked:
+        # what the best was chosen on beside the given figure (contracts/runrecord.py best_by)
         serves += f"; {ratio_text(across, 0.1)} across these sizes as the file serves them (geometric mean)"
     return f"Shapes: {'; '.join(said)}; {serves}"
 

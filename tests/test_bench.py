@@ -288,11 +288,11 @@ def test_a_baseline_timed_on_another_card_than_hieras_figure_is_not_compared(tmp
               "best": {"speedup": 2.0, "candidate_ms": 1.0}}
 
     def fake(card: str) -> None:
-        def lines(cmd: list[str], timeout_s: float) -> tuple[list[dict], str]:
+        def lines(cmd: list[str], timeout_s: float) -> tuple[list[dict], str, bool]:
             files = cmd[cmd.index("eval") + 2:cmd.index("--json")]
             return [{"candidate_file": f, "speedup": 1.1, "status": "valid", "device": "cuda:0",
-                     "device_name": card} for f in files], ""
-        monkeypatch.setattr(suite_bench, "_run_json", lambda cmd, timeout_s: (result, ""))
+                     "device_name": card} for f in files], "", False
+        monkeypatch.setattr(suite_bench, "_run_json", lambda cmd, timeout_s: (result, "", False))
         monkeypatch.setattr(suite_bench, "_run_json_lines", lines)
 
     args = {"backend": "expert", "rounds": 1, "candidates": 1, "precision": "fp32", "task_timeout_s": 60}
@@ -310,11 +310,11 @@ def test_a_baseline_timed_on_another_card_than_hieras_figure_is_not_compared(tmp
 def test_a_task_whose_run_is_killed_says_so() -> None:
     """An optimize (or eval) process killed before it printed its result (the OOM killer, a lost worker) leaves the
     task's row saying it was killed and by what, not an empty error."""
-    lines, log = suite_bench._run_json_lines(
+    lines, log, cut = suite_bench._run_json_lines(
         [sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)", "optimize", "t.py"], 60)
-    assert lines == [] and "was killed by SIGKILL before it printed all its results" in log, log
-    lines, log = suite_bench._run_json_lines([sys.executable, "-c", "print('{\"a\": 1}')"], 60)  # control
-    assert lines == [{"a": 1}] and "killed" not in log
+    assert lines == [] and cut and "was killed by signal SIGKILL before it printed all its results" in log, log
+    lines, log, cut = suite_bench._run_json_lines([sys.executable, "-c", "print('{\"a\": 1}')"], 60)  # control
+    assert lines == [{"a": 1}] and not cut and "killed" not in log
 
 
 def test_a_killed_runs_best_so_far_is_the_tasks_figure_said_to_be_one(tmp_path: Path, monkeypatch) -> None:
@@ -329,16 +329,16 @@ def test_a_killed_runs_best_so_far_is_the_tasks_figure_said_to_be_one(tmp_path: 
     store = RunStore(out / "workspace" / ".hiera")
     old = store.start_run("optimize", task, "t", "h", {})
     store.set_best_so_far(old, {"speedup": 9.0, "candidate_ms": 1.0, "reference_ms": 9.0, "round": 1})
-    killed = "optimize t.py was killed by SIGKILL before it printed its result"
+    killed, cut = "optimize t.py was killed by signal SIGKILL before it printed all its results", True
     args = {"backend": "expert", "rounds": 1, "candidates": 1, "precision": "fp32", "task_timeout_s": 60,
             "compile": False}
 
-    def run(cmd: list[str], timeout_s: float) -> tuple[None, str]:
+    def run(cmd: list[str], timeout_s: float) -> tuple[None, str, bool]:
         if with_best:
             rid = store.start_run("optimize", task, "t", "h", {})
             store.set_best_so_far(rid, {"speedup": 2.5, "candidate_ms": 2.0, "reference_ms": 5.0, "round": 2,
                                         "candidate_id": "r2c1-abc"})
-        return None, killed
+        return None, killed, cut
 
     monkeypatch.setattr(suite_bench, "_run_json", run)
     with_best = False  # control: only the earlier run's best is there
@@ -349,7 +349,7 @@ def test_a_killed_runs_best_so_far_is_the_tasks_figure_said_to_be_one(tmp_path: 
     assert r is not None and r.valid and r.speedup == 2.5 and (r.status, r.stop_reason) == ("stopped", "killed"), r
     assert killed in r.left_out[0] and "best so far (round 2" in r.left_out[0], r.left_out
     # A run that failed by itself (a traceback, no signal) is that run's error, whatever it had recorded.
-    killed = "Traceback (most recent call last): ... RuntimeError: boom"
+    killed, cut = "Traceback (most recent call last): ... RuntimeError: boom", False
     r = suite_bench.run_task("l1", task, "cpu", args, out)
     assert r is not None and not r.valid and "boom" in (r.error or ""), r
     assert suite_bench.other_card("NVIDIA H200", "NVIDIA H100") and not suite_bench.other_card("cuda:0", "NVIDIA H200")

@@ -143,11 +143,11 @@ def test_a_bench_task_whose_run_was_stopped_is_not_saved_and_nothing_more_starts
 
     def stopped_optimize(cmd, timeout_s):
         calls.append(cmd[3])  # python -m engine.cli <command>
-        return {"status": "stopped", "run_id": "r", "rounds": []}, ""
+        return {"status": "stopped", "run_id": "r", "rounds": []}, "", False
 
     def baselines(cmd, timeout_s):
         calls.append(cmd[3])
-        return [], ""
+        return [], "", False
 
     monkeypatch.setattr(suite_bench, "_run_json", stopped_optimize)
     monkeypatch.setattr(suite_bench, "_run_json_lines", baselines)
