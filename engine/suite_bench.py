@@ -36,7 +36,7 @@ from contracts.runstore import StoreReader
 from engine.baselines import write_baselines
 from engine.bench_records import TaskResult
 from engine.bench_stats import bench_summary, task_spread
-from engine.evaluate.candidate_process import exit_text
+from engine.exit_status import exit_text
 
 
 class NotFinished(Exception):

@@ -127,7 +127,7 @@ CASES = {
                 "the forward's own code raised at line 11 on the inputs get_inputs() returns: fix the forward there"),
     "forward_arity": ({"inputs": "return [torch.ones(4), torch.ones(4)]"}, "Model.forward raised TypeError",
                       "make Model.forward accept the 2 input(s) get_inputs() returns, in that order"),
-    "killed": ({"inputs": "os.kill(os.getpid(), 9)"}, "died (killed by SIGKILL, often the system running out of "
+    "killed": ({"inputs": "os.kill(os.getpid(), 9)"}, "died (killed by signal SIGKILL, often the system running out of "
                "memory) in get_inputs()", "make get_inputs() return tensors that fit in this machine's memory"),
 }
 

@@ -29,6 +29,7 @@ from contracts.device import Device
 from engine import pycache
 from engine.evaluate import cgroups, sandbox, wire
 from engine.evaluate.capped_output import CappedOutput
+from engine.exit_status import exit_text
 
 _HERE = Path(__file__).resolve().parent
 RUNNER_FILES = ("runner.py", "wire.py", "cudadrv.py", "warm_compile.py")  # all of hiera a runner's sandbox holds
@@ -93,20 +94,6 @@ class RunnerSpec:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "device", Device.parse(self.device))
-
-
-def exit_text(code: int | None, sandboxed: bool = False) -> str:
-    """A process's exit status in words (a signal by name; bwrap reports its child's signal as 128 + N)."""
-    if code is None:
-        return "no exit status"
-    if sandboxed and 128 < code < 160:
-        code = 128 - code  # bwrap exits with 128 + the signal that ended its child
-    if code < 0:
-        try:
-            return f"killed by signal {signal.Signals(-code).name}"
-        except ValueError:
-            return f"killed by signal {-code}"
-    return f"exit status {code}"
 
 
 def _library_dirs() -> list[str]:

@@ -23,9 +23,9 @@ from typing import Any
 
 from contracts.device import DeviceFacts
 from engine.evaluate import sandbox
-from engine.evaluate.candidate_process import exit_text
 from engine.evaluate.outcome import Status
 from engine.evaluate.requests import CeilingsRequest, EvalReply, EvalRequest, RegionsRequest
+from engine.exit_status import exit_text
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from contracts.shapes import bounds
+from engine.exit_status import exit_text
 from engine.task.source import check_source
 
 # Loading a task runs it (import, get_init_inputs, Model(...), get_inputs, one forward) in a process of its own;
@@ -224,18 +225,6 @@ _STEPS = {
 }
 
 
-def _exit_text(code: int | None) -> str:
-    if code is not None and code < 0:
-        import signal
-
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = f"signal {-code}"
-        return f"killed by {name}" + (", often the system running out of memory" if -code == 9 else "")
-    return f"exit status {code}"
-
-
 # Sources a user may pass where a task belongs: kernels are candidates, judged against a task.
 _KERNEL_SUFFIXES = {".cu": "a CUDA kernel", ".cuh": "a CUDA header", ".cpp": "a C++ source", ".cc": "a C++ source",
                     ".cxx": "a C++ source", ".h": "a C/C++ header"}
@@ -318,7 +307,8 @@ def probe_task(path: Path | str, timeout_s: float = 300.0,
             where, fix = step()
             tail = (stderr or "").strip()[-600:]
             raise TaskError(str(path), None,
-                            f"the task's process died ({_exit_text(proc.returncode)}) in {where}, before describing it"
+                            f"the task's process died ({exit_text(proc.returncode, oom_hint=True)}) in {where}, "
+                            "before describing it"
                             + (f": {tail}" if tail else ""), fix)
         raw = json.loads(out.read_text())
     if not raw["ok"]:
