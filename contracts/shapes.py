@@ -205,14 +205,20 @@ class ShapeReport:
 
     @property
     def across_sizes(self) -> float | None:
-        """What a user calling the exported file at the sizes checked gets, as one figure: the geometric mean,
-        over the given batch and every size checked, of the speedup a call of that size sees: the kernel's (its
-        brief timing) where the file serves it itself, 1 where the file runs the reference's forward (a size
-        outside `served`: invalid, declined, much slower, or past one of those). A size served but not timed
-        counts nothing. None without the given speedup."""
-        if not self.given_speedup:
+        """What a user calling the exported file at the sizes checked gets, as one figure: across_at the given
+        batch's own brief timing (what the ranking weighs, brief timings on every side)."""
+        return self.across_at(self.given_speedup)
+
+    def across_at(self, given: float | None) -> float | None:
+        """The geometric mean, over the given batch (at `given`) and every size checked, of the speedup a call of
+        that size sees: the kernel's (its brief timing) where the file serves it itself, 1 where the file runs the
+        reference's forward (a size outside `served`: invalid, declined, much slower, or past one of those). A
+        size served but not timed counts nothing. None without a given figure. A view passes the figure it shows
+        as the headline (a re-timed one), so that the two cannot disagree: a first pair of 11.6x re-timed at 6.7x
+        read "11x across these sizes" beside "6.7x faster"."""
+        if not given or given <= 0:
             return None
-        ups = [self.given_speedup]
+        ups = [given]
         for c in self.checked:
             if not self.serves(c.batch):
                 ups.append(1.0)
@@ -289,12 +295,13 @@ class ShapeReport:
                          "(geometric mean; the reference's own speed where it runs the reference)")
         return "; ".join(parts) or f"checked at batch {self.batch} only"
 
-    def speeds_text(self) -> str:
+    def speeds_text(self, given: float | None = None) -> str:
         """Its speed at each size checked as an exported file serves it, for the file's docstring, e.g. "At the
         other batch sizes checked (brief timings): 4.5x at 1, 4.4x at 127, the reference at 512 (not served);
-        4.6x across them and the given batch (geometric mean)." Empty when no other size was checked or the
-        given figure is not known."""
-        across = self.across_sizes
+        4.6x across them and the given batch (geometric mean)." `given`: the figure the file states for the given
+        batch (a re-timed one), else its brief timing. Empty when no other size was checked or no given figure
+        is known."""
+        across = self.across_at(given or self.given_speedup)
         if across is None:
             return ""
         said = []

@@ -117,7 +117,7 @@ class ResultFiles:
         # The file's guard serves what the best was found valid on: the batch range its checks found at sizes
         # drawn for it, or the given shapes alone (a candidate valid only there, or not checked at drawn sizes).
         cover = best.outcome.shapes.served if best.outcome.shapes is not None else None
-        speeds = best.outcome.shapes.speeds_text() if best.outcome.shapes is not None else ""
+        speeds = best.outcome.shapes.speeds_text(fig.speedup) if best.outcome.shapes is not None else ""
         if speeds:
             note += " " + speeds
         py.write_text(modelnew_source(self.loop.spec, c.source, cuda=c.kind is CandidateKind.CUDA, note=note,

@@ -238,3 +238,22 @@ def test_the_best_is_chosen_on_every_size_checked_not_the_given_one_alone() -> N
                           given_speedup=3.0)
     assert math.isclose(untimed.across_sizes or 0, 3.0) and math.isclose(untimed.size_factor, 1.0)
     assert ShapeReport(256, (), drawn=True, given_speedup=None).size_factor == 1.0
+
+
+def test_the_figure_across_sizes_is_taken_at_the_headline_the_view_shows() -> None:
+    """A best whose first pair read 11.6x and whose re-timing read 6.7x: the hover's and the exported file's figure
+    across sizes is built on 6.7x, not on the pair it no longer shows (the e2e's hover read '11x across these
+    sizes' beside '6.7x faster'); the ranking keeps the brief figures on every side."""
+    import math
+
+    from hiera_ls.run_views import shapes_text
+
+    report = ShapeReport(256, tuple(ShapeCheck(b, "valid", "", 1.0, s) for b, s in ((1, 5.0), (512, 7.0))),
+                         drawn=True, given_speedup=11.6)
+    assert math.isclose(report.across_sizes or 0, (11.6 * 5.0 * 7.0) ** (1 / 3))  # what best_by weighs
+    assert math.isclose(report.across_at(6.7) or 0, (6.7 * 5.0 * 7.0) ** (1 / 3))
+    hover = shapes_text({"speedup": 6.7, "retimed": True, "shapes": report.to_json()}) or ""
+    assert f"{(6.7 * 5.0 * 7.0) ** (1 / 3):.1f}× across these sizes" in hover, hover
+    assert "6.2x across them and the given batch" in report.speeds_text(6.7), report.speeds_text(6.7)
+    # control: without the headline the brief figure stands (an older record, a best not re-timed)
+    assert "7.4x across them" in report.speeds_text(), report.speeds_text()
