@@ -18,7 +18,7 @@ for spec in "$@"; do
   if [ "$left" -lt 60 ]; then echo "NOT RUN $f (${left} s left)" | tee -a "$L/not_run.txt"; continue; fi
   [ "$lim" -gt "$left" ] && lim=$left
   echo "== $f (limit ${lim} s, $(( $(date +%s) - T0 )) s in)"
-  timeout -k 10 "$lim" python3 -m pytest -q -m gpu -p no:cacheprovider -rfEs --durations=8 \
+  timeout -k 10 "$lim" python3 -m pytest -v -m gpu -p no:cacheprovider -rfEs --durations=8 \
     --junitxml="$L/$name.xml" "$f" > "$L/$name.txt" 2>&1
   echo "exit $? $f" | tee -a "$L/exits.txt"
   grep -E "^(FAILED|ERROR)" "$L/$name.txt" | head -20; tail -1 "$L/$name.txt"
