@@ -23,7 +23,7 @@ from contracts.runrecord import (
 from contracts.wording import device_words
 from engine.evaluate.outcome import Candidate, CandidateKind
 from engine.loop_state import Best
-from engine.task.export import modelnew_source, modelnew_wrapper, result_paths, run_mark
+from engine.task.export import BatchesVerified, modelnew_source, modelnew_wrapper, result_paths, run_mark
 
 if TYPE_CHECKING:
     from engine.loop_host import FilesHost
@@ -106,7 +106,11 @@ class ResultFiles:
             py, copy = result_paths(self.loop.spec, MODELNEW_COPY, directory, run_id)
             first = (f"The best of an optimize run {run_mark(run_id)}: {fig.speedup:.2f}x against eager on "
                      f"{device_words(best.outcome.device, best.outcome.device_name)}, {verdict_phrase(fig)}.")
-            py.write_text(modelnew_wrapper(c.source, first, copy.name))
+            # Checked at other batch sizes (any ModelNew but hiera's own, by default): the file refuses the sizes
+            # it was not found valid at; not checked: it says so and guards nothing.
+            spec_batch = self.loop.spec.batch
+            batches = BatchesVerified.of(spec_batch.size if spec_batch is not None else None, best.outcome.shapes)
+            py.write_text(modelnew_wrapper(c.source, first, copy.name, batches))
             copy.write_text(c.source)
             return ResultPaths(str(py), None)
         py, src = result_paths(self.loop.spec, c.kind.suffix, directory, run_id)

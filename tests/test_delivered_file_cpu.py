@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from contracts.shapes import ShapeCheck, ShapeReport
 from tests.conftest import TASKS
 
 # A C++ kernel whose early return reads as part of a comment: the U+202E/U+2066/U+2069 characters reorder the line
@@ -115,8 +116,9 @@ MODELNEW = ("import pathlib\nimport torch\n"
             "def get_inputs():\n    return [torch.randn(4, 512)]\n")
 
 
-def _modelnew_result(tmp_path: Path) -> tuple[Path, Path]:
-    """A whole-ModelNew best written by ResultFiles, as the loop writes it; (the result file, the marker)."""
+def _modelnew_result(tmp_path: Path, shapes: ShapeReport | None = None) -> tuple[Path, Path]:
+    """A whole-ModelNew best written by ResultFiles, as the loop writes it; (the result file, the marker).
+    `shapes`: what it was found valid on at other batch sizes (None: not checked there)."""
     from contracts.runrecord import Verdict
     from contracts.vocabulary import Direction, Space
     from engine.evaluate.outcome import Candidate, CandidateKind, Outcome, Status, Timing
@@ -127,8 +129,8 @@ def _modelnew_result(tmp_path: Path) -> tuple[Path, Path]:
     cand = Candidate("m", CandidateKind.MODELNEW, MODELNEW.replace("@MARK@", repr(str(mark))))
     t = Timing.from_samples([1.0] * 10, "perf_counter")
     fast = Timing.from_samples([0.5] * 10, "perf_counter")
-    best = Best(cand, Outcome("m", Status.VALID, "ok", candidate=fast, reference=t), 1, Space.LIBRARIES_PYTORCH,
-                Direction.C)
+    best = Best(cand, Outcome("m", Status.VALID, "ok", candidate=fast, reference=t, shapes=shapes), 1,
+                Space.LIBRARIES_PYTORCH, Direction.C)
 
     class Loop:
         class settings:
@@ -137,6 +139,7 @@ def _modelnew_result(tmp_path: Path) -> tuple[Path, Path]:
 
         class spec:
             path = tmp_path / "scale_bias_relu.py"
+            batch = None
 
     shutil.copy(TASKS / "scale_bias_relu.py", Loop.spec.path)
     assert best.figure().verdict in (Verdict.FASTER.value, Verdict.LEVEL.value, Verdict.SLOWER.value)
@@ -174,6 +177,27 @@ def test_a_modelnew_result_is_inert_on_import_and_runs_on_first_use(tmp_path: Pa
         check_wrapper(text + "\nimport os\n", copy.read_text())  # a statement more: refused
     with pytest.raises(ExportError):
         check_wrapper(text, copy.read_text() + "# not what was verified\n")
+
+
+def test_a_modelnew_result_checked_at_other_sizes_refuses_those_it_was_not_found_valid_at(tmp_path: Path) -> None:
+    import torch
+
+    report = ShapeReport(4, (ShapeCheck(1, "valid"), ShapeCheck(8, "incorrect", "wrong")), drawn=True)
+    py, _ = _modelnew_result(tmp_path, report)
+    doc = " ".join(py.read_text().split('"""')[1].split())
+    assert "valid at batch 1; incorrect at batch 8. It serves batch sizes 1 to 4" in doc, doc
+    model = _load(py, "guarded_result").ModelNew(512, 0.5)
+    x = torch.randn(3, 512)
+    assert torch.equal(model(x), torch.relu(x * 0.5))
+    with pytest.raises(ValueError, match=r"batch size 8 .* 1 to 4"):
+        model(torch.randn(8, 512))
+
+
+def test_an_unchecked_modelnew_result_says_so(tmp_path: Path) -> None:
+    py, _ = _modelnew_result(tmp_path)
+    doc = " ".join(py.read_text().split('"""')[1].split())
+    assert "verified at the shapes of get_inputs() only; other shapes were not checked" in doc, doc
+    assert "_guard" not in py.read_text()
 
 
 # --- the sandbox's identity ---------------------------------------------------------------------------------

@@ -355,10 +355,17 @@ def _output_rules(ctx: Context, kind: CandidateKind) -> str:
                 "NULL; do not allocate the outputs or modify the inputs; return 0 on success. Use OpenMP and "
                 "SIMD-friendly loops. Reply with the whole file in one ```cpp code block.")
     device = "CUDA GPU" if ctx.on_gpu else "CPU"
+    # A ModelNew is verified at other batch sizes too (pipeline._variants_for) and its file refuses those it was
+    # wrong at: told so, as a contract kernel is by its header, it reads the batch instead of fixing it.
+    batch = ctx.spec.batch
+    sizes = ("" if batch is None else
+             f"It is also verified at other batch sizes (dim 0 of every input, from {batch.bounds[0]} to "
+             f"{batch.bounds[1]}; {batch.size} in get_inputs()), drawn at random and not announced: read the batch "
+             "from the inputs, never fix it. ")
     return ("Write a complete KernelBench solution file: a Python module defining `class ModelNew(nn.Module)` "
             "with the same constructor arguments and forward signature as `Model` in groundtruth.py, "
             "holding the same parameters and buffers under the same names (so the reference's state dict "
-            f"loads), and computing the same outputs on the {device}. Custom kernels may be compiled with "
+            f"loads), and computing the same outputs on the {device}. {sizes}Custom kernels may be compiled with "
             "torch.utils.cpp_extension.load_inline. No test code, no printing. Reply with the whole file in "
             "one ```python code block.")
 

@@ -233,9 +233,11 @@ def add_eval_limits(p: argparse.ArgumentParser) -> None:
                    help="run candidate code (its compiler, its runner) without the sandbox: only where the sandbox "
                         "cannot be set up, knowing candidate code can then reach your files (default: sandboxed)")
     p.add_argument("--shapes", default="contract", choices=["contract", "all", "off"],
-                   help="which candidates are also verified and briefly timed at other batch sizes (1, half, an odd "
-                        "size, double): contract (.cu/.cpp, default: well under a second each), all (ModelNew "
-                        "files too: a torch.compile one compiles again at each size), off")
+                   help="which candidates are also verified and briefly timed at other batch sizes (drawn for each "
+                        "candidate: 1, double, an odd size, a prime near half, one at random): contract (default: "
+                        ".cu/.cpp, well under a second each, and ModelNew files a model or you wrote, whose result "
+                        "file then refuses the sizes they were not found valid at), all (hiera's own ModelNew "
+                        "candidates too: a torch.compile one compiles again at each size), off")
 
 
 def eval_limits(args: argparse.Namespace) -> dict[str, Any]:

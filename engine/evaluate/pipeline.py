@@ -61,8 +61,10 @@ class EvalSettings:
     sandbox: bool = True
     min_call_limit_s: float = 0.0  # see EvalRequest.min_call_limit_s
     # Which candidates are also verified and briefly timed at other batch sizes (issue 29, variants.py): "contract"
-    # (.cu/.cpp candidates: a size costs them well under a second), "all" (ModelNew files too: a torch.compile one
-    # with dynamic=False compiles again at each new size, seconds each), "off".
+    # (.cu/.cpp candidates, a size costs them well under a second, and every ModelNew file but hiera's own: one a
+    # model or a user wrote may hard-code its batch, and its delivered file guards the sizes it was found valid
+    # at), "all" (hiera's own ModelNew candidates too: a torch.compile one with dynamic=False compiles again at
+    # each new size, seconds each, which a deadline run cannot afford), "off".
     shape_variants: str = "contract"
     # Back-to-back calls timed by the checker's clock as a floor under the candidate's figure (back_to_back.py):
     # False, none; how many calls a burst makes (0: planned from the reference's time).
@@ -340,11 +342,24 @@ class Evaluator:
     def _variants_for(self, cand: Candidate) -> dict[str, object]:
         """The batch sizes the request checks the candidate at besides the task's own, drawn afresh for this
         candidate inside the range the reference accepts (shapes.draw_sizes: no fixed list a kernel could be
-        written for; none when the task fixes its shapes, or the settings leave this kind out)."""
+        written for; none when the task fixes its shapes, or the settings leave this candidate out: "off", or
+        under "contract" hiera's own ModelNew candidates, made from the reference and keyed on their inputs'
+        shapes, whose torch.compile would compile again at each size)."""
         batch, mode = self.task.batch, self.settings.shape_variants
-        if batch is None or mode == "off" or (mode == "contract" and cand.kind is CandidateKind.MODELNEW):
+        if batch is None or mode == "off" or (mode == "contract" and cand.kind is CandidateKind.MODELNEW
+                                              and hieras_own(cand)):
             return {}
         return {"batch": batch.size, "variants": draw_sizes(batch.size, *batch.bounds)}
+
+
+# The origins of hiera's own candidates (Candidate.origin): the expert's generators, and the opener the LLM backend
+# plays (the expert's CUDA-graph replay, re-captured when the input shapes change).
+HIERAS_OWN = ("expert:", "hiera:")
+
+
+def hieras_own(c: Candidate) -> bool:
+    """Whether hiera made this candidate from the reference (not a model's reply, not a user's file)."""
+    return c.origin.startswith(HIERAS_OWN)
 
 
 def _warmable(c: Candidate) -> bool:

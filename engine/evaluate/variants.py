@@ -223,6 +223,9 @@ class VariantCheck:
         n = int(min(MAX_CALLS, max(MIN_CALLS, math.ceil(VARIANT_TIMING_MS["cuda" if self.gpu else "cpu"] / est))))
         scalars = c.scalars(ref, self.req.contract, pool[0])
         if self.req.kind == "modelnew":
+            # A ModelNew takes its parameters from the shared state when it is made: this reference's, written
+            # first (made before, it kept the last trial's, and every timed call read as wrong).
+            c.write(ex, pool[0], ref, group=p.group)
             c.ask(proc, "construct", c.first_call_limit_s(self.req), deadline, f"batch {p.size}", seed=seed)
         reported: list[float] = []
         walls: list[float] = []

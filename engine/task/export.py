@@ -28,9 +28,10 @@ import base64
 import hashlib
 import inspect
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
-from contracts.shapes import Coverage
+from contracts.shapes import Coverage, ShapeReport
 from engine.task import kernel_build
 from engine.task.contract import binding_source, contract_header
 from engine.task.hidden_text import refusal
@@ -514,21 +515,81 @@ def result_paths(spec: TaskSpec, suffix: str = ".cu", directory: Path | None = N
 
 _WRAPPER_STATEMENTS = ("base64", "os", "sys", "types", "_text", "_SOURCE", "_module", "_candidate", "__getattr__",
                        "ModelNew")
+# A result checked at other batch sizes has two statements more: the range it serves, and the guard that holds
+# every call to it.
+_GUARDED_STATEMENTS = (*_WRAPPER_STATEMENTS[:6], "_BATCHES", *_WRAPPER_STATEMENTS[6:8], "_guard",
+                       *_WRAPPER_STATEMENTS[8:])
 
 
-def modelnew_wrapper(source: str, first_line: str, copy_name: str) -> str:
+@dataclass(frozen=True)
+class BatchesVerified:
+    """What a whole-ModelNew result was verified at along the batch (dim 0 of every tensor input: TaskSpec.batch),
+    for its file's docstring and guard (modelnew_wrapper)."""
+
+    given: int | None  # the batch of get_inputs(); None: the task has none hiera varies (TaskSpec.batch_note)
+    # The batch range the file lets through: found valid at sizes drawn for it, around `given` ((given, given) when
+    # its neighbours were not valid). None: not checked at other sizes, so no guard (nothing was found wrong).
+    served: tuple[int, int] | None = None
+    checked: str = ""  # what each other size checked was found, in words
+
+    @classmethod
+    def of(cls, given: int | None, report: ShapeReport | None) -> BatchesVerified:
+        """From the best's shape report (Outcome.shapes; None: other sizes were not checked). The range is the
+        sizes found valid, slow ones included: a contract kernel's file hands a size where eager is much faster to
+        the reference (ShapeReport.served), but a whole ModelNew's file has no reference to hand it to, and a
+        slow answer is still a right one."""
+        if report is None:
+            return cls(given)
+        cover = report.coverage.batch_range if report.drawn else None
+        said = [f"valid at batch {', '.join(map(str, report.valid))}"] if report.valid else []
+        if len(report.valid) < len(report.checks):
+            said.append(report.not_valid())
+        return cls(report.batch, cover or (report.batch, report.batch), "; ".join(said) or "none was checked")
+
+    def doc(self) -> str:
+        """The file's docstring paragraph on the batch sizes it was verified at, and what a call at another does."""
+        if self.given is None:
+            return "Shapes: verified at the shapes of get_inputs() only; other shapes were not checked."
+        if self.served is None:
+            return (f"Batch sizes: verified at batch {self.given} only; other sizes were not checked (--shapes all "
+                    "checks them). A call at another batch size runs the optimized module as it is, unguarded.")
+        lo, hi = self.served
+        serves = f"batch {lo} alone" if lo == hi else f"batch sizes {lo} to {hi}"
+        return (f"Batch sizes: verified at batch {self.given} (get_inputs()) and at batch sizes drawn for it: "
+                f"{self.checked}. It serves {serves} (dim 0 of the first tensor input); a call at "
+                "any other batch size raises ValueError before the optimized module runs (there it was found wrong, "
+                "or not checked): call the original module (Model) for that size, or run hiera again with that "
+                "batch size in get_inputs().")
+
+
+def modelnew_wrapper(source: str, first_line: str, copy_name: str, batches: BatchesVerified | None = None) -> str:
     """The delivered file for a whole-ModelNew result: inert on import, the source embedded and run on first use.
-    `first_line` opens its docstring (the run's mark and the figure); `copy_name` is the readable copy beside it."""
+    `first_line` opens its docstring (the run's mark and the figure); `copy_name` is the readable copy beside it;
+    `batches`: what it was verified at along the batch (None: nothing said). Where other sizes were checked, every
+    call's batch is held to the range found valid (a ModelNew that hard-codes its batch is wrong at the others, and
+    the file would otherwise serve them silently); where they were not, the file says so and guards nothing."""
     hidden = refusal(source)
     if hidden is not None:
         raise ExportError(hidden)
+    served = batches.served if batches is not None else None
+    said = f"\n\n{_wrapped(_doc_text(batches.doc()))}" if batches is not None else ""
+    guard_range = guard = ""
+    made = "return _candidate().ModelNew(*args, **kwargs)"
+    if served is not None:
+        guard_range = ("\n# The batch sizes (dim 0 of the first tensor input) hiera verified the optimized module at, "
+                       f"lowest and highest:\n# a call at any other is refused.\n_BATCHES = "
+                       f"{(int(served[0]), int(served[1]))!r}")
+        guard = _GUARD
+        made = ("model = _candidate().ModelNew(*args, **kwargs)\n"
+                "        model.register_forward_pre_hook(_guard, with_kwargs=True)\n"
+                "        return model")
     text = f'''"""{_doc_text(first_line)}
 
 {_wrapped("The optimized module's source is embedded below (base64: no text in it can end the string) and runs "
           "when ModelNew is first constructed, or when one of its other names is first asked for (from this "
           "file import get_inputs, say): importing this file runs none of it. It then runs in this process, "
           "with this process's rights, outside any sandbox. To read it: print(_SOURCE), or the copy hiera wrote "
-          "beside this file, " + _doc_text(copy_name) + ".")}
+          "beside this file, " + _doc_text(copy_name) + ".")}{said}
 """
 
 import base64
@@ -537,7 +598,7 @@ import sys
 import types
 
 _text = lambda b64: base64.b64decode(b64).decode()  # noqa: E731
-_SOURCE = {_embedded(source)}
+_SOURCE = {_embedded(source)}{guard_range}
 _module = None
 
 
@@ -551,7 +612,7 @@ def _candidate():
         exec(compile(_SOURCE, module.__file__, "exec"), module.__dict__)
         _module = module
     return _module
-
+{guard}
 
 def __getattr__(name):
     if name.startswith("__"):
@@ -563,15 +624,39 @@ class ModelNew:
     """Makes the optimized module's ModelNew (the first one runs the module's source)."""
 
     def __new__(cls, *args, **kwargs):
-        return _candidate().ModelNew(*args, **kwargs)
+        {made}
 '''
-    check_wrapper(text, source)
+    check_wrapper(text, source, served)
     return text
 
 
-def check_wrapper(text: str, source: str) -> None:
+# The guard of a result checked at other batch sizes: a forward pre-hook, so that the model stays the optimized
+# module's own class (its state_dict, its pickling) and a call inside the range runs exactly as it was verified.
+# torch is imported when a call is guarded, never on import: the optimized module has imported it by then.
+_GUARD = '''
+
+def _guard(module, args, kwargs):
+    """Refuse a call whose batch size (dim 0 of its first tensor input) is outside _BATCHES, before it runs."""
+    import torch
+
+    for x in (*args, *kwargs.values()):
+        if isinstance(x, torch.Tensor) and x.dim() > 0:
+            n, (lo, hi) = int(x.shape[0]), _BATCHES
+            if not lo <= n <= hi:
+                raise ValueError(
+                    f"{__name__}: batch size {n} (dim 0 of the first tensor input) is outside the batch sizes "
+                    f"hiera verified this optimized module at, {lo} to {hi}: there it was found wrong, or not "
+                    f"checked (this file's docstring says which). For batch {n}, call the original module "
+                    f"(Model), or run hiera again with batch {n} in get_inputs().")
+            return None
+    return None
+'''
+
+
+def check_wrapper(text: str, source: str, served: tuple[int, int] | None = None) -> None:
     """Refuse (ExportError) a whole-ModelNew file that is not exactly the expected one: its top-level statements
-    are the docstring and _WRAPPER_STATEMENTS, and _SOURCE is one base64 literal that decodes to `source`."""
+    are the docstring and _WRAPPER_STATEMENTS (_GUARDED_STATEMENTS with `served`, the range _BATCHES must hold), and
+    _SOURCE is one base64 literal that decodes to `source`."""
     try:
         tree = ast.parse(text)
     except SyntaxError as e:
@@ -580,13 +665,22 @@ def check_wrapper(text: str, source: str) -> None:
     if not body or not (isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
                         and isinstance(body[0].value.value, str)):
         raise ExportError("the generated module does not open with its docstring")
+    expected = _WRAPPER_STATEMENTS if served is None else _GUARDED_STATEMENTS
     got = [_binds(s) for s in body[1:]]
-    if got != list(_WRAPPER_STATEMENTS):
-        raise ExportError(f"the generated module's statements are {got}, expected {list(_WRAPPER_STATEMENTS)}")
-    stmt = body[1 + _WRAPPER_STATEMENTS.index("_SOURCE")]
+    if got != list(expected):
+        raise ExportError(f"the generated module's statements are {got}, expected {list(expected)}")
+    stmt = body[1 + expected.index("_SOURCE")]
     call = stmt.value if isinstance(stmt, ast.Assign) else None
     if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "_text"
             and len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.Constant)
             and isinstance(call.args[0].value, str)
             and base64.b64decode(call.args[0].value, validate=True).decode() == source):
         raise ExportError("_SOURCE is not one embedded base64 literal of the verified source")
+    if served is not None:
+        stmt = body[1 + expected.index("_BATCHES")]
+        try:
+            ok = isinstance(stmt, ast.Assign) and ast.literal_eval(stmt.value) == tuple(served)
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ExportError(f"_BATCHES is not the range verified, {tuple(served)}")
