@@ -202,7 +202,7 @@ def settings_table_ts() -> str:
     """editors/vscode/src/settingsTable.ts: every setting's default, and the bounds of the numeric ones."""
     lines = ["// Generated from contracts/settings_schema.py by `python3 -m contracts.settings_schema --write` (the",
              "// extension's `npm run compile` runs it first): do not edit; change the schema.",
-             "import type { HieraSettings } from './settings';", "",
+             "import type { HieraSettings } from './settingsTypes';", "",
              "export const DEFAULTS: Readonly<HieraSettings> = Object.freeze({"]
     lines += [f"  {_ts_key(st.key)}: {_ts(st.default)}," for st in SETTINGS]
     lines += ["});", "",

@@ -4,36 +4,11 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { DEFAULTS, LIMITS } from './settingsTable';
+import type { HieraSettings } from './settingsTypes';
 
 export const SECTION = 'hiera';
 
-export type Backend = 'expert' | 'llm';
-export type Trace = 'off' | 'messages' | 'verbose';
-
-export interface HieraSettings {
-  interpreter: string[];
-  backend: Backend;
-  'llm.baseUrl': string;
-  'llm.model': string;
-  /** The NAME of the environment variable holding the key; the key itself never passes through here. */
-  'llm.apiKeyEnv': string;
-  rounds: number;
-  candidates: number;
-  /** Candidates per run in all (the engine's --budget); null: rounds × candidates. */
-  budget: number | null;
-  space: string;
-  precision: string;
-  device: string;
-  ncuPath: string;
-  /** Seconds per candidate run / per build; null: the engine's own limit (no flag is passed). */
-  timeout: number | null;
-  buildTimeout: number | null;
-  /** false is an explicit opt-out: candidates then run without the engine's sandbox. */
-  sandbox: boolean;
-  /** Seconds an optimize run may take (the engine's --deadline); null: no deadline. */
-  deadline: number | null;
-  'trace.server': Trace;
-}
+export type { Backend, HieraSettings, Trace } from './settingsTypes';
 
 // Generated from the one table (contracts/settings_schema.py) at build time.
 export { DEFAULTS, LIMITS };

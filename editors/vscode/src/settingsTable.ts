@@ -1,6 +1,6 @@
 // Generated from contracts/settings_schema.py by `python3 -m contracts.settings_schema --write` (the
 // extension's `npm run compile` runs it first): do not edit; change the schema.
-import type { HieraSettings } from './settings';
+import type { HieraSettings } from './settingsTypes';
 
 export const DEFAULTS: Readonly<HieraSettings> = Object.freeze({
   interpreter: [],
