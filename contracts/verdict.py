@@ -53,9 +53,26 @@ Z_SIDE = 2.2365
 # A straddling interval whose upper end is over this many times its lower end says too little: the engine takes
 # more pairs of the candidate (engine/retiming.py MORE_PAIRS) before it gives the verdict up as level.
 WIDE = 2.0
+class FlagKind(str, enum.Enum):
+    """The kinds of flag the engine sets on a figure (Outcome.flags). A flag travels and is stored as text,
+    "<kind>: <detail>" (flag_text), so that older records and every view read it as they always did; the engine
+    writes it only through flag_text, and the views read the kind back only through flag_kind."""
+
+    EXCESSIVE_SPEEDUP = "excessive_speedup"  # over the plausibility bound (checker.py)
+    NOISY_REFERENCE = "noisy_reference"  # the pair's eager ran far from the run's median (retiming.py)
+    UNSTABLE_TIMING = "unstable_timing"  # the two sides were not timed alike (clock_check.py): no verdict
+    TIMING_SWING = "timing_swing"  # one side's calls scattered: a busy machine (clock_check.py)
+    FIXED_SHAPE = "fixed_shape"  # valid only at the given shapes (checker.py)
+    SELF_DISAGREEMENT = "self_disagreement"  # the reference disagreed with itself on a trial (checker.py)
+    HOST_TIME_CHARGED = "host_time_charged"  # the call's host time charged by the checker's clock (checker.py)
+    SINGLE_TIMING_SET = "single_timing_set"  # one input set timed: an address cache not ruled out (checker.py)
+    HELPER_THREADS = "helper_threads"  # threads left in the runner after its timed calls (checker.py)
+    BACK_TO_BACK_SLOWER = "back_to_back_slower"  # held to its back-to-back time (back_to_back.py)
+
+
 # The evaluator's flag on a pair whose two sides were not timed alike (engine/evaluate/clock_check.py): such a
 # pair is unstable whatever its interval says.
-UNSTABLE_FLAG = "unstable_timing"
+UNSTABLE_FLAG = FlagKind.UNSTABLE_TIMING.value
 
 
 def flagged_unstable(flags: object) -> bool:
@@ -296,28 +313,44 @@ def verdict_phrase(verdict: str, low: float | None = None, high: float | None = 
     return f"{what} ({text}{f', {where}' if where else ''})"
 
 
-# The engine's flags (engine/evaluate/checker.py, engine/loop.py) are "<kind>: <detail>" or a sentence.
+# The engine's flags are "<kind>: <detail>" (flag_text) or, from older records and the timing's own notes, a
+# sentence.
 _FLAG_KIND = re.compile(r"^(?P<kind>[a-z_]+): (?P<detail>.*)$", re.S)
 _NOISY = re.compile(r"ran at (?P<pair>[0-9.e+-]+) ms against the run's median (?P<median>[0-9.e+-]+) ms")
+
+
+def flag_text(kind: FlagKind, detail: str) -> str:
+    """A flag as it travels and is stored: "<kind>: <detail>"."""
+    return f"{kind.value}: {detail}"
+
+
+def flag_kind(flag: str) -> tuple[FlagKind | None, str]:
+    """A flag's kind (None for a sentence, or a kind this version does not know) and its detail."""
+    m = _FLAG_KIND.match(flag.strip())
+    if m is None:
+        return None, flag.strip()
+    try:
+        return FlagKind(m.group("kind")), m.group("detail")
+    except ValueError:
+        return None, m.group("detail")
 
 
 def noisy_reference_flag(pair_ms: float, median_ms: float) -> str:
     """The engine's noisy_reference flag (engine/retiming.py sets it), worded here beside flag_words, which reads
     its numbers back for the views: one wording, so the two cannot drift apart."""
-    return (f"noisy_reference: its paired reference ran at {pair_ms:.4g} ms against the run's median "
-            f"{median_ms:.4g} ms (machine load?)")
+    return flag_text(FlagKind.NOISY_REFERENCE, f"its paired reference ran at {pair_ms:.4g} ms against the run's "
+                     f"median {median_ms:.4g} ms (machine load?)")
 
 
 def flag_words(flag: str, sign: str = TIMES, detail: bool = False) -> str:
     """A flag the engine set on a figure, in words: 'flagged: over 10× — check before trusting'. Every view words a
     flag here: the editor's (hover, results view, message) and the terminal's, which adds the engine's own detail
     (`detail`: 'flagged: over 10x — check before trusting (17.0x; every timed call ...)')."""
-    m = _FLAG_KIND.match(flag.strip())
-    kind, said = (m.group("kind"), m.group("detail")) if m else ("", flag.strip())
+    kind, said = flag_kind(flag)
     more = f" ({said.strip()})" if detail and said.strip() else ""
-    if kind == "excessive_speedup":
+    if kind is FlagKind.EXCESSIVE_SPEEDUP:
         return f"flagged: over {EXCESSIVE_SPEEDUP:g}{sign} — check before trusting{more}"
-    if kind == "noisy_reference":
+    if kind is FlagKind.NOISY_REFERENCE:
         n = _NOISY.search(said)
         ran = f" (eager ran at {n.group('pair')} ms in this pair, the run's median is {n.group('median')} ms)" if n \
             else ""

@@ -398,3 +398,25 @@ def test_the_noisy_reference_flag_the_engine_writes_is_read_back_with_its_number
     flag = noisy_reference_flag(84.1, 16.25)
     assert flag == NOISY
     assert "eager ran at 84.1 ms in this pair, the run's median is 16.25 ms" in flag_words(flag)
+
+
+def test_every_flag_the_engine_writes_is_of_a_known_kind_read_back_by_one_parser() -> None:
+    """The engine writes a flag only through flag_text with a FlagKind, and flag_kind reads the kind back: no
+    module writes a '<kind>: ' flag by hand (an AST walk over engine/ for string literals that open with a kind),
+    so a kind cannot be misspelt on one side and read on the other."""
+    import ast
+
+    from contracts.verdict import FlagKind, flag_kind, flag_text
+
+    kinds = tuple(f"{k.value}: " for k in FlagKind)
+    by_hand = []
+    for path in sorted((REPO / "engine").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            first = node.values[0] if isinstance(node, ast.JoinedStr) and node.values else node
+            if isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.startswith(kinds):
+                by_hand.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert by_hand == [], by_hand
+    for k in FlagKind:
+        assert flag_kind(flag_text(k, "detail: with a colon")) == (k, "detail: with a colon")
+    assert flag_kind("persisting-L2 reset unavailable (libcudart not found)")[0] is None  # a sentence
+    assert flag_kind("some_future_kind: detail") == (None, "detail")  # a newer record's kind: its detail shown

@@ -43,6 +43,7 @@ from typing import Any
 
 import torch
 
+from contracts.verdict import FlagKind, flag_text
 from engine.evaluate import device_memory, timing
 from engine.evaluate.candidate_process import CandidateProcess, RunnerFailed
 from engine.evaluate.exchange import Exchange, Spec
@@ -324,7 +325,8 @@ def record(extra: dict[str, Any], flags: list[str], burst: Burst, reported_ms: f
     if equivalent > HOST_BOUND * reported_ms:
         against = (f", against the reference's {burst.reference_per_call_ms:.4g} ms by the same clock" if
                    burst.reference_calls else "")
-        flags.append(f"back_to_back_slower: called back to back its calls took {burst.per_call_ms:.4g} ms each by "
-                     f"the checker's clock{against}: {equivalent / max(reported_ms, 1e-9):.1f}x the "
-                     f"{reported_ms:.4g} ms its runner reported; the figure is held to the back-to-back time "
-                     "(launches or host work, or a report that was not the call's time)")
+        flags.append(flag_text(FlagKind.BACK_TO_BACK_SLOWER,
+                               f"called back to back its calls took {burst.per_call_ms:.4g} ms each by the checker's "
+                               f"clock{against}: {equivalent / max(reported_ms, 1e-9):.1f}x the {reported_ms:.4g} ms "
+                               "its runner reported; the figure is held to the back-to-back time (launches or host "
+                               "work, or a report that was not the call's time)"))

@@ -38,6 +38,7 @@ import torch
 
 from contracts.device import Device, DeviceFacts
 from contracts.shapes import ShapeReport
+from contracts.verdict import FlagKind, flag_text
 from engine.evaluate import accumulation, back_to_back, timing, verify, wire
 from engine.evaluate.back_to_back import BackToBack
 from engine.evaluate.candidate_process import CandidateProcess, FreezeFailed, RunnerFailed, RunnerSpec
@@ -314,10 +315,11 @@ class Checker:
                 cand_ms = timing.candidate_times(reported, walls, self.overhead, gpu=self.device.type == "cuda")
             else:
                 cand_ms = self.overhead.trusted(walls)
-                notes.append(f"host_time_charged: each call took {gap['gap_ms'] - gap['calibrated_gap_ms']:.3g} ms "
-                             f"more by the checker's clock than the same procedure without the candidate (allowed "
-                             f"{gap['slack_ms']:.3g} ms), so its time is the clock's, not the runner's device "
-                             "events: host time they do not see is charged to it")
+                notes.append(flag_text(FlagKind.HOST_TIME_CHARGED,
+                                       f"each call took {gap['gap_ms'] - gap['calibrated_gap_ms']:.3g} ms more by the "
+                                       "checker's clock than the same procedure without the candidate (allowed "
+                                       f"{gap['slack_ms']:.3g} ms), so its time is the clock's, not the runner's "
+                                       "device events: host time they do not see is charged to it"))
             calls = back_to_back.calls_for(len(ex.back_to_back_groups()), statistics.median(reported),
                                            statistics.median(self.overhead.trusted(walls)))
             b2b = BackToBack(self, req, ex, calls) if calls else None
@@ -370,8 +372,8 @@ class Checker:
             if speedup > req.excessive_speedup:
                 fresh = ("every timed call ran on inputs never seen before" if self.perturbation.changes_every_input
                          else "every timed call's float inputs were new; " + self.perturbation.describe())
-                reply.flags.append(f"excessive_speedup: {speedup:.1f}x ({fresh}, and a sample of the calls was "
-                                   "checked)")
+                reply.flags.append(flag_text(FlagKind.EXCESSIVE_SPEEDUP,
+                                             f"{speedup:.1f}x ({fresh}, and a sample of the calls was checked)"))
             built = ", inputs built to expose low-precision accumulation" if self.precision.low else ""
             reply.reason = (f"correct on {req.correctness_trials} trials and {len(TRANSFORMS)} off-distribution "
                             f"variants{built}; {speedup:.2f}x over the reference "
@@ -412,8 +414,8 @@ class Checker:
         given shapes (an exported file of it then serves those alone)."""
         reply.shapes = shapes
         if shapes.fixed_only:
-            reply.flags.append(f"fixed_shape: valid only at the shapes of get_inputs() (batch {shapes.batch}); "
-                               f"{shapes.not_valid()}")
+            reply.flags.append(flag_text(FlagKind.FIXED_SHAPE, f"valid only at the shapes of get_inputs() (batch "
+                                         f"{shapes.batch}); {shapes.not_valid()}"))
 
     def _release(self) -> None:
         """Cached-but-free device memory back to the driver: the runner allocates on the same device."""
@@ -563,9 +565,10 @@ class Checker:
                                         slacks)
                 if not why:
                     raise
-                void.append(f"self_disagreement: {what} gave no verdict: the reference called twice on the same "
-                            f"inputs disagrees with itself ({why}); its forward draws random numbers or is not "
-                            "deterministic there")
+                void.append(flag_text(FlagKind.SELF_DISAGREEMENT,
+                                      f"{what} gave no verdict: the reference called twice on the same inputs "
+                                      f"disagrees with itself ({why}); its forward draws random numbers or is not "
+                                      "deterministic there"))
                 del slacks
                 continue
             judged_own += not off
@@ -677,9 +680,10 @@ class Checker:
             ref_ms += self.frozen(proc, time_reference, trials - len(ref_ms))
         notes = list(rep.notes[:4])
         if len(pool) == 1 and not perturb.changes_every_input:
-            notes.append("single_timing_set: one input set fit in the timing pool (device_memory.pool_sets), and "
-                         "some of its inputs are the same on every call (" + perturb.describe() + "): a result "
-                         "cached by those inputs' addresses is not ruled out by the timing alone")
+            notes.append(flag_text(FlagKind.SINGLE_TIMING_SET,
+                                   "one input set fit in the timing pool (device_memory.pool_sets), and some of its "
+                                   "inputs are the same on every call (" + perturb.describe() + "): a result cached "
+                                   "by those inputs' addresses is not ruled out by the timing alone"))
         self._thread_counts(proc, self._runner_threads, notes)
         return cand_ms, walls, notes, ref_ms
 
@@ -712,10 +716,11 @@ class Checker:
         counts["after_timing"] = proc.threads()
         more = counts["after_timing"] - counts.get("after_warm_up", counts["after_timing"])
         if more > 0:
-            reply_flags.append(f"helper_threads: {more} thread(s) more in the candidate's runner after its timed "
-                               f"calls than after its warm-up ({counts}); work they do between calls is not the "
-                               "call's (the runner is stopped while inputs are written), outputs they write late "
-                               "are caught")
+            reply_flags.append(flag_text(FlagKind.HELPER_THREADS,
+                                         f"{more} thread(s) more in the candidate's runner after its timed calls than "
+                                         f"after its warm-up ({counts}); work they do between calls is not the call's "
+                                         "(the runner is stopped while inputs are written), outputs they write late "
+                                         "are caught"))
 
     @staticmethod
     def settled_since(snap: OutputSnapshot, what: str) -> None:

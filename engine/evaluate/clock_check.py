@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import torch
 
+from contracts.verdict import FlagKind, flag_text
 from engine.evaluate import timing
 from engine.evaluate.candidate_process import CandidateProcess, RunnerFailed
 from engine.evaluate.exchange import Exchange
@@ -123,13 +124,14 @@ def stability(reply: EvalReply, ref_ms: list[float], cand_ms: list[float], overh
     noise = overhead.iqr_ms
     reply.extra["timing_spread"] = {**spreads, "overhead_iqr_ms": round(noise, 4)}
     if swung:
-        reply.flags.append(f"timing_swing: {'; '.join(swung)}; the machine was busy, and the figure is what this "
-                           "machine gave at that load")
+        reply.flags.append(flag_text(FlagKind.TIMING_SWING, f"{'; '.join(swung)}; the machine was busy, and the figure "
+                                     "is what this machine gave at that load"))
     if device.type == "cpu" and noise > spreads["candidate"]["median_ms"]:
         # The checker's clock cannot resolve a call shorter than the scatter of the request around it.
-        reply.flags.append(f"unstable_timing: the candidate's call ({spreads['candidate']['median_ms']:.4g} ms) is "
-                           f"shorter than the scatter of the checker's clock around it ({noise:.3g} ms), so its "
-                           "time cannot be read; time it again on a quieter machine")
+        reply.flags.append(flag_text(FlagKind.UNSTABLE_TIMING,
+                                     f"the candidate's call ({spreads['candidate']['median_ms']:.4g} ms) is shorter "
+                                     f"than the scatter of the checker's clock around it ({noise:.3g} ms), so its time "
+                                     "cannot be read; time it again on a quieter machine"))
 
 
 # The checker's probe may run this much slower than the runner's before the two sides are called not alike:
@@ -150,8 +152,9 @@ def parity(reply: EvalReply, checker_ms: float | None, runner_ms: float | None) 
                                    "ratio": round(ratio, 3)}
     if ratio <= PARITY_LIMIT:
         return
-    reply.flags.append(f"unstable_timing: the same trusted work took {checker_ms:.3g} ms in the checker and "
-                       f"{runner_ms:.3g} ms in the candidate's runner ({ratio:.1f}x slower where the reference "
-                       "runs): the reference and the candidate were not timed alike (a math-library setting, a "
-                       "thread or CPU limit on one process, or a runner not stopped while the reference ran), so "
-                       "the speedup is overstated; time it again")
+    reply.flags.append(flag_text(FlagKind.UNSTABLE_TIMING,
+                                 f"the same trusted work took {checker_ms:.3g} ms in the checker and {runner_ms:.3g} "
+                                 f"ms in the candidate's runner ({ratio:.1f}x slower where the reference runs): the "
+                                 "reference and the candidate were not timed alike (a math-library setting, a thread "
+                                 "or CPU limit on one process, or a runner not stopped while the reference ran), so "
+                                 "the speedup is overstated; time it again"))
