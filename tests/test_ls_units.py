@@ -514,11 +514,18 @@ def test_a_keystroke_in_a_5_mb_document_does_not_split_it_into_lines():
     doc, lines = TextDocument("file:///big.py", text), None
     lines = apply_change(doc, types.TextDocumentContentChangePartial(
         range=types.Range(types.Position(0, 0), types.Position(0, 0)), text="#"), lines)  # the first builds the index
-    t0 = _time.perf_counter()
-    for i in range(50):  # typing in the middle of the file
-        at = types.Position(35000, 10 + i)
-        lines = apply_change(doc, types.TextDocumentContentChangePartial(range=types.Range(at, at), text="x"), lines)
-    per_key = (_time.perf_counter() - t0) / 50
+    # typing in the middle of the file, in five bursts of ten keys: the fastest burst's time a key, so that a burst
+    # the machine's other work slowed (a collection, a busy core: once 2.6 ms a key against a 4.5 ms split in the
+    # full suite, 1.5 ms alone) does not decide it
+    bursts = []
+    for b in range(5):
+        t0 = _time.perf_counter()
+        for i in range(10):
+            at = types.Position(35000, 10 + 10 * b + i)
+            lines = apply_change(doc, types.TextDocumentContentChangePartial(range=types.Range(at, at), text="x"),
+                                 lines)
+        bursts.append((_time.perf_counter() - t0) / 10)
+    per_key = min(bursts)
     assert "x" * 50 in doc.source.splitlines()[35000]
     # against what splitting the text into lines costs on this machine now (the old way paid it, and more, per
     # keystroke: 36 ms on the 2-core development machine, against ~5 ms now)
