@@ -207,16 +207,18 @@ class ShapeReport:
     def across_sizes(self) -> float | None:
         """What a user calling the exported file at the sizes checked gets, as one figure: across_at the given
         batch's own brief timing (what the ranking weighs, brief timings on every side)."""
-        return self.across_at(self.given_speedup)
+        return self.across_at(None)
 
-    def across_at(self, given: float | None) -> float | None:
-        """The geometric mean, over the given batch (at `given`) and every size checked, of the speedup a call of
-        that size sees: the kernel's (its brief timing) where the file serves it itself, 1 where the file runs the
-        reference's forward (a size outside `served`: invalid, declined, much slower, or past one of those). A
-        size served but not timed counts nothing. None without a given figure. A view passes the figure it shows
-        as the headline (a re-timed one), so that the two cannot disagree: a first pair of 11.6x re-timed at 6.7x
-        read "11x across these sizes" beside "6.7x faster"."""
-        if not given or given <= 0:
+    def across_at(self, headline: object) -> float | None:
+        """The geometric mean, over the given batch (at `headline`, else its brief timing) and every size checked,
+        of the speedup a call of that size sees: the kernel's (its brief timing) where the file serves it itself, 1
+        where the file runs the reference's forward (a size outside `served`: invalid, declined, much slower, or
+        past one of those). A size served but not timed counts nothing. None without a given figure. A view passes
+        the figure it shows as the headline (a re-timed one; anything but a positive number counts as none), so
+        that the two cannot disagree: a first pair of 11.6x re-timed at 6.7x read "11x across these sizes" beside
+        "6.7x faster"."""
+        given = _positive(headline) or _positive(self.given_speedup)
+        if not given:
             return None
         ups = [given]
         for c in self.checked:
@@ -301,7 +303,7 @@ class ShapeReport:
         4.6x across them and the given batch (geometric mean)." `given`: the figure the file states for the given
         batch (a re-timed one), else its brief timing. Empty when no other size was checked or no given figure
         is known."""
-        across = self.across_at(given or self.given_speedup)
+        across = self.across_at(given)
         if across is None:
             return ""
         said = []

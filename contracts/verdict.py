@@ -53,6 +53,8 @@ Z_SIDE = 2.2365
 # A straddling interval whose upper end is over this many times its lower end says too little: the engine takes
 # more pairs of the candidate (engine/retiming.py MORE_PAIRS) before it gives the verdict up as level.
 WIDE = 2.0
+
+
 class FlagKind(str, enum.Enum):
     """The kinds of flag the engine sets on a figure (Outcome.flags). A flag travels and is stored as text,
     "<kind>: <detail>" (flag_text), so that older records and every view read it as they always did; the engine

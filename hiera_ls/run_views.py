@@ -78,9 +78,7 @@ def shapes_text(best: dict[str, Any]) -> str | None:
         serves += " (its other sizes were not drawn where it could not know them)"
     elif report.slower:
         serves += f" (eager is faster at batch {', '.join(map(str, report.slower))})"
-    headline = best.get("speedup")  # the figure the view shows beside this line (re-timed, where it was)
-    across = report.across_at(headline if isinstance(headline, (int, float)) and headline > 0
-                              else report.given_speedup)
+    across = report.across_at(best.get("speedup"))  # the figure the view shows beside this line (re-timed)
     if across is not None and report.checked:
         # what the best was chosen on beside the given figure (contracts/runrecord.py best_by)
         serves += f"; {ratio_text(across, 0.1)} across these sizes as the file serves them (geometric mean)"

@@ -515,10 +515,16 @@ def result_paths(spec: TaskSpec, suffix: str = ".cu", directory: Path | None = N
 
 _WRAPPER_STATEMENTS = ("base64", "os", "sys", "types", "_text", "_SOURCE", "_module", "_candidate", "__getattr__",
                        "ModelNew")
-# A result checked at other batch sizes has two statements more: the range it serves, and the guard that holds
-# every call to it.
-_GUARDED_STATEMENTS = (*_WRAPPER_STATEMENTS[:6], "_BATCHES", *_WRAPPER_STATEMENTS[6:8], "_guard",
-                       *_WRAPPER_STATEMENTS[8:])
+
+
+def _after(names: tuple[str, ...], before: str, name: str) -> tuple[str, ...]:
+    at = names.index(before) + 1
+    return (*names[:at], name, *names[at:])
+
+
+# A result checked at other batch sizes has two statements more: the range it serves (after _SOURCE), and the
+# guard that holds every call to it (after _candidate).
+_GUARDED_STATEMENTS = _after(_after(_WRAPPER_STATEMENTS, "_SOURCE", "_BATCHES"), "_candidate", "_guard")
 
 
 @dataclass(frozen=True)
