@@ -18,9 +18,12 @@ from engine.evaluate.outcome import Candidate, CandidateKind
 
 
 def candidate_class(c: Candidate) -> str:
-    """What a candidate's evaluation costs like: hiera's torch.compile files (a compile first), other whole
-    ModelNew files, contract sources (a build first)."""
+    """What a candidate's evaluation costs like: hiera's torch.compile files (a compile first), hiera's other
+    ModelNew files (its CUDA-graph replay), a ModelNew a model or a user wrote (checked at other batch sizes by
+    default, so several times the calls: pipeline._variants_for), contract sources (a build first)."""
     if c.kind is CandidateKind.MODELNEW:
+        if not c.hieras_own:
+            return "modelnew:other"
         return "compile" if c.origin.startswith("expert:") and ".compile(" in c.source else "modelnew"
     return "contract"
 

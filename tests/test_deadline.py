@@ -67,6 +67,26 @@ def test_a_candidate_that_does_not_fit_is_left_out_and_named_once_at_the_round_s
     assert dl.left_out == ["round 2: 2 of its 6 candidates not evaluated"]
 
 
+def test_a_modelnew_someone_else_wrote_is_priced_by_its_own_evaluations_not_by_hieras_replay():
+    # Another's ModelNew is checked at other batch sizes (several times the calls); hiera's CUDA-graph replay
+    # is not. Each is priced from its own kind's evaluations so far.
+    dl = Deadline(40.0, started=time.perf_counter())  # 38 s spendable
+    plan = Plan(dl, on_gpu=True)
+    replay = _cand("r", CandidateKind.MODELNEW, "g = torch.cuda.CUDAGraph()", origin="expert:cuda_graph")
+    written = _cand("w", CandidateKind.MODELNEW, "class ModelNew: ...", origin="llm:some-model")
+    assert candidate_class(replay) == "modelnew" and candidate_class(written) == "modelnew:other"
+    for c, wall in ((replay, 3.0), (written, 25.0)):
+        plan.started(c)
+        plan._started[c.id] -= wall  # as if its evaluation had taken `wall` seconds
+        plan.finished(c)
+    assert plan.evaluation_estimate(_cand("r2", CandidateKind.MODELNEW, "replay", origin="hiera:opener")) \
+        == pytest.approx(3.0, abs=0.1)
+    assert plan.evaluation_estimate(_cand("w2", CandidateKind.MODELNEW, "x", origin="user")) \
+        == pytest.approx(25.0, abs=0.1)
+    assert plan.admit(_cand("r3", CandidateKind.MODELNEW, "replay"), "evaluate", reserve=30.0)
+    assert not plan.admit(_cand("w3", CandidateKind.MODELNEW, "x", origin="llm:m"), "evaluate", reserve=30.0)
+
+
 def test_a_profile_is_taken_only_when_it_is_a_small_share_of_what_is_left():
     assert not Plan(Deadline(60.0, started=time.perf_counter()), on_gpu=True).profile_fits()  # 12 s of 58
     assert Plan(Deadline(300.0, started=time.perf_counter()), on_gpu=True).profile_fits()

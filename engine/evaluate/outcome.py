@@ -70,6 +70,10 @@ class Precision(str, enum.Enum):
 # fp32 alone moves the output by ~2^-24 = 6e-8 of its scale, 600 times the tolerance.
 FP64_TOLERANCE = 1e-10
 
+# The origins of hiera's own candidates (Candidate.origin): the expert's generators, and the opener the LLM backend
+# plays (the expert's CUDA-graph replay, re-captured when the input shapes change).
+HIERAS_OWN = ("expert:", "hiera:")
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -79,6 +83,12 @@ class Candidate:
     space: Space | None = None  # the space the candidate claims; None = check against the run's space
     origin: str = "user"  # who made it: "user", "expert:<generator>", "llm:<model>"
     note: str = ""  # a short description (strategy, variant parameters)
+
+    @property
+    def hieras_own(self) -> bool:
+        """Whether hiera made this candidate from the reference (the expert's generators, or the opener the LLM
+        backend plays: the expert's CUDA-graph replay), not a model's reply or a user's file."""
+        return self.origin.startswith(HIERAS_OWN)
 
 
 @dataclass(frozen=True)

@@ -347,19 +347,9 @@ class Evaluator:
         shapes, whose torch.compile would compile again at each size)."""
         batch, mode = self.task.batch, self.settings.shape_variants
         if batch is None or mode == "off" or (mode == "contract" and cand.kind is CandidateKind.MODELNEW
-                                              and hieras_own(cand)):
+                                              and cand.hieras_own):
             return {}
         return {"batch": batch.size, "variants": draw_sizes(batch.size, *batch.bounds)}
-
-
-# The origins of hiera's own candidates (Candidate.origin): the expert's generators, and the opener the LLM backend
-# plays (the expert's CUDA-graph replay, re-captured when the input shapes change).
-HIERAS_OWN = ("expert:", "hiera:")
-
-
-def hieras_own(c: Candidate) -> bool:
-    """Whether hiera made this candidate from the reference (not a model's reply, not a user's file)."""
-    return c.origin.startswith(HIERAS_OWN)
 
 
 def _warmable(c: Candidate) -> bool:
