@@ -5,7 +5,7 @@
 # on the H100 (2026-12-06) it read 0.74x on 9_ResNet18 and 0.79x on 28_VisionTransformer (launch-bound forwards)
 # and 0.99-1.02x on GPU-bound ones. From the repo root, on the device machine (carry .whl .tools .gpu-kb):
 #   bash scripts/parity_gpu.sh cuda:0 .gpu-kb/dev/level3/9_ResNet18.py .gpu-kb/dev/level3/28_VisionTransformer.py
-# Writes $OUT/parity-<task>-{sandbox,nosandbox}.json and $OUT/parity-plain.txt.
+# Writes $OUT/parity-<task>-{sandbox,nosandbox}.json and $OUT/parity-wake.json.
 set -u
 . scripts/device_env.sh
 DEV=$1; shift
@@ -24,23 +24,6 @@ r.get('candidate_ms'), r.get('flags'))" "$OUT/parity-$name-$mode.json" "$name" "
       || tail -5 "$OUT/parity-$name-$mode.err"
   done
 done
-python3 - "$DEV" "$@" <<'PY' | tee "$OUT/parity-plain.txt"
-import importlib.util, statistics, sys
-import torch
-from engine.evaluate import timing
-dev = torch.device(sys.argv[1])
-flusher = timing.CacheFlusher(dev)
-for path in sys.argv[2:]:
-    spec = importlib.util.spec_from_file_location("task", path)
-    m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
-    torch.manual_seed(0)
-    model = m.Model(*m.get_init_inputs()).to(dev).eval()
-    xs = [x.to(dev) if isinstance(x, torch.Tensor) else x for x in m.get_inputs()]
-    with torch.no_grad():
-        for _ in range(5):
-            model(*xs)
-        flushed = [timing.time_call(lambda: model(*xs), dev, flusher.flush)[0] for _ in range(50)]
-        plain = [timing.time_call(lambda: model(*xs), dev)[0] for _ in range(50)]
-    print(f"{path}: in one process, median {statistics.median(flushed):.4f} ms with the flush, "
-          f"{statistics.median(plain):.4f} ms without")
-PY
+# The same forward in one plain process, strict fp32 as the checker sets it, waiting before each call in the ways the
+# checker's loop and the runner do (scripts/parity_wake.py; the figure here before 2026-12-07 left cuDNN's TF32 on).
+python3 scripts/parity_wake.py "$DEV" "$@" > "$OUT/parity-wake.json"
