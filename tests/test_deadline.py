@@ -75,10 +75,9 @@ def test_a_modelnew_someone_else_wrote_is_priced_by_its_own_evaluations_not_by_h
     replay = _cand("r", CandidateKind.MODELNEW, "g = torch.cuda.CUDAGraph()", origin="expert:cuda_graph")
     written = _cand("w", CandidateKind.MODELNEW, "class ModelNew: ...", origin="llm:some-model")
     assert candidate_class(replay) == "modelnew" and candidate_class(written) == "modelnew:other"
-    for c, wall in ((replay, 3.0), (written, 25.0)):
-        plan.started(c)
-        plan._started[c.id] -= wall  # as if its evaluation had taken `wall` seconds
-        plan.finished(c)
+    for c, wall in ((replay, 3.0), (written, 25.0)):  # as Plan.finished records an evaluation's wall
+        dl.costs.add(f"evaluate:{candidate_class(c)}", wall)
+        dl.costs.add("evaluate", wall)
     assert plan.evaluation_estimate(_cand("r2", CandidateKind.MODELNEW, "replay", origin="hiera:opener")) \
         == pytest.approx(3.0, abs=0.1)
     assert plan.evaluation_estimate(_cand("w2", CandidateKind.MODELNEW, "x", origin="user")) \
