@@ -47,7 +47,7 @@ class DeadlineReached(KeyboardInterrupt):
 
 @dataclass
 class Costs:
-    """What this run's steps cost, by kind of step ("evaluate:contract", "evaluate:modelnew", "compile", "build",
+    """What this run's steps cost, by kind of step ("evaluate:<loop_plan.candidate_class>", "compile", "build",
     "profile"): the estimate of the next one is the median of those seen (None before the first)."""
 
     seen: dict[str, list[float]] = field(default_factory=dict)
