@@ -24,7 +24,7 @@ def candidate_class(c: Candidate) -> str:
     if c.kind is CandidateKind.MODELNEW:
         if not c.hieras_own:
             return "modelnew:other"
-        return "compile" if c.origin.startswith("expert:") and ".compile(" in c.source else "modelnew"
+        return "compile" if c.hieras_compile else "modelnew"
     return "contract"
 
 

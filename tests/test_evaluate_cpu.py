@@ -187,10 +187,9 @@ def test_a_warm_compile_fills_the_shared_cache_in_the_runners_sandbox(tmp_path):
 
 def test_only_hieras_own_torch_compile_candidates_are_warmed():
     from engine.evaluate.outcome import Candidate, CandidateKind
-    from engine.evaluate.pipeline import _warmable
 
     compiled = "self._c = _hiera_torch.compile(self._f)"
-    assert _warmable(Candidate("a", CandidateKind.MODELNEW, compiled, None, origin="expert:compile"))
-    assert not _warmable(Candidate("b", CandidateKind.MODELNEW, compiled, None, origin="llm"))  # untrusted
-    assert not _warmable(Candidate("c", CandidateKind.MODELNEW, "class ModelNew: ...", None, origin="expert:x"))
-    assert not _warmable(Candidate("d", CandidateKind.CUDA, compiled, None, origin="expert:x"))
+    assert Candidate("a", CandidateKind.MODELNEW, compiled, None, origin="expert:compile").hieras_compile
+    assert not Candidate("b", CandidateKind.MODELNEW, compiled, None, origin="llm").hieras_compile  # untrusted
+    assert not Candidate("c", CandidateKind.MODELNEW, "class ModelNew: ...", None, origin="expert:x").hieras_compile
+    assert not Candidate("d", CandidateKind.CUDA, compiled, None, origin="expert:x").hieras_compile

@@ -90,6 +90,12 @@ class Candidate:
         backend plays: the expert's CUDA-graph replay), not a model's reply or a user's file."""
         return self.origin.startswith(HIERAS_OWN)
 
+    @property
+    def hieras_compile(self) -> bool:
+        """hiera's own torch.compile ModelNew (the expert's): trusted code, compiled ahead into the run's shared
+        cache (pipeline), and priced by its compile (loop_plan). A compile from anywhere else gets no cache."""
+        return self.kind is CandidateKind.MODELNEW and self.origin.startswith("expert:") and ".compile(" in self.source
+
 
 @dataclass(frozen=True)
 class BuildResult:

@@ -204,9 +204,9 @@ class Evaluator:
                 report(c, pre)
             else:
                 checked.append(c)
-        plain = [c for c in checked if c.kind is CandidateKind.MODELNEW and not _warmable(c)]
+        plain = [c for c in checked if c.kind is CandidateKind.MODELNEW and not c.hieras_compile]
         sources = [c for c in checked if c.kind is not CandidateKind.MODELNEW]
-        compiled = [c for c in checked if _warmable(c)]
+        compiled = [c for c in checked if c.hieras_compile]
         for stage in (plain, sources, compiled):
             if stage is compiled and admit is not None:
                 stage = [c for c in stage if admit(c, "compile")]
@@ -350,12 +350,6 @@ class Evaluator:
                                               and cand.hieras_own):
             return {}
         return {"batch": batch.size, "variants": draw_sizes(batch.size, *batch.bounds)}
-
-
-def _warmable(c: Candidate) -> bool:
-    """hiera's own torch.compile ModelNew candidates: trusted code, compiled ahead into the shared cache
-    (a candidate from anywhere else gets no cache any other candidate reads)."""
-    return c.kind is CandidateKind.MODELNEW and c.origin.startswith("expert:") and ".compile(" in c.source
 
 
 def candidate_from_file(path: Path, device: Device | str, space: Space | None = None,
