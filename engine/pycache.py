@@ -17,6 +17,8 @@ import os
 import sys
 from pathlib import Path
 
+from engine.cache_home import hiera_cache
+
 ENV = "PYTHONPYCACHEPREFIX"
 
 
@@ -25,8 +27,7 @@ def cache_dir() -> Path:
     explicit = os.environ.get("HIERA_PYCACHE")
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "hiera" / "pycache"
+    return hiera_cache() / "pycache"
 
 
 def enable() -> Path | None:

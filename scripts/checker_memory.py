@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import resource
 import sys
 import tempfile
@@ -31,9 +30,10 @@ from engine.task.spec import load_task  # noqa: E402
 
 
 def reference_as_modelnew(task: Path) -> str:
-    """The task's own module with its class renamed ModelNew: a candidate whose answer is the reference's."""
-    src = task.read_text()
-    return re.sub(r"\bclass Model\(", "class ModelNew(", src, count=1)
+    """The task's own module with a ModelNew that is its Model unchanged: a candidate whose answer is the
+    reference's. (Renaming the class broke modules that name it inside, `super(Model, self).__init__()`:
+    level1/34_InstanceNorm on the H100, 2026-12-07.)"""
+    return task.read_text() + '\n\nclass ModelNew(Model):\n    """The reference forward unchanged."""\n'
 
 
 def main() -> int:

@@ -18,7 +18,9 @@ for spec in "$@"; do
   if [ "$left" -lt 60 ]; then echo "NOT RUN $f (${left} s left)" | tee -a "$L/not_run.txt"; continue; fi
   [ "$lim" -gt "$left" ] && lim=$left
   echo "== $f (limit ${lim} s, $(( $(date +%s) - T0 )) s in)"
-  timeout -k 10 "$lim" python3 -m pytest -v -m gpu -p no:cacheprovider -rfEs --durations=8 \
+  # SIGINT at the limit, not SIGTERM: pytest then stops like a Ctrl-C and still prints its summary, with the
+  # failures' details and the durations (2026-12-07: a file killed by TERM lost why a test had failed).
+  timeout -s INT -k 20 "$lim" python3 -m pytest -v -m gpu -p no:cacheprovider -rfEs --durations=12 --tb=short \
     --junitxml="$L/$name.xml" "$f" > "$L/$name.txt" 2>&1
   echo "exit $? $f" | tee -a "$L/exits.txt"
   grep -E "^(FAILED|ERROR)" "$L/$name.txt" | head -20; tail -1 "$L/$name.txt"

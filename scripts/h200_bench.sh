@@ -12,13 +12,15 @@
 # starts after STOP_AFTER_S; the finished tasks, the best kernels, the run store (runs.db, for `hiera report`)
 # and bench.json/md/png land in $OUT/suite,
 # packed as $OUT/suite.tgz (a call brings back at most 8 files), to be unpacked into SUITE_DIR before the
-# next call. A call on the same (still warm) machine also resumes from /tmp/suite-run, which it keeps.
+# next call. A call on the same (still warm) machine also resumes from /tmp/suite-run/<SUITE_DIR>, which it
+# keeps: one folder per suite (one shared folder mixed a norms suite's tasks into the bf16 suite's table when
+# the two ran one after the other on one machine, H100 2026-12-07).
 # (carry .whl: see scripts/device_env.sh)
 set -u
 . scripts/device_env.sh
 SUITE=$1; STOP=$2; DEVICES=$3
 OUT=${OUT:-/tmp/h200-out}; mkdir -p "$OUT"
-WORK=/tmp/suite-run; mkdir -p "$WORK/tasks" "$WORK/results"
+WORK=/tmp/suite-run/$(printf %s "$SUITE" | tr -c 'A-Za-z0-9._-' '_'); mkdir -p "$WORK/tasks" "$WORK/results"
 [ -d "$SUITE/tasks" ] && cp -rn "$SUITE/tasks/." "$WORK/tasks/"
 [ -d "$SUITE/results" ] && cp -rn "$SUITE/results/." "$WORK/results/"
 echo "== bench ($(date +%T)): $(ls "$WORK/tasks" 2>/dev/null | wc -l) tasks already finished"

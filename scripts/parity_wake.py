@@ -52,7 +52,14 @@ def main() -> None:
     parent = os.getpid()
     child = os.fork()
     if child == 0:
+        # The child's own copies of the ends it does not use closed: with its copy of go_w open, its read
+        # never saw the end of the pipe and the parent waited on it for ever (H100, 2026-12-07: the rows were
+        # printed, the JSON never).
+        os.close(go_w)
+        os.close(ack_r)
         stopper(parent, go_r, ack_w)
+    os.close(go_r)
+    os.close(ack_w)
     flusher = timing.CacheFlusher(dev)
     name = torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu"
     report: dict[str, object] = {"device": name, "tasks": {}}

@@ -48,7 +48,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"task": task, "layout": contract_layout(spec), "root": root, "attack": b.artifact}
 
 
-def _evaluate(built: dict[str, Any]) -> Any:
+def _evaluate(built: dict[str, Any], must_be_valid: bool = True) -> Any:
     from engine.evaluate.requests import EvalRequest
 
     checker = Checker(str(built["task"]), "cuda:0", "fp32", str(built["root"] / "work"), sandboxed=True)
@@ -58,14 +58,20 @@ def _evaluate(built: dict[str, Any]) -> Any:
                                              back_to_back_sets=8))
     finally:
         checker.close()
-    assert reply.status.value == "valid", (reply.status, reply.reason)
+    if must_be_valid:
+        assert reply.status.value == "valid", (reply.status, reply.reason)
     return reply
 
 
 def test_control_on_a_gpu_without_the_freeze_the_helper_computes_in_the_untimed_window(built, monkeypatch) -> None:
     seen: list[tuple[int, int]] = []
     monkeypatch.setattr(Checker, "write_unseen", cpu._watching(cpu._old_write, seen))
-    _evaluate(built)
+    # The verdict is not this control's point: on the H100 (2026-12-07) the checker's own clock caught the
+    # helper's work anyway (suspect: each call 1.33 ms longer than the runner reported), a second defence.
+    # What it shows is that the helper does compute in the window when the runner is not frozen, so the
+    # test below, which finds nothing computed there, is one that could fail.
+    reply = _evaluate(built, must_be_valid=False)
+    assert reply.status.value in ("valid", "suspect"), (reply.status, reply.reason)
     assert any(poisoned == 1 and done == 1 for poisoned, done in seen), seen
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 import torch
 
 from contracts.speed_of_light import Ceilings
+from engine.cache_home import hiera_cache, jiterator_cache
 
 VERSION = 1  # the method: a cache entry of another version is measured again
 ENV = "HIERA_CEILINGS"  # a cache file of its own (tests); "off": measure nothing, no bound anywhere
@@ -44,8 +45,7 @@ def cache_path() -> Path | None:
         return None
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "hiera" / "ceilings.json"
+    return hiera_cache() / "ceilings.json"
 
 
 def _cpu_model() -> str:
@@ -196,6 +196,9 @@ template <typename T> T hiera_fma_chain(T x, T y) {
 
 def _fma_gflops(device: torch.device, dtype: torch.dtype, reps: int) -> float | None:
     """FMA throughput from a jiterator kernel (CUDA builds of torch only); None where jiterator is missing."""
+    # The compiled kernel is cached in hiera's folder, not the user's ~/.cache/torch (where PyTorch would put
+    # it): in the checker the worker set this already; in `hiera doctor` it is set here, before the compile.
+    os.environ.update(jiterator_cache(dict(os.environ)))
     try:
         from torch.cuda import jiterator
 
