@@ -3,7 +3,10 @@
 # own procedure (timing.time_call with the L2 flush), (2) as a candidate through `hiera eval` in the sandboxed
 # runner and (3) the same without the sandbox. An honest copy of the reference should read 1.0x in (2) and (3);
 # on the H100 (2026-12-06) it read 0.74x on 9_ResNet18 and 0.79x on 28_VisionTransformer (launch-bound forwards)
-# and 0.99-1.02x on GPU-bound ones. From the repo root, on the device machine (carry .whl .tools .gpu-kb):
+# and 0.99-1.02x on GPU-bound ones; on 2026-12-07 0.84x-1.36x, the host's speed drifting between the checker's
+# timing blocks (BENCHMARKS.md). Since then a host-bound reference is also timed beside the candidate's calls and
+# the faster median is its figure (extra.reference_blocks in the JSON: both medians). From the repo root, on the
+# device machine (carry .whl .tools .gpu-kb):
 #   bash scripts/parity_gpu.sh cuda:0 .gpu-kb/dev/level3/9_ResNet18.py .gpu-kb/dev/level3/28_VisionTransformer.py
 # Writes $OUT/parity-<task>-{sandbox,nosandbox}.json and $OUT/parity-wake.json.
 set -u

@@ -64,3 +64,44 @@ def test_tf32_under_fp32_policy_is_rejected_on_the_gpu(tmp_path):
     with evaluator(TASKS / "small_linear.py", tmp_path, device="cuda:0") as e:
         assert evaluate_one(e, CHEATS / "enable_tf32.py").status is Status.SUSPECT
         assert evaluate_one(e, CHEATS / "low_precision.py").status is Status.INCORRECT
+
+
+HOST_BOUND_TASK = '''import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    """Four hundred tiny operations: the device waits on the host's launches (host-bound)."""
+
+    def forward(self, x):
+        for _ in range(200):
+            x = x * 1.0001
+            x = x + 0.0001
+        return x
+
+
+def get_inputs():
+    return [torch.randn(256)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+def test_a_host_bound_reference_is_timed_beside_the_candidate_and_after_it(tmp_path):
+    """The reference of a host-bound forward is timed in blocks beside the candidate's and again after the runner
+    is gone; the faster median is its figure (timing_policy.reference_of_blocks). Whether an unchanged copy then
+    reads 1.0x is measured by scripts/parity_gpu.sh, not asserted here (a timing, not a behaviour)."""
+    task = tmp_path / "host_bound.py"
+    task.write_text(HOST_BOUND_TASK)
+    copy = tmp_path / "copy.py"
+    copy.write_text(HOST_BOUND_TASK + '\n\nclass ModelNew(Model):\n    """The reference unchanged."""\n')
+    with evaluator(task, tmp_path / "work", device="cuda:0") as e:
+        o = evaluate_one(e, copy)
+    assert o.status is Status.VALID, o.reason
+    blocks = o.extra.get("reference_blocks")
+    assert blocks and blocks["used"] in ("beside", "after"), o.extra
+    used = blocks["beside_ms"] if blocks["used"] == "beside" else blocks["after_ms"]
+    assert used == min(blocks["beside_ms"], blocks["after_ms"])
+    assert abs(o.reference.median_ms - used) <= 1e-3 * used + 1e-6, (o.reference.median_ms, blocks)

@@ -53,7 +53,16 @@ from engine.evaluate.requests import EvalReply, EvalRequest, Rejected
 from engine.evaluate.rounding import low_precision_slack, reference_slack
 from engine.evaluate.runner_limits import MAX_PROCESSES, cudnn_dirs, host_memory_cap, rlimits
 from engine.evaluate.task_module import import_file, set_precision
-from engine.evaluate.timing_policy import counted, floor_for, reference_timer, settled, trials_for
+from engine.evaluate.timing_policy import (
+    DRIFT_NOTED,
+    counted,
+    floor_for,
+    host_bound,
+    reference_of_blocks,
+    reference_timer,
+    settled,
+    trials_for,
+)
 from engine.evaluate.variants import VariantCheck, finish
 from engine.untrusted import scrub
 
@@ -113,6 +122,7 @@ class Checker:
         self._shapes: list[tuple[tuple[int, ...], torch.dtype]] | None = None
         # What the back-to-back and variants checks may read or use is the TrialSeam (trial_seam.py).
         self.ref_ms: float | None = None
+        self.ref_host_bound = False  # a GPU forward issued at the host's speed (_estimate_reference)
         self.min_call_s = 0.0
         self.perturbation: Perturber | None = None  # set as a request's timing starts
         self._probe_runner: float | None = None
@@ -256,11 +266,21 @@ class Checker:
         if self.ref_ms is not None:
             return
         args = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
+        host: list[float] = []
+
+        def issue() -> Any:
+            t0 = _perf_counter()
+            out = ref(*args)
+            host.append((_perf_counter() - t0) * 1e3)
+            return out
+
         # The fastest of a few calls: on a loaded machine a median can read many times the reference's real
-        # time, and every call limit is derived from this.
+        # time, and every call limit is derived from this. The host's time to issue the forward beside it
+        # says whether the forward is host-bound (timing_policy.host_bound).
         with torch.no_grad():
             timing.warm_up(lambda: ref(*args), self.device, min_calls=2, min_ms=10.0)
-            self.ref_ms = min(timing.time_call(lambda: ref(*args), self.device)[0] for _ in range(5))
+            self.ref_ms = min(timing.time_call(issue, self.device)[0] for _ in range(5))
+        self.ref_host_bound = self.device.type == "cuda" and host_bound(min(host), self.ref_ms)
 
     def evaluate(self, req: EvalRequest) -> EvalReply:
         reply = EvalReply(req.candidate_id, Status.VALID, "")
@@ -334,10 +354,21 @@ class Checker:
                 proc.cleanup()
             proc = None
             self._quiet(False)
-            if not ref_ms:
+            beside = ref_ms if self.device.type == "cuda" else []
+            if not ref_ms or beside:
                 ref_est = self.ref_ms or 1.0
                 ref_ms = settled(time_reference, trials_for(ref_est, req.timing_trials, self.device),
                                  floor_for(ref_est))
+            if beside:
+                blocks = reference_of_blocks(beside, ref_ms)
+                ref_ms = blocks.samples
+                reply.extra["reference_blocks"] = blocks.record()
+                if blocks.drift > DRIFT_NOTED:
+                    notes.append(flag_text(FlagKind.HOST_DRIFT,
+                                           f"a host-bound forward (issued at the CPU's speed): the reference read "
+                                           f"{blocks.beside_ms:.4g} ms timed beside the candidate's calls and "
+                                           f"{blocks.after_ms:.4g} ms after them ({blocks.drift:.0%} apart); the "
+                                           "faster is the figure, the one no candidate can have slowed"))
             if cand_burst is not None:
                 back_to_back.record(reply.extra, reply.flags, cand_burst, statistics.median(reported),
                                     statistics.median(ref_ms))
@@ -596,7 +627,9 @@ class Checker:
         """The candidate's timed calls. On a GPU the reference is timed afterwards, once the runner is gone (a
         runner left alive could keep the device busy with kernels already queued). On the CPU, whose load
         drifts between seconds, the reference's trials come in blocks between the candidate's, with every
-        process of the runner stopped meanwhile, so that both sides see the same machine."""
+        process of the runner stopped meanwhile, so that both sides see the same machine; on a GPU too for a
+        host-bound forward, which runs at the host's drifting speed (evaluate then takes the faster of these
+        blocks and the reference timed afterwards: timing_policy.reference_of_blocks)."""
         seed = self.seed(req, "timing")
         ref = self.make_reference(seed)
         pool = self.timing_pool(req)
@@ -626,7 +659,10 @@ class Checker:
         # once their median is known closely enough (a steady kernel needs MIN_TRIALS, not the cap). Which
         # call is the last is decided before it is made, and the last is always checked: a candidate cannot
         # tell the call after which nobody looks.
-        block = max(trials // 5, 1) if cpu else 0
+        # The same on a GPU for a host-bound forward (timing_policy.host_bound), whose time drifts with the host's
+        # speed between blocks; there the reference is timed once more after the runner is gone, and the faster
+        # of the two is the figure (evaluate: timing_policy.reference_of_blocks).
+        block = max(trials // 5, 1) if cpu or self.ref_host_bound else 0
         floor = min(floor_for(est_ms), trials)
         snap = None
         for i in range(trials):
@@ -634,7 +670,15 @@ class Checker:
             if snap is not None:
                 self.settled_since(snap, f"timed call {i}")
             if block and i % block == 0:
-                ref_ms += self.frozen(proc, time_reference, min(block, trials - len(ref_ms)))
+                try:
+                    ref_ms += self.frozen(proc, time_reference, min(block, trials - len(ref_ms)))
+                except torch.cuda.OutOfMemoryError:
+                    if cpu:
+                        raise
+                    # No room for the reference's buffers beside the runner's: the reference is timed after
+                    # the runner is gone alone, as for any other GPU forward.
+                    block, ref_ms = 0, []
+                    torch.cuda.empty_cache()
             base = pool[i % len(pool)]
             state = perturb.state()
 

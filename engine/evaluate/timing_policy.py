@@ -1,6 +1,7 @@
 """How much timing a candidate and its reference get: the number of timed calls (from the time per call and
 a wall-time target), the fewest calls before a median may be called settled, the reference's trials by the
-same rule, the reference's own timer, and the seconds a phase spends (reply.extra).
+same rule, the reference's own timer, the seconds a phase spends (reply.extra), and for a host-bound forward on
+a GPU, the reference's figure from its blocks beside and after the candidate's.
 
 The checker (checker.py) makes the calls; this module decides how many and times the reference (trusted: the
 task's own module, in the checker's process).
@@ -9,8 +10,10 @@ task's own module, in the checker's process).
 from __future__ import annotations
 
 import math
+import statistics
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -89,3 +92,47 @@ def counted(time_more: Callable[[int], list[float]], into: dict[str, Any], key: 
             into[key] = round(into.get(key, 0.0) + _perf_counter() - t0, 4)
 
     return counted
+
+
+# --- host-bound forwards on a GPU: the reference timed beside the candidate as well as after it ---------------
+
+# A forward whose host takes at least this share of its device time to issue its launches runs at the CPU's
+# speed, not the GPU's (launch-bound models: ResNet18, a small ViT). On the H100 (2026-12-07) such a forward's
+# time drifted by 15-30% between blocks of 60 calls in one plain process, so the reference timed in one block
+# after the candidate's read an unchanged copy at 0.84x-1.36x (BENCHMARKS.md).
+HOST_BOUND = 0.6
+# Two medians of the reference further apart than this are reported (a flag) beside the figure.
+DRIFT_NOTED = 0.05
+
+
+def host_bound(host_issue_ms: float, device_ms: float) -> bool:
+    """Whether a forward that took `host_issue_ms` of host time to issue and `device_ms` by the device's events
+    is host-bound (its device time is the host's issue rate)."""
+    return device_ms > 0 and host_issue_ms >= HOST_BOUND * device_ms
+
+
+@dataclass(frozen=True)
+class ReferenceBlocks:
+    """The reference's figure from its two sets of timed calls on a GPU: `beside`, in blocks between the
+    candidate's (its runner frozen, still alive), and `after`, once the runner was gone."""
+    samples: list[float]  # the side used
+    used: str  # "beside" or "after"
+    beside_ms: float  # median
+    after_ms: float  # median
+    drift: float  # how far apart the two medians are, over the lower
+
+    def record(self) -> dict[str, Any]:
+        return {"beside_ms": round(self.beside_ms, 6), "after_ms": round(self.after_ms, 6), "used": self.used,
+                "drift": round(self.drift, 4)}
+
+
+def reference_of_blocks(beside: list[float], after: list[float]) -> ReferenceBlocks:
+    """The faster of the two: the blocks beside the candidate's share its moment (the host's speed then), but a
+    runner that is frozen is still alive, and kernels it queued before could still run and slow them, which
+    would flatter the candidate. Such work can only make the reference slower, never faster, so the lower
+    median is one no candidate can have inflated; where the host drifted, it credits the candidate with less,
+    never more, than either block alone."""
+    mb, ma = statistics.median(beside), statistics.median(after)
+    used = "beside" if mb < ma else "after"
+    return ReferenceBlocks(list(beside if used == "beside" else after), used, mb, ma,
+                           abs(mb - ma) / max(min(mb, ma), 1e-12))
