@@ -1,0 +1,73 @@
+"""Why a large memory-bound forward reads half its bandwidth in the checker (H100, 2026-12-07, bf16 21_Sigmoid at
+4096 x 393216: the checker's events gave 4.60 ms a call, 1.4 TB/s, where Nsight Compute timed the same two
+kernels at 1.05 ms each, 3.05 TB/s, and the same checker gave 3.06 TB/s at batch 2605; hiera's own kernel showed
+the same cliff). Each row times one operation in one plain process with the checker's procedure
+(timing.time_call with its L2 flush), 20 calls, and says the rate it moved its bytes at:
+
+  sigmoid    torch.sigmoid(x), a fresh output each call (as the task's forward)
+  sigmoid_out torch.sigmoid(x, out=y), the output made once (the allocator out of the picture)
+  copy       y.copy_(x)
+
+at rows 2605 (2 GB of bf16 input: under 2**31 bytes) and 4096 (3.2 GB), alone and with FILL GiB of other tensors
+allocated beside them (the checker's timing pool and copies fill the card). From the repo root on the device
+machine:  python3 scripts/big_tensor_rate.py cuda:0 [FILL_GIB] > $OUT/big_tensor_rate.json
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+
+import torch
+
+from engine.evaluate import timing
+
+COLS = int(os.environ.get("HIERA_RATE_COLS", "393216"))  # smaller for a smoke test on the CPU
+CALLS = 20
+
+
+def rate(label: str, fn, moved: int, dev: torch.device, flusher: timing.CacheFlusher) -> dict[str, object]:
+    for _ in range(3):
+        fn()
+    ms = [timing.time_call(fn, dev, flusher.flush)[0] for _ in range(CALLS)]
+    med = statistics.median(ms)
+    row = {"what": label, "median_ms": round(med, 4), "min_ms": round(min(ms), 4),
+           "tb_per_s": round(moved / med / 1e9, 3)}
+    print(row, file=sys.stderr)
+    return row
+
+
+def main() -> None:
+    dev = torch.device(sys.argv[1])
+    fill_gib = float(sys.argv[2]) if len(sys.argv) > 2 else 40.0
+    flusher = timing.CacheFlusher(dev)
+    rows_out = []
+    for fill in (0.0, fill_gib):
+        filler = [torch.empty(1 << 30, dtype=torch.uint8, device=dev) for _ in range(int(fill))]
+        for rows in (2605, 4096):
+            for dtype in (torch.bfloat16, torch.float32):
+                x = torch.rand(rows, COLS, device=dev, dtype=dtype)
+                y = torch.empty_like(x)
+                moved = 2 * x.numel() * x.element_size()
+                tag = f"rows {rows} {str(dtype).split('.')[-1]} fill {fill:g} GiB"
+                try:
+                    rows_out.append({"config": tag, **rate("sigmoid", lambda x=x: torch.sigmoid(x), moved, dev,
+                                                             flusher)})
+                    rows_out.append({"config": tag, **rate("sigmoid_out", lambda x=x, y=y: torch.sigmoid(x, out=y),
+                                                             moved, dev, flusher)})
+                    rows_out.append({"config": tag, **rate("copy", lambda x=x, y=y: y.copy_(x), moved, dev,
+                                                             flusher)})
+                except torch.cuda.OutOfMemoryError as e:
+                    rows_out.append({"config": tag, "error": str(e)[:200]})
+                del x, y
+                torch.cuda.empty_cache()
+        del filler
+        torch.cuda.empty_cache()
+    name = torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu"
+    print(json.dumps({"device": name, "rows": rows_out}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
