@@ -211,6 +211,22 @@ def test_a_cache_keeps_writes_it_can_hold_out_of_dram_but_not_reads_after_a_flus
     assert unflushed.memory_ms == pytest.approx(2 * n / 1000e9 * 1e3)  # nothing need reach DRAM: the L2 binds
 
 
+def test_a_cache_rate_raised_to_the_memorys_is_not_named_as_the_caches() -> None:
+    # The H100 (2026-12-07): the cache probe read under DRAM's rate and was raised to it (ceilings._memory), and a
+    # 6 GB stream's bound then named "L2 3217 GB/s". The bound is the same; the ceiling is named for what it was.
+    spec = task([inp("x", t(1024, 1024))], t(1024, 1024), [
+        node("x", "placeholder", "x", shape=(1024, 1024)),
+        node("neg", "call_function", "neg", ref("x"), shape=(1024, 1024)),
+        node("output", "output", "output", ref("neg"), shape=(1024, 1024))])
+    n = 4 * 1024 * 1024
+    raised = replace(CEIL, cache_bytes=n // 8, flush_bytes=4 * n, cache_gbps=100.0)
+    b = bound(spec, raised, on_gpu=True)
+    assert b.memory_ms == pytest.approx(2 * n / 100e9 * 1e3)
+    assert b.memory_ceiling == "DRAM 100 GB/s"
+    measured = bound(spec, replace(raised, cache_gbps=84.0, dram_gbps=80.0), on_gpu=True)
+    assert measured.memory_ceiling == "L2 84 GB/s"  # measured above DRAM, and it binds
+
+
 def test_a_tiny_gpu_task_is_launch_bound_and_the_cpu_has_no_launch_floor() -> None:
     spec = task([inp("x", t(4))], t(4), [
         node("x", "placeholder", "x", shape=(4,)),
