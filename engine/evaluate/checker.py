@@ -368,7 +368,8 @@ class Checker:
                                            f"a host-bound forward (issued at the CPU's speed): the reference read "
                                            f"{blocks.beside_ms:.4g} ms timed beside the candidate's calls and "
                                            f"{blocks.after_ms:.4g} ms after them ({blocks.drift:.0%} apart); the "
-                                           "faster is the figure, the one no candidate can have slowed"))
+                                           "faster is the figure, never slower than the one taken with no runner "
+                                           "alive"))
             if cand_burst is not None:
                 back_to_back.record(reply.extra, reply.flags, cand_burst, statistics.median(reported),
                                     statistics.median(ref_ms))

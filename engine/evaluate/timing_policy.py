@@ -59,7 +59,9 @@ def reference_timer(ref: torch.nn.Module, pool: Sequence[Sequence[Any]], perturb
     host clock, device-wide sync, each call on pool inputs perturbed the same way); returns
     `time(n) -> n more trials`."""
     # The reference's own buffers, made at its first timed call: on a GPU that is once the candidate's runner is
-    # gone, so a set of several GiB is not held beside the candidate's timing.
+    # gone, so a set of several GiB is not held beside the candidate's timing; except for a host-bound forward,
+    # timed beside the runner too (its sets are small: a forward whose launches outlast its device work), where
+    # they are made in the first block beside it and kept.
     bufs: list[Any] = []
     done = [0]
 
