@@ -39,3 +39,13 @@ def test_agreeing_blocks_are_not_noted() -> None:
     b = reference_of_blocks([1.00, 1.01, 1.02], [1.02, 1.03, 1.01])
     assert b.drift < DRIFT_NOTED
     assert FlagKind.HOST_DRIFT.value == "host_drift"
+
+
+def test_an_allocation_failure_is_told_from_other_errors() -> None:
+    import torch
+
+    from engine.evaluate.checker import _out_of_memory
+
+    assert _out_of_memory(torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB"))
+    assert _out_of_memory(RuntimeError("CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`"))
+    assert not _out_of_memory(RuntimeError("mat1 and mat2 shapes cannot be multiplied (4x3 and 4x3)"))

@@ -673,8 +673,8 @@ class Checker:
             if block and i % block == 0:
                 try:
                     ref_ms += self.frozen(proc, time_reference, min(block, trials - len(ref_ms)))
-                except torch.cuda.OutOfMemoryError:
-                    if cpu:
+                except RuntimeError as e:  # torch.cuda.OutOfMemoryError is one; cuBLAS/cuDNN say it in words
+                    if cpu or not _out_of_memory(e):
                         raise
                     # No room for the reference's buffers beside the runner's: the reference is timed after
                     # the runner is gone alone, as for any other GPU forward.
@@ -836,6 +836,13 @@ class Checker:
         if self._exchange is not None:
             self._exchange.close()
             self._exchange = None
+
+
+def _out_of_memory(e: BaseException) -> bool:
+    """Whether an error is an allocation failing on the device: PyTorch's own, or a library's reported in words
+    (CUBLAS_STATUS_ALLOC_FAILED, cuDNN's "out of memory")."""
+    text = str(e)
+    return isinstance(e, torch.cuda.OutOfMemoryError) or "out of memory" in text.lower() or "ALLOC_FAILED" in text
 
 
 def _json_args(values: Sequence[Any]) -> list[Any]:
