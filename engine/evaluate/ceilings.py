@@ -196,9 +196,6 @@ template <typename T> T hiera_fma_chain(T x, T y) {
 
 def _fma_gflops(device: torch.device, dtype: torch.dtype, reps: int) -> float | None:
     """FMA throughput from a jiterator kernel (CUDA builds of torch only); None where jiterator is missing."""
-    # The compiled kernel is cached in hiera's folder, not the user's ~/.cache/torch (where PyTorch would put
-    # it): in the checker the worker set this already; in `hiera doctor` it is set here, before the compile.
-    os.environ.update(jiterator_cache(dict(os.environ)))
     try:
         from torch.cuda import jiterator
 
@@ -270,6 +267,10 @@ def measure(device: torch.device, flush_bytes: int | None = None, thorough: bool
         kw["dram_gbps"], kw["cache_gbps"] = _memory(device, big, max(l2 // 8, 1 << 20), reps, how)
         kw["cache_bytes"] = l2
         kw["flush_bytes"] = flush_bytes or max(4 * l2, 256 << 20)
+        # The FMA probes' jiterator kernels are cached in hiera's folder, not the user's ~/.cache/torch (where
+        # PyTorch would put them): in the checker the worker set this already; in `hiera doctor` it is set here,
+        # once, before the first compile.
+        os.environ.update(jiterator_cache(dict(os.environ)))
         fma = _fma_gflops(device, torch.float32, reps)
         sgemm = _matmul_gflops(device, torch.float32, 8192 if thorough else 4096, reps)
         kw["fp32_gflops"] = max(fma or 0.0, sgemm)

@@ -354,8 +354,11 @@ class Checker:
                 proc.cleanup()
             proc = None
             self._quiet(False)
-            beside = ref_ms if self.device.type == "cuda" else []
-            if not ref_ms or beside:
+            # On a GPU the reference is always timed once the runner is gone; what was timed beside it (a
+            # host-bound forward's blocks) is weighed against that below. On the CPU its blocks are the figure.
+            gpu = self.device.type == "cuda"
+            beside = ref_ms if gpu else []
+            if gpu or not ref_ms:
                 ref_est = self.ref_ms or 1.0
                 ref_ms = settled(time_reference, trials_for(ref_est, req.timing_trials, self.device),
                                  floor_for(ref_est))
