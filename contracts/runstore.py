@@ -230,6 +230,13 @@ class StoreReader(RunReader):
         self.db_path = workspace / ".hiera" / "hiera.db"
         self._conn: sqlite3.Connection | None = None
 
+    @classmethod
+    def of_file(cls, db_path: Path) -> StoreReader:
+        """A store copied out of its workspace (a bench's runs.db), read the same way."""
+        reader = cls(db_path.parent)
+        reader.db_path = db_path
+        return reader
+
     # The connection is used from one thread only; check_same_thread=False merely allows closing it from the
     # language server's shutdown path.
     def _connection(self) -> sqlite3.Connection | None:

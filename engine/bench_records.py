@@ -60,6 +60,8 @@ class TaskResult:
     shapes: dict[str, Any] | None = None
     # The precision policy its figures were judged at (contracts/precision.py); "" for results older than the field.
     precision: str = ""
+    # The optimize command's flags less its task and places (suite_bench.run_flags); [] for older results.
+    optimize_flags: list[str] = field(default_factory=list)
 
     @property
     def best_compile(self) -> float | None:
@@ -82,6 +84,9 @@ class CellResult(TaskResult):
     cost_usd: float | None = None  # None: no price known (the expert backend calls no model)
     rounds: list[dict[str, Any]] = field(default_factory=list)  # round_verdicts(): the taxonomy's facts
     run_status: str = ""  # the optimize run's status in the store: finished, stopped, failed ("" no run)
+    # Where the cell was measured: "" by this study; "hiera bench DIR" for one taken from a bench's run of the same
+    # task with the same optimize flags (engine/study_seed.py).
+    source: str = ""
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> CellResult:

@@ -182,14 +182,17 @@ def _cost_and_rounds(workspace: Path, run_id: str | None) -> dict[str, Any]:
         store.close()
 
 
-def run_cell(cell: Cell, device: str, args: dict[str, Any], out: Path) -> CellResult | None:
-    """One cell: suite_bench.run_task with the variant's flags, its own results folder, no compile baseline
-    (None: its run was stopped)."""
+def cell_args(cell: Cell, args: dict[str, Any], out: Path) -> dict[str, Any]:
+    """The study's settings for one cell: the variant's flags, its own results folder, no compile baseline."""
     results = out / "results" / cell.variant / f"r{cell.repeat}" / cell.path.stem
-    cell_args = {**args, "compile": False,
-                 "optimize_flags": [*args.get("optimize_flags", []), *variant_flags(cell.variant),
-                                    "--results-dir", str(results)]}  # argparse: the last --results-dir wins
-    r = suite_bench.run_task(cell.level, cell.path, device, cell_args, out)
+    return {**args, "compile": False,
+            "optimize_flags": [*args.get("optimize_flags", []), *variant_flags(cell.variant),
+                               "--results-dir", str(results)]}  # argparse: the last --results-dir wins
+
+
+def run_cell(cell: Cell, device: str, args: dict[str, Any], out: Path) -> CellResult | None:
+    """One cell: suite_bench.run_task with cell_args (None: its run was stopped)."""
+    r = suite_bench.run_task(cell.level, cell.path, device, cell_args(cell, args, out), out)
     if r is None:
         return None
     extra = _cost_and_rounds(out / "workspace", r.run_id)

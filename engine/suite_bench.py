@@ -135,20 +135,44 @@ def other_card(ours: str, theirs: str) -> bool:
     return bool(name(ours)) and bool(name(theirs)) and name(ours) != name(theirs)
 
 
-def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Path) -> TaskResult | None:
-    """The task's result; None when its optimize run was stopped (a Ctrl-C reaches the whole process group):
-    nothing more is started for it and nothing is saved, so the next bench measures it again."""
-    py = sys.executable
-    r = TaskResult(task.stem, str(task), level, device=device, code_version=args.get("code_version", ""))
-    t0, started = time.perf_counter(), time.time()
-    workspace = out / "workspace"
-    cmd = [py, "-m", "engine.cli", "optimize", str(task), "--json", "--device", device, "--workspace", str(workspace),
-           "--backend", args["backend"], "--rounds", str(args["rounds"]), "--candidates", str(args["candidates"]),
-           "--results-dir", str(out / "results" / task.stem), "--precision", args["precision"],
+def optimize_command(task: Path, device: str, args: dict[str, Any], out: Path) -> list[str]:
+    """The `hiera optimize` command a task runs with (args: the bench's or a study cell's settings)."""
+    cmd = [sys.executable, "-m", "engine.cli", "optimize", str(task), "--json", "--device", device,
+           "--workspace", str(out / "workspace"), "--backend", args["backend"], "--rounds", str(args["rounds"]),
+           "--candidates", str(args["candidates"]), "--results-dir", str(out / "results" / task.stem),
+           "--precision", args["precision"],
            "--keep-slower"]  # the bench's own folder: keep every task's best, faster than eager or not
     if args.get("no_profile"):
         cmd.append("--no-profile")
-    cmd += args.get("optimize_flags", [])
+    return cmd + args.get("optimize_flags", [])
+
+
+# Flags that say where a run is (its device, folders) rather than what it does: left out of run_flags.
+_PLACE_FLAGS = ("--device", "--workspace", "--results-dir")
+
+
+def run_flags(cmd: list[str]) -> list[str]:
+    """What an optimize command asks for, without the interpreter, the task's path and the flags naming places:
+    two runs with equal run_flags ran the loop alike (a study takes a bench's run as its own cell by them)."""
+    args, out = cmd[cmd.index("optimize") + 2:], []
+    i = 0
+    while i < len(args):
+        if args[i] in _PLACE_FLAGS:
+            i += 2
+            continue
+        out.append(args[i])
+        i += 1
+    return out
+
+
+def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Path) -> TaskResult | None:
+    """The task's result; None when its optimize run was stopped (a Ctrl-C reaches the whole process group):
+    nothing more is started for it and nothing is saved, so the next bench measures it again."""
+    r = TaskResult(task.stem, str(task), level, device=device, code_version=args.get("code_version", ""))
+    t0, started = time.perf_counter(), time.time()
+    workspace = out / "workspace"
+    cmd = optimize_command(task, device, args, out)
+    r.optimize_flags = run_flags(cmd)
     res, log, cut = _run_json(cmd, args["task_timeout_s"])
     if res is not None and res.get("status") == "stopped" and res.get("stop_reason") != "deadline":
         return None  # Ctrl-C or SIGTERM: the bench is stopping too (a deadline's stop is the task's own plan)
@@ -199,8 +223,9 @@ def run_task(level: str, task: Path, device: str, args: dict[str, Any], out: Pat
     if args.get("compile", True):
         # Both modes in one `hiera eval` (one worker): each is still verified and timed against eager alone.
         paths = write_baselines(task, out / "baselines")
-        lines, log, _ = _run_json_lines([py, "-m", "engine.cli", "eval", str(task), *map(str, paths.values()),
-                                      "--json", "--device", device, "--workspace", str(workspace),
+        lines, log, _ = _run_json_lines([sys.executable, "-m", "engine.cli", "eval", str(task),
+                                      *map(str, paths.values()), "--json", "--device", device,
+                                      "--workspace", str(workspace),
                                       "--precision", args["precision"], *args.get("eval_flags", [])],
                                      args["task_timeout_s"])
         by_file = {ev.get("candidate_file"): ev for ev in lines}

@@ -5,6 +5,8 @@
 #   VARIANTS=adaptive,pure_cuda BUDGET=18 REPEAT=3 bash scripts/h200_study.sh ...
 #   TASKS=.gpu-kb/dev LEVELS=level1,level2 PER_LEVEL=4 bash scripts/h200_study.sh ...  another folder of tasks
 #   NAMES=level1/01_gemm,level2/03_conv_relu bash scripts/h200_study.sh ...              only those tasks
+#   FROM_BENCH=docs/bench/dev-b18 bash scripts/h200_study.sh ...   the adaptive cells of repeat 0 taken from a
+#                                  `hiera bench` of the same tasks with the same flags (hiera study --adaptive-from)
 # Defaults: TASKS=bench, LEVELS=level1,level2,level3, all seven variants, BUDGET=18, REPEAT=1.
 # STUDY_DIR holds what earlier calls finished (cells/*.json, results/, study-settings.json, runs.db); it travels
 # with the checkout. No cell starts after STOP_AFTER_S, and the study is stopped at CALL_BUDGET_S (570 s) at the
@@ -13,13 +15,13 @@
 # files), to be unpacked into STUDY_DIR before the next call; then
 #   hiera study TASKS --variants ... --budget ... --repeat ... --out STUDY_DIR --report-only
 # writes the report from all calls' cells. A call on the same (still warm) machine also resumes from
-# /tmp/study-run, which it keeps. A cell cut short is not finished, and the next call runs it again.
+# /tmp/study-run/<STUDY_DIR>, which it keeps (one folder per study). A cell cut short is not finished, and the next call runs it again.
 # (carry .whl: see scripts/device_env.sh)
 set -u
 . scripts/device_env.sh
 STUDY=$1; STOP=$2; DEVICES=$3
 OUT=${OUT:-/tmp/h200-out}; mkdir -p "$OUT"
-WORK=/tmp/study-run; mkdir -p "$WORK/cells" "$WORK/results" "$WORK/workspace/.hiera"
+WORK=/tmp/study-run/$(printf %s "$STUDY" | tr -c 'A-Za-z0-9._-' '_'); mkdir -p "$WORK/cells" "$WORK/results" "$WORK/workspace/.hiera"
 [ -d "$STUDY/cells" ] && cp -rn "$STUDY/cells/." "$WORK/cells/"
 [ -d "$STUDY/results" ] && cp -rn "$STUDY/results/." "$WORK/results/"
 [ -f "$STUDY/study-settings.json" ] && cp -n "$STUDY/study-settings.json" "$WORK/"
@@ -33,7 +35,8 @@ VARIANTS=${VARIANTS:-adaptive,pure_cuda,cuda_libraries,libraries_pytorch,no_plan
 # found from its process id and stopped with it, and nothing else.
 setsid python3 -m engine.cli study "${TASKS:-bench}" --levels "${LEVELS:-level1,level2,level3}" \
   --variants "$VARIANTS" --budget "${BUDGET:-18}" --repeat "${REPEAT:-1}" ${PER_LEVEL:+--per-level "$PER_LEVEL"} \
-  ${NAMES:+--tasks "$NAMES"} --devices "$DEVICES" --out "$WORK" --stop-after "$STOP" > "$WORK/study.log" 2>&1 &
+  ${NAMES:+--tasks "$NAMES"} ${FROM_BENCH:+--adaptive-from "$FROM_BENCH"} --devices "$DEVICES" --out "$WORK" \
+  --stop-after "$STOP" > "$WORK/study.log" 2>&1 &
 PID=$!
 END=$((SECONDS + LIMIT))
 while kill -0 "$PID" 2>/dev/null && [ "$SECONDS" -lt "$END" ]; do sleep 2; done

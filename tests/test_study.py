@@ -338,3 +338,111 @@ def test_a_cell_reads_its_backend_tokens_dollars_and_status_from_the_run_store(t
     assert [r["direction"] for r in got["rounds"]] == ["M"] and got["rounds"][0]["profiled"] is False
     assert study._cost_and_rounds(tmp_path / "nothing", run) == {}  # no store there: none created
     assert not (tmp_path / "nothing").exists()
+
+
+# --- adaptive cells taken from a bench (engine/study_seed.py) --------------------------------------------------
+
+def _fake_bench(tmp_path: Path, task: Path, flags: list[str], *, status: str = "finished",
+                hash_of: Path | None = None) -> Path:
+    """A `hiera bench --out` folder holding one finished task run with FLAGS, its run in the store."""
+    import hashlib
+    from dataclasses import asdict
+
+    from engine.bench_records import TaskResult
+    from engine.store import RunStore
+
+    bench = tmp_path / "bench"
+    store = RunStore.for_workspace(bench / "workspace")
+    h = hashlib.sha256((hash_of or task).read_bytes()).hexdigest()[:16]
+    run = store.start_run("optimize", task, task.stem, h, {}, backend="expert")
+    store.record_decision(run, 1, "pure_cuda", {}, {}, "M", "s", "why")
+    store.finish_run(run, status, {})
+    store.close()
+    r = TaskResult(task.stem, str(task), "cpu", valid=True, speedup=1.5, compile={"default": 1.2}, wall_s=50.0,
+                   optimize_wall_s=20.0, run_id=run, device="cpu", status="finished", optimize_flags=flags)
+    (bench / "tasks").mkdir(parents=True)
+    (bench / "tasks" / f"cpu__{task.stem}.json").write_text(json.dumps(asdict(r)))
+    return bench
+
+
+def test_a_bench_run_with_the_cells_flags_is_taken_as_the_adaptive_cell_and_nothing_else_is(tmp_path: Path
+                                                                                             ) -> None:
+    from engine import suite_bench
+    from engine.bench_records import Cell
+    from engine.study import cell_args
+    from engine.study_seed import seed_adaptive
+
+    task = tmp_path / "suite" / "cpu" / "relu_positive.py"
+    task.parent.mkdir(parents=True)
+    task.write_text((TASKS / "relu_positive.py").read_text())
+    args = {"backend": "expert", "rounds": 3, "candidates": 6, "precision": "fp32", "no_profile": False,
+            "optimize_flags": ["--shapes", "contract"]}
+
+    def flags(a: dict) -> list[str]:
+        out = tmp_path / "s"
+        return suite_bench.run_flags(suite_bench.optimize_command(task, "cpu", cell_args(Cell("adaptive", "cpu", task,
+                                                                                               0), a, out), out))
+
+    cases = {  # what differs from the study's cell -> the reason it is not taken (None: taken)
+        "same": (flags(args), {}, None),
+        "budget": (flags({**args, "rounds": 1}), {}, "ran with other flags"),
+        "deadline": (flags({**args, "optimize_flags": [*args["optimize_flags"], "--deadline", "60.0"]}), {},
+                     "ran with other flags"),
+        "old": ([], {}, "did not record its optimize flags"),
+        "stopped": (flags(args), {"status": "stopped"}, "is stopped, not finished"),
+        "edited": (flags(args), {"hash_of": TASKS / "scale_bias_relu.py"}, "task file has changed"),
+    }
+    for name, (fl, kw, why) in cases.items():
+        base = tmp_path / name
+        bench = _fake_bench(base, task, fl, **kw)
+        out = base / "study"
+        got = seed_adaptive(bench, out, [("cpu", task)], args, "cpu")
+        cell = out / "cells" / "adaptive__cpu__relu_positive__r0.json"
+        if why is None:
+            assert got.taken == ["adaptive__cpu__relu_positive__r0"] and not got.passed, name
+            c = CellResult.from_json(json.loads(cell.read_text()))
+            assert c.source == f"hiera bench {bench}" and c.variant == "adaptive" and c.repeat == 0
+            assert c.speedup == 1.5 and c.compile == {} and c.wall_s == 20.0  # the baselines are not the cell's
+            assert c.run_status == "finished" and [r["direction"] for r in c.rounds] == ["M"]
+            # Taken once: a cell the study holds is left as it is.
+            assert seed_adaptive(bench, out, [("cpu", task)], args, "cpu").taken == []
+        else:
+            assert not cell.exists() and not got.taken, name
+            assert why in got.passed["cpu/relu_positive"], (name, got.passed)
+    # A task the bench never ran is run by the study.
+    other = task.parent / "scale_bias_relu.py"
+    other.write_text((TASKS / "scale_bias_relu.py").read_text())
+    got = seed_adaptive(tmp_path / "same" / "bench", tmp_path / "s2", [("cpu", other)], args, "cpu")
+    assert got.passed == {"cpu/scale_bias_relu": "not in the bench"}
+
+
+@pytest.mark.slow
+def test_a_study_takes_a_real_benchs_task_as_its_adaptive_cell_and_runs_only_the_rest(tmp_path: Path) -> None:
+    root = tmp_path / "suite"
+    (root / "cpu").mkdir(parents=True)
+    (root / "cpu" / "relu_positive.py").write_text((TASKS / "relu_positive.py").read_text())
+    bench = tmp_path / "bench"
+    p = subprocess.run([sys.executable, "-m", "engine.cli", "bench", str(root), "--budget", "1", "--candidates", "1",
+                        "--device", "cpu", "--no-compile", "--out", str(bench)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=600, env={**os.environ, "COLUMNS": "300"})
+    assert p.returncode == 0, p.stderr[-3000:]
+    out = tmp_path / "out"
+    p = _study(root, out, "--adaptive-from", str(bench), "--json")
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert "took 1 adaptive cell(s)" in p.stdout + p.stderr  # the console's lines go to stderr under --json
+    doc = json.loads(p.stdout.strip().splitlines()[-1])
+    by = {c["variant"]: c for c in doc["cells"]}
+    assert by["adaptive"]["source"] == f"hiera bench {bench}" and by["pure_cuda"]["source"] == ""
+    bench_task = json.loads((bench / "tasks" / "cpu__relu_positive.json").read_text())
+    assert by["adaptive"]["run_id"] == bench_task["run_id"] and by["adaptive"]["speedup"] == bench_task["speedup"]
+    from engine.store import RunStore
+
+    store = RunStore.existing(out / "workspace")  # only the pure_cuda cell ran in the study
+    assert store is not None and [r["id"] for r in store.runs()] == [by["pure_cuda"]["run_id"]]
+    store.close()
+    assert "1 adaptive cell(s) taken from hiera bench" in (out / "study.md").read_text()
+    # A bench at another budget gives nothing: the study would compare variants at different budgets.
+    p = _study(root, tmp_path / "out2", "--adaptive-from", str(bench), "--budget", "2", "--stop-after", "0.001")
+    assert p.returncode == 0, p.stderr[-3000:]
+    said = p.stdout + p.stderr
+    assert "took 0 adaptive cell(s)" in said and "ran with other flags" in said

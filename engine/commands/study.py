@@ -44,6 +44,7 @@ from engine.study import (
     parse_variants,
     run_study,
 )
+from engine.study_seed import seed_adaptive
 from engine.suite_bench import code_version, find_tasks
 from engine.untrusted import escape
 
@@ -103,6 +104,20 @@ def _write_reports(out: Path, root: Path, cells: list, done: dict[str, CellResul
     return doc
 
 
+def _seed(bench: Path, out: Path, tasks: list[tuple[str, Path]], variants: list[str], opts: dict[str, Any],
+          device: str) -> None:
+    """--adaptive-from: the adaptive cells a bench has already measured alike (engine/study_seed.py)."""
+    if "adaptive" not in variants:
+        raise UsageError("--adaptive-from gives the adaptive variant's cells; add adaptive to --variants")
+    if not (bench / "tasks").is_dir():
+        raise UsageError(f"--adaptive-from {bench}: not a `hiera bench --out` folder (no tasks/ in it)")
+    got = seed_adaptive(bench, out, tasks, opts, device)
+    console.print(f"took {len(got.taken)} adaptive cell(s) from {escape(str(bench))}"
+                  + (f"; {len(got.passed)} run here:" if got.passed else ""))
+    for name, why in sorted(got.passed.items()):
+        console.print(f"  [dim]{escape(name)}: {escape(why)}[/dim]")
+
+
 def cmd_study(args: argparse.Namespace) -> int:
     root = Path(args.dir)
     if not root.is_dir():
@@ -132,6 +147,8 @@ def cmd_study(args: argparse.Namespace) -> int:
         console.print(f"  [{n}/{total}] {escape(r.variant)} {r.level}/{r.task} r{r.repeat}: {sp}, "
                       f"{r.optimize_wall_s:.0f} s on {r.device}")
 
+    if args.adaptive_from and not args.report_only:
+        _seed(Path(args.adaptive_from), out, tasks, variants, opts, devices[0])
     deadline = time.monotonic() + args.stop_after if args.stop_after else None
     t0 = time.time()
     stopped = False
@@ -159,6 +176,10 @@ def cmd_study(args: argparse.Namespace) -> int:
     measured_on = sorted({r.device_name or r.device for r in done.values()})
     if measured_on:
         header += f"; measured on {', '.join(measured_on)}"
+    sources = sorted({r.source for r in done.values() if r.source})
+    if sources:
+        header += (f"; {sum(bool(r.source) for r in done.values())} adaptive cell(s) taken from "
+                   f"{', '.join(sources)} (the same optimize flags)")
     versions = sorted({r.code_version or "unversioned" for r in done.values()})
     if len(versions) > 1:
         header += f"; measured by different code versions ({', '.join(versions)})"
@@ -199,8 +220,10 @@ def register(sub: Any) -> None:
     p.add_argument("--device", default="auto", help="cpu, cuda, cuda:N or auto (default: auto, a GPU if there is one)")
     p.add_argument("--devices", default=None,
                    help="comma-separated devices running cells in parallel (default: --device alone)")
-    p.add_argument("--precision", default="fp32", choices=["auto", "fp32", "tf32", "bf16", "fp16"],
-                   help="fp32 (strict, default) or tf32 (allows TF32 matmul/conv)")
+    p.add_argument("--precision", default="auto", choices=["auto", "fp32", "tf32", "bf16", "fp16"],
+                   help="auto (default, as hiera bench: each task's own, bf16 or fp16 where its tensors or an "
+                        "autocast region are, else strict fp32), or one policy for every cell (tf32 allows TF32 "
+                        "matmul/conv)")
     p.add_argument("--out", default="study-out",
                    help="folder for study.json/md/png, the cells and the run store; resumable (default: study-out)")
     p.add_argument("--levels", default=None, help="comma-separated levels (subfolders of DIR) to run (default: all)")
@@ -217,6 +240,10 @@ def register(sub: Any) -> None:
                         "(default: no limit)")
     p.add_argument("--report-only", action="store_true",
                    help="run nothing: write study.json/md/png from the cells finished in --out (default: off)")
+    p.add_argument("--adaptive-from", default=None, metavar="BENCH_OUT",
+                   help="take the adaptive cells of repeat 0 from a `hiera bench --out` folder where the bench ran "
+                        "the task with the same optimize flags and its run finished (saves running them again; "
+                        "each cell says where it came from) (default: run them)")
     add_ray(p, "cell")
     add_eval_limits(p)
     p.add_argument("--json", action="store_true", help="print study.json's object on stdout (default: off)")
