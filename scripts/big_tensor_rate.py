@@ -7,6 +7,7 @@ the same cliff). Each row times one operation in one plain process with the chec
   sigmoid    torch.sigmoid(x), a fresh output each call (as the task's forward)
   sigmoid_out torch.sigmoid(x, out=y), the output made once (the allocator out of the picture)
   copy       y.copy_(x)
+  sigmoid_perturbed  torch.sigmoid(buf), buf written before each call from x with the checker's per-element noise
 
 at rows 2605 (2 GB of bf16 input: under 2**31 bytes) and 4096 (3.2 GB), alone and with FILL GiB of other tensors
 allocated beside them (the checker's timing pool and copies fill the card). From the repo root on the device
@@ -23,15 +24,21 @@ import sys
 import torch
 
 from engine.evaluate import timing
+from engine.evaluate.perturb import Perturber
 
 COLS = int(os.environ.get("HIERA_RATE_COLS", "393216"))  # smaller for a smoke test on the CPU
 CALLS = 20
 
 
-def rate(label: str, fn, moved: int, dev: torch.device, flusher: timing.CacheFlusher) -> dict[str, object]:
+def rate(label: str, fn, moved: int, dev: torch.device, flusher: timing.CacheFlusher, prep=None
+         ) -> dict[str, object]:
     for _ in range(3):
         fn()
-    ms = [timing.time_call(fn, dev, flusher.flush)[0] for _ in range(CALLS)]
+    ms = []
+    for _ in range(CALLS):
+        if prep is not None:
+            prep()  # outside the timed call, as the checker writes each call's inputs
+        ms.append(timing.time_call(fn, dev, flusher.flush)[0])
     med = statistics.median(ms)
     row = {"what": label, "median_ms": round(med, 4), "min_ms": round(min(ms), 4),
            "tb_per_s": round(moved / med / 1e9, 3)}
@@ -59,6 +66,14 @@ def main() -> None:
                                                              moved, dev, flusher)})
                     rows_out.append({"config": tag, **rate("copy", lambda x=x, y=y: y.copy_(x), moved, dev,
                                                              flusher)})
+                    # The checker's own procedure: each call's input written from the pool set with the
+                    # per-element noise (engine/evaluate/perturb.py, chunked temporaries) into a buffer.
+                    buf = x.clone()
+                    pert = Perturber([x], dev, lambda _inputs: True)
+                    rows_out.append({"config": tag, **rate(
+                        "sigmoid_perturbed", lambda b=buf: torch.sigmoid(b), moved, dev, flusher,
+                        prep=lambda b=buf, x=x, pert=pert: pert.write([b], [x]))})
+                    del buf, pert
                 except torch.cuda.OutOfMemoryError as e:
                     rows_out.append({"config": tag, "error": str(e)[:200]})
                 del x, y
