@@ -9,6 +9,7 @@
 # device machine (carry .whl .tools .gpu-kb):
 #   bash scripts/parity_gpu.sh cuda:0 .gpu-kb/dev/level3/9_ResNet18.py .gpu-kb/dev/level3/28_VisionTransformer.py
 # Writes $OUT/parity-<task>-{sandbox,nosandbox}.json and $OUT/parity-wake.json.
+# MODES="sandbox" times only the sandboxed eval; WAKE=0 leaves out the plain-process rows (parity_wake.py).
 set -u
 . scripts/device_env.sh
 DEV=$1; shift
@@ -17,7 +18,7 @@ for t in "$@"; do
   name=$(basename "$t" .py)
   cand=/tmp/parity-$name-eager.py
   { cat "$t"; printf '\n\nclass ModelNew(Model):\n    """The reference forward unchanged."""\n'; } > "$cand"
-  for mode in sandbox nosandbox; do
+  for mode in ${MODES:-sandbox nosandbox}; do
     flag=""; [ "$mode" = nosandbox ] && flag="--no-sandbox"
     timeout 300 python3 -m engine.cli eval "$t" "$cand" --space libraries_pytorch --device "$DEV" --shapes off \
       --json $flag > "$OUT/parity-$name-$mode.json" 2> "$OUT/parity-$name-$mode.err"
@@ -29,4 +30,4 @@ r.get('candidate_ms'), r.get('flags'))" "$OUT/parity-$name-$mode.json" "$name" "
 done
 # The same forward in one plain process, strict fp32 as the checker sets it, waiting before each call in the ways the
 # checker's loop and the runner do (scripts/parity_wake.py; the figure here before 2026-12-07 left cuDNN's TF32 on).
-python3 scripts/parity_wake.py "$DEV" "$@" > "$OUT/parity-wake.json"
+[ "${WAKE:-1}" = 1 ] && python3 scripts/parity_wake.py "$DEV" "$@" > "$OUT/parity-wake.json"
