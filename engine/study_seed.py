@@ -80,7 +80,11 @@ def seed_adaptive(bench: Path, out: Path, tasks: list[tuple[str, Path]], args: d
             if not f.is_file():
                 got.passed[name] = "not in the bench"
                 continue
-            r = TaskResult(**json.loads(f.read_text()))
+            try:
+                r = TaskResult(**json.loads(f.read_text()))
+            except (OSError, ValueError, TypeError) as e:  # half-written, or from another version of the fields
+                got.passed[name] = f"its result in the bench is unreadable ({type(e).__name__})"
+                continue
             want = suite_bench.run_flags(suite_bench.optimize_command(path, device, cell_args(cell, args, out), out))
             run = store.run(r.run_id) if store is not None and r.run_id else None
             why = _why_not(r, run, want, path)

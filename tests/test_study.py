@@ -409,6 +409,11 @@ def test_a_bench_run_with_the_cells_flags_is_taken_as_the_adaptive_cell_and_noth
         else:
             assert not cell.exists() and not got.taken, name
             assert why in got.passed["cpu/relu_positive"], (name, got.passed)
+    # A result the bench half wrote is run by the study, not a crash of it.
+    broken = tmp_path / "same" / "bench" / "tasks" / "cpu__relu_positive.json"
+    broken.write_text(broken.read_text()[:40])
+    got = seed_adaptive(tmp_path / "same" / "bench", tmp_path / "s3", [("cpu", task)], args, "cpu")
+    assert "unreadable" in got.passed["cpu/relu_positive"] and not got.taken
     # A task the bench never ran is run by the study.
     other = task.parent / "scale_bias_relu.py"
     other.write_text((TASKS / "scale_bias_relu.py").read_text())
