@@ -128,7 +128,11 @@ class Workload:
         c = ", ".join(f"{v} {k}" for k, v in sorted(self.counts.items()) if v)
         return (f"{self.pattern} ({self.kind.value}): {c or 'no compute ops'}; {self.flops / 1e9:.3g} GFLOP, "
                 f"{self.min_bytes / 1e6:.4g} MB minimum ({self.fusion_gain:.1f}x that unfused); "
-                f"{self.bound}-bound, roofline {self.roofline_ms * 1e3:.4g} us on {self.ceilings.source} ceilings")
+                # The planner's own count (every operator's FLOPs at the fp32 FMA rate), said as such: the speed of
+                # light beside a timing (contracts/speed_of_light.py) counts only the FLOPs that must be done, at
+                # the precision allowed, and may call the same module memory-bound.
+                f"{self.bound}-bound by the planner's count (every operator at the fp32 FMA rate), roofline "
+                f"{self.roofline_ms * 1e3:.4g} us on {self.ceilings.source} ceilings")
 
 
 def ceilings(facts: DeviceFacts | Mapping[str, Any] | None, on_gpu: bool) -> Ceilings:
