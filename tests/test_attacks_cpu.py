@@ -408,12 +408,13 @@ def writes_outside_scratch(e: Escape, target: str) -> list[str]:
                 + [str(p) for p in store if a.token in p.name])
     if target == "home":
         # hiera's bytecode cache (engine/pycache.py) is written there by its own trusted processes and shown to
-        # the sandbox read-only, and the checker caches the device's measured ceilings and the kernel its
-        # ceilings compile through PyTorch's jiterator there (engine/evaluate/ceilings.py, engine/cache_home.py;
-        # never shown to a sandbox): what changes in them is not a candidate's, but no candidate's mark may be
-        # in them. Anything else in the home fails, hiera's own writes included (on the H100, 2026-12-07, this
-        # failed on a GPU: most likely the jiterator's kernel in ~/.cache/torch/kernels, PyTorch's default).
-        cache = (".cache/hiera/pycache/", ".cache/hiera/ceilings.json", ".cache/hiera/torch-kernels/")
+        # the sandbox read-only, and the checker caches the device's measured ceilings, the kernel its ceilings
+        # compile through PyTorch's jiterator and the CUDA driver's JIT cache there (engine/evaluate/ceilings.py,
+        # engine/cache_home.py; never shown to a sandbox): what changes in them is not a candidate's, but no
+        # candidate's mark may be in them. Anything else in the home fails, hiera's own writes included (on the
+        # H100, 2026-12-07, this failed on a GPU with the driver's ~/.nv/ComputeCache, its default).
+        cache = (".cache/hiera/pycache/", ".cache/hiera/ceilings.json", ".cache/hiera/torch-kernels/",
+                 ".cache/hiera/cuda-jit/")
         marks = [f"pwned-{kind}:{a.token}".encode() for kind in ("py", "cpp", "cu")]
         after = snapshot(a.home)
         theirs = [k for k in after if k.startswith(cache) and any(m in (a.home / k).read_bytes() for m in marks)]

@@ -1,6 +1,7 @@
 """hiera's trusted processes keep their caches in hiera's own folder of the user's cache (engine/cache_home.py):
-PyTorch's jiterator, which the checker's ceilings use on a GPU, would otherwise write ~/.cache/torch/kernels, a
-folder of the user's (found by the escape test's home check on the H100, 2026-12-07)."""
+PyTorch's jiterator, which the checker's ceilings use on a GPU, would otherwise write ~/.cache/torch/kernels, and the
+CUDA driver's JIT cache ~/.nv/ComputeCache: folders of the user's (both found by the escape test's home check on the
+H100, 2026-12-07)."""
 
 from __future__ import annotations
 
@@ -23,19 +24,24 @@ def test_hieras_caches_share_one_folder_under_xdg_cache_home(tmp_path: Path, mon
     assert ceilings.cache_path() == tmp_path / "hiera" / "ceilings.json"
 
 
-def test_the_jiterator_cache_goes_into_hieras_folder(tmp_path: Path, monkeypatch) -> None:
+def test_the_jiterator_and_cuda_jit_caches_go_into_hieras_folder(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    env = cache_home.jiterator_cache({"PATH": "/bin"})
-    assert env == {"PATH": "/bin", "PYTORCH_KERNEL_CACHE_PATH": str(tmp_path / "hiera" / "torch-kernels")}
-    assert (tmp_path / "hiera" / "torch-kernels").is_dir()
+    env = cache_home.gpu_caches({"PATH": "/bin"})
+    assert env == {"PATH": "/bin", "PYTORCH_KERNEL_CACHE_PATH": str(tmp_path / "hiera" / "torch-kernels"),
+                   "CUDA_CACHE_PATH": str(tmp_path / "hiera" / "cuda-jit")}
+    assert (tmp_path / "hiera" / "torch-kernels").is_dir() and (tmp_path / "hiera" / "cuda-jit").is_dir()
 
 
-@pytest.mark.parametrize("users", [{"PYTORCH_KERNEL_CACHE_PATH": "/somewhere/mine"},
-                                   {"USE_PYTORCH_KERNEL_CACHE": "0"}])
-def test_a_users_own_kernel_cache_setting_is_kept(tmp_path: Path, monkeypatch, users: dict[str, str]) -> None:
+@pytest.mark.parametrize("users", [{"PYTORCH_KERNEL_CACHE_PATH": "/somewhere/mine", "CUDA_CACHE_PATH": "/mine/too"},
+                                   {"USE_PYTORCH_KERNEL_CACHE": "0", "CUDA_CACHE_DISABLE": "1"}])
+def test_a_users_own_cache_settings_are_kept(tmp_path: Path, monkeypatch, users: dict[str, str]) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert cache_home.jiterator_cache(dict(users)) == users
+    assert cache_home.gpu_caches(dict(users)) == users
     assert not (tmp_path / "hiera").exists()
+    # Each on its own: the user's kernel cache kept, the CUDA one still moved out of ~/.nv.
+    env = cache_home.gpu_caches({"PYTORCH_KERNEL_CACHE_PATH": "/somewhere/mine"})
+    assert env == {"PYTORCH_KERNEL_CACHE_PATH": "/somewhere/mine",
+                   "CUDA_CACHE_PATH": str(tmp_path / "hiera" / "cuda-jit")}
 
 
 def test_a_read_only_cache_turns_the_kernel_cache_off_rather_than_using_the_users(tmp_path: Path,
@@ -47,7 +53,7 @@ def test_a_read_only_cache_turns_the_kernel_cache_off_rather_than_using_the_user
         if os.access(ro, os.W_OK):
             pytest.skip("running as a user who can write a read-only folder (root)")
         monkeypatch.setenv("XDG_CACHE_HOME", str(ro))
-        assert cache_home.jiterator_cache({}) == {"USE_PYTORCH_KERNEL_CACHE": "0"}
+        assert cache_home.gpu_caches({}) == {"USE_PYTORCH_KERNEL_CACHE": "0", "CUDA_CACHE_DISABLE": "1"}
     finally:
         ro.chmod(0o700)
 
@@ -56,6 +62,8 @@ def test_the_checker_worker_starts_with_the_kernel_cache_in_hieras_folder(tmp_pa
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("PYTORCH_KERNEL_CACHE_PATH", raising=False)
     monkeypatch.delenv("USE_PYTORCH_KERNEL_CACHE", raising=False)
+    monkeypatch.delenv("CUDA_CACHE_PATH", raising=False)
+    monkeypatch.delenv("CUDA_CACHE_DISABLE", raising=False)
     seen: dict[str, str] = {}
 
     class Started(Exception):
@@ -70,3 +78,4 @@ def test_the_checker_worker_starts_with_the_kernel_cache_in_hieras_folder(tmp_pa
     with pytest.raises(Started):
         w.start()
     assert seen["PYTORCH_KERNEL_CACHE_PATH"] == str(tmp_path / "hiera" / "torch-kernels")
+    assert seen["CUDA_CACHE_PATH"] == str(tmp_path / "hiera" / "cuda-jit")

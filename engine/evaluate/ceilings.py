@@ -32,7 +32,7 @@ from pathlib import Path
 import torch
 
 from contracts.speed_of_light import Ceilings
-from engine.cache_home import hiera_cache, jiterator_cache
+from engine.cache_home import gpu_caches, hiera_cache
 
 VERSION = 1  # the method: a cache entry of another version is measured again
 ENV = "HIERA_CEILINGS"  # a cache file of its own (tests); "off": measure nothing, no bound anywhere
@@ -270,7 +270,7 @@ def measure(device: torch.device, flush_bytes: int | None = None, thorough: bool
         # The FMA probes' jiterator kernels are cached in hiera's folder, not the user's ~/.cache/torch (where
         # PyTorch would put them): in the checker the worker set this already; in `hiera doctor` it is set here,
         # once, before the first compile.
-        os.environ.update(jiterator_cache(dict(os.environ)))
+        os.environ.update(gpu_caches(dict(os.environ)))
         fma = _fma_gflops(device, torch.float32, reps)
         sgemm = _matmul_gflops(device, torch.float32, 8192 if thorough else 4096, reps)
         kw["fp32_gflops"] = max(fma or 0.0, sgemm)

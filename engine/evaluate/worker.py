@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from contracts.device import DeviceFacts
-from engine.cache_home import jiterator_cache
+from engine.cache_home import gpu_caches
 from engine.evaluate import sandbox
 from engine.evaluate.outcome import Status
 from engine.evaluate.requests import CeilingsRequest, EvalReply, EvalRequest, RegionsRequest
@@ -65,7 +65,7 @@ class Worker:
         address = str(Path(sock_dir) / "sock")
         key = secrets.token_bytes(16)
         listener = Listener(address, family="AF_UNIX", authkey=key)
-        env = dict(jiterator_cache(checker_env(os.environ)), HIERA_WORKER_KEY=key.hex(),
+        env = dict(gpu_caches(checker_env(os.environ)), HIERA_WORKER_KEY=key.hex(),
                    PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parents[2]),
                                                os.environ.get("PYTHONPATH", "")]))
         self.proc = subprocess.Popen(
