@@ -10,7 +10,9 @@ the same cliff). Each row times one operation in one plain process with the chec
   sigmoid_perturbed  torch.sigmoid(buf), buf written before each call from x with the checker's per-element noise
 
 at rows 2605 (2 GB of bf16 input: under 2**31 bytes) and 4096 (3.2 GB), alone and with FILL GiB of other tensors
-allocated beside them (the checker's timing pool and copies fill the card). From the repo root on the device
+allocated beside them (the checker's timing pool and copies fill the card), and (on a GPU) between buffers allocated as the
+checker's exchange allocates them (exchange_buffers()) and after the card's memory was left in scattered pieces
+(fragmented()). H100, 2026-12-07: no cliff in any of the first rows; the last two kinds not run yet (BENCHMARKS.md). From the repo root on the device
 machine:  python3 scripts/big_tensor_rate.py cuda:0 [FILL_GIB] > $OUT/big_tensor_rate.json
 """
 
@@ -44,6 +46,73 @@ def rate(label: str, fn, moved: int, dev: torch.device, flusher: timing.CacheFlu
            "tb_per_s": round(moved / med / 1e9, 3)}
     print(row, file=sys.stderr)
     return row
+
+
+def exchange_buffers(dev: torch.device, flusher: timing.CacheFlusher) -> list[dict[str, object]]:
+    """sigmoid and a copy between buffers allocated as the checker's exchange allocates them (each its own
+    cuMemCreate allocation, mapped by cuMemMap: engine/evaluate/cudadrv.py), which is what a candidate in the
+    runner reads and writes."""
+    from engine.evaluate import cudadrv
+
+    out: list[dict[str, object]] = []
+    try:
+        drv = cudadrv.Driver(dev.index or 0)
+    except Exception as e:
+        return [{"config": "exchange buffers", "error": f"{type(e).__name__}: {e}"[:200]}]
+    for rows in (2605, 4096):
+        tag = f"rows {rows} bfloat16 exchange buffers (cuMemCreate)"
+        allocs = []
+        try:
+            nbytes = rows * COLS * 2
+            views = []
+            for _ in range(2):
+                ptr, size, fd, handle = drv.shareable_alloc(nbytes)
+                os.close(fd)
+                allocs.append((ptr, size, handle))
+                raw = torch.as_tensor(cudadrv.DeviceArray(ptr, nbytes), device=dev)
+                views.append(raw.view(torch.bfloat16).view(rows, COLS))
+            x, y = views
+            x.copy_(torch.rand(rows, COLS, device=dev, dtype=torch.bfloat16))
+            moved = 2 * nbytes
+            out.append({"config": tag, **rate("sigmoid_out", lambda x=x, y=y: torch.sigmoid(x, out=y), moved, dev,
+                                              flusher)})
+            out.append({"config": tag, **rate("sigmoid", lambda x=x: torch.sigmoid(x), moved, dev, flusher)})
+            out.append({"config": tag, **rate("copy", lambda x=x, y=y: y.copy_(x), moved, dev, flusher)})
+            del x, y, views, raw
+        except Exception as e:
+            out.append({"config": tag, "error": f"{type(e).__name__}: {e}"[:200]})
+        torch.cuda.synchronize(dev)
+        torch.cuda.empty_cache()
+        for ptr, size, handle in allocs:
+            drv.shareable_free(ptr, size, handle)
+    return out
+
+
+def fragmented(dev: torch.device, flusher: timing.CacheFlusher) -> list[dict[str, object]]:
+    """The same rows after the card's memory was filled with 64 MiB blocks and every second one given back to the
+    driver, as a checker that has made and freed many input sets leaves it: a large tensor is then made of
+    scattered pieces (the other suspect for the checker's cliff besides its exchange buffers: page size and the
+    TLB's reach on a multi-GB stream)."""
+    out: list[dict[str, object]] = []
+    free, _ = torch.cuda.mem_get_info(dev)
+    blocks = [torch.empty(64 << 20, dtype=torch.uint8, device=dev) for _ in range(int((free - (2 << 30)) >> 26))]
+    del blocks[::2]
+    torch.cuda.empty_cache()
+    for rows in (2605, 4096):
+        tag = f"rows {rows} bfloat16 fragmented ({len(blocks)} x 64 MiB held, as many freed)"
+        try:
+            x = torch.rand(rows, COLS, device=dev, dtype=torch.bfloat16)
+            y = torch.empty_like(x)
+            moved = 2 * x.numel() * x.element_size()
+            out.append({"config": tag, **rate("sigmoid", lambda x=x: torch.sigmoid(x), moved, dev, flusher)})
+            out.append({"config": tag, **rate("copy", lambda x=x, y=y: y.copy_(x), moved, dev, flusher)})
+            del x, y
+        except torch.cuda.OutOfMemoryError as e:
+            out.append({"config": tag, "error": str(e)[:200]})
+        torch.cuda.empty_cache()
+    del blocks
+    torch.cuda.empty_cache()
+    return out
 
 
 def main() -> None:
@@ -80,6 +149,9 @@ def main() -> None:
                 torch.cuda.empty_cache()
         del filler
         torch.cuda.empty_cache()
+    if dev.type == "cuda":
+        rows_out += exchange_buffers(dev, flusher)
+        rows_out += fragmented(dev, flusher)
     name = torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu"
     print(json.dumps({"device": name, "rows": rows_out}, indent=1))
 
