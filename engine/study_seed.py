@@ -8,6 +8,8 @@ again: on a lent GPU that is the difference between a study that fits the sessio
 not. The bench's torch.compile baselines are not part of the cell.
 
 A bench task is taken only where all of these hold, else the study runs the cell itself and says why not:
+- it ran on the study's kind of device and card (an H100 bench does not seed an H200 study);
+- on a GPU its run had its profiles (a machine without Nsight Compute gives rounds the taxonomy cannot read);
 - the bench recorded the flags (results older than the field are not taken) and they equal the cell's;
 - its optimize run finished (not stopped by a deadline, not killed) and is in the bench's run store, for
   the rounds the taxonomy's miss rate reads (engine/study.round_verdicts);
@@ -44,11 +46,19 @@ def bench_store(bench: Path) -> StoreReader | None:
     return None
 
 
-def _why_not(r: TaskResult, run: dict[str, Any] | None, want: list[str], task: Path) -> str | None:
+def _why_not(r: TaskResult, run: dict[str, Any] | None, want: list[str], task: Path, device: str, card: str
+             ) -> str | None:
+    if (r.device or "").split(":")[0] != device.split(":")[0]:
+        return f"measured on {r.device or 'an unrecorded device'}; this study runs on {device}"
+    if suite_bench.other_card(r.device_name, card):
+        return f"measured on another card ({r.device_name}; this study runs on {card})"
     if not r.optimize_flags:
         return "the bench did not record its optimize flags (a result older than the field)"
     if r.optimize_flags != want:
         return f"ran with other flags (bench: {' '.join(r.optimize_flags)}; this study: {' '.join(want)})"
+    off = (r.profiling or {}).get("off") if isinstance(r.profiling, dict) else None
+    if off and device.startswith("cuda"):  # on a CPU no run is profiled, the study's cells neither
+        return f"its run had no profiles ({off}), which the study's taxonomy reads"
     if r.status == "stopped":
         return f"its run was stopped ({r.stop_reason or 'no reason recorded'})"
     if not r.run_id:
@@ -62,10 +72,11 @@ def _why_not(r: TaskResult, run: dict[str, Any] | None, want: list[str], task: P
     return None
 
 
-def seed_adaptive(bench: Path, out: Path, tasks: list[tuple[str, Path]], args: dict[str, Any], device: str
-                  ) -> Seeded:
+def seed_adaptive(bench: Path, out: Path, tasks: list[tuple[str, Path]], args: dict[str, Any], device: str,
+                  card: str = "") -> Seeded:
     """Write OUT/cells/adaptive__<level>__<task>__r0.json from BENCH's finished tasks where they are the same
-    measurement (the module docstring); cells the study already holds are left as they are."""
+    measurement (the module docstring) on the study's kind of device and card (`card`: the study's GPU's name, ""
+    when unknown); cells the study already holds are left as they are."""
     got = Seeded()
     store = bench_store(bench)
     (out / "cells").mkdir(parents=True, exist_ok=True)
@@ -87,7 +98,7 @@ def seed_adaptive(bench: Path, out: Path, tasks: list[tuple[str, Path]], args: d
                 continue
             want = suite_bench.run_flags(suite_bench.optimize_command(path, device, cell_args(cell, args, out), out))
             run = store.run(r.run_id) if store is not None and r.run_id else None
-            why = _why_not(r, run, want, path)
+            why = _why_not(r, run, want, path, device, card)
             if why:
                 got.passed[name] = why
                 continue

@@ -343,7 +343,7 @@ def test_a_cell_reads_its_backend_tokens_dollars_and_status_from_the_run_store(t
 # --- adaptive cells taken from a bench (engine/study_seed.py) --------------------------------------------------
 
 def _fake_bench(tmp_path: Path, task: Path, flags: list[str], *, status: str = "finished",
-                hash_of: Path | None = None) -> Path:
+                hash_of: Path | None = None, **fields) -> Path:
     """A `hiera bench --out` folder holding one finished task run with FLAGS, its run in the store."""
     import hashlib
     from dataclasses import asdict
@@ -359,7 +359,8 @@ def _fake_bench(tmp_path: Path, task: Path, flags: list[str], *, status: str = "
     store.finish_run(run, status, {})
     store.close()
     r = TaskResult(task.stem, str(task), "cpu", valid=True, speedup=1.5, compile={"default": 1.2}, wall_s=50.0,
-                   optimize_wall_s=20.0, run_id=run, device="cpu", status="finished", optimize_flags=flags)
+                   optimize_wall_s=20.0, run_id=run, status="finished", optimize_flags=flags,
+                   **{"device": "cpu", **fields})
     (bench / "tasks").mkdir(parents=True)
     (bench / "tasks" / f"cpu__{task.stem}.json").write_text(json.dumps(asdict(r)))
     return bench
@@ -385,6 +386,8 @@ def test_a_bench_run_with_the_cells_flags_is_taken_as_the_adaptive_cell_and_noth
 
     cases = {  # what differs from the study's cell -> the reason it is not taken (None: taken)
         "same": (flags(args), {}, None),
+        "device": (flags(args), {"device": "cuda:0", "device_name": "cuda:0 (NVIDIA H100 80GB HBM3)"},
+                   "measured on cuda:0"),
         "budget": (flags({**args, "rounds": 1}), {}, "ran with other flags"),
         "deadline": (flags({**args, "optimize_flags": [*args["optimize_flags"], "--deadline", "60.0"]}), {},
                      "ran with other flags"),
@@ -409,6 +412,21 @@ def test_a_bench_run_with_the_cells_flags_is_taken_as_the_adaptive_cell_and_noth
         else:
             assert not cell.exists() and not got.taken, name
             assert why in got.passed["cpu/relu_positive"], (name, got.passed)
+    # On a GPU: a bench on another card, or one whose run had no profiles, is not the study's measurement.
+    on_gpu = {"another card": ({"device": "cuda:0", "device_name": "cuda:0 (NVIDIA H100 80GB HBM3)"},
+                               "another card"),
+              "no profiles": ({"device": "cuda:0", "device_name": "cuda:0 (NVIDIA H200)",
+                               "profiling": {"asked": True, "off": "no ncu on this machine"}}, "no profiles"),
+              "same card": ({"device": "cuda:0", "device_name": "cuda:0 (NVIDIA H200)",
+                             "profiling": {"asked": True, "off": None}}, None)}
+    for name, (kw, why) in on_gpu.items():
+        base = tmp_path / name.replace(" ", "_")
+        bench = _fake_bench(base, task, flags(args), **kw)
+        got = seed_adaptive(bench, base / "study", [("cpu", task)], args, "cuda:0", "NVIDIA H200")
+        if why is None:
+            assert got.taken and not got.passed, (name, got.passed)
+        else:
+            assert not got.taken and why in got.passed["cpu/relu_positive"], (name, got.passed)
     # A result the bench half wrote is run by the study, not a crash of it.
     broken = tmp_path / "same" / "bench" / "tasks" / "cpu__relu_positive.json"
     broken.write_text(broken.read_text()[:40])

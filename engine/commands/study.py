@@ -104,14 +104,30 @@ def _write_reports(out: Path, root: Path, cells: list, done: dict[str, CellResul
     return doc
 
 
-def _seed(bench: Path, out: Path, tasks: list[tuple[str, Path]], variants: list[str], opts: dict[str, Any],
-          device: str) -> None:
-    """--adaptive-from: the adaptive cells a bench has already measured alike (engine/study_seed.py)."""
+def _seed_usable(bench: Path, variants: list[str]) -> None:
+    """--adaptive-from's usage errors, said before a Ray cluster is joined or the study's folder written."""
     if "adaptive" not in variants:
         raise UsageError("--adaptive-from gives the adaptive variant's cells; add adaptive to --variants")
     if not (bench / "tasks").is_dir():
         raise UsageError(f"--adaptive-from {bench}: not a `hiera bench --out` folder (no tasks/ in it)")
-    got = seed_adaptive(bench, out, tasks, opts, device)
+
+
+def _card(device: str) -> str:
+    """The name of the GPU the study's cells run on ("" on a CPU, or where it cannot be told)."""
+    if not device.startswith("cuda"):
+        return ""
+    import torch
+
+    if not torch.cuda.is_available():
+        return ""
+    index = int(device.split(":")[1]) if ":" in device else 0
+    return torch.cuda.get_device_name(index)
+
+
+def _seed(bench: Path, out: Path, tasks: list[tuple[str, Path]], opts: dict[str, Any], device: str,
+          card: str) -> None:
+    """--adaptive-from: the adaptive cells a bench has already measured alike (engine/study_seed.py)."""
+    got = seed_adaptive(bench, out, tasks, opts, device, card)
     console.print(f"took {len(got.taken)} adaptive cell(s) from {escape(str(bench))}"
                   + (f"; {len(got.passed)} run here:" if got.passed else ""))
     for name, why in sorted(got.passed.items()):
@@ -129,6 +145,8 @@ def cmd_study(args: argparse.Namespace) -> int:
     levels = levels_of(root, args.levels)
     names = [x.strip() for x in args.tasks.split(",") if x.strip()] if args.tasks else None
     tasks = _select(root, levels, names, args.per_level)
+    if args.adaptive_from and not args.report_only:
+        _seed_usable(Path(args.adaptive_from), variants)
     rounds, candidates, optimize_flags = budget_shape(args.budget, 0, args.candidates)
     pool = ray_pool(args)
     devices = pool.slots if pool else [str(device_or_exit(d)) for d in (args.devices.split(",") if args.devices
@@ -148,7 +166,9 @@ def cmd_study(args: argparse.Namespace) -> int:
                       f"{r.optimize_wall_s:.0f} s on {r.device}")
 
     if args.adaptive_from and not args.report_only:
-        _seed(Path(args.adaptive_from), out, tasks, variants, opts, devices[0])
+        # With Ray the cells run on the cluster's devices of the asked kind, whose card is not known here.
+        device = ("cpu" if args.device == "cpu" else "cuda") if pool else devices[0]
+        _seed(Path(args.adaptive_from), out, tasks, opts, device, "" if pool else _card(device))
     deadline = time.monotonic() + args.stop_after if args.stop_after else None
     t0 = time.time()
     stopped = False
