@@ -171,15 +171,21 @@ def _cost_and_rounds(workspace: Path, run_id: str | None) -> dict[str, Any]:
     if store is None:
         return {}
     try:
-        run = store.run(run_id) or {}
-        summ = run.get("summary") or {}
-        tokens = summ.get("tokens") or {}
-        return {"backend": run.get("backend") or "", "run_status": run.get("status") or "",
-                "cost_usd": summ.get("cost_usd"),
-                "tokens": {"prompt": int(tokens.get("prompt", 0)), "completion": int(tokens.get("completion", 0))},
-                "rounds": round_verdicts(store, run_id)}
+        return run_facts(store, run_id)
     finally:
         store.close()
+
+
+def run_facts(store: Any, run_id: str) -> dict[str, Any]:
+    """A run's backend, status, tokens, dollars and per-round verdicts, from any reader of a run store (the
+    study's own; a bench's, for the cells engine/study_seed.py takes from it)."""
+    run = store.run(run_id) or {}
+    summ = run.get("summary") or {}
+    tokens = summ.get("tokens") or {}
+    return {"backend": run.get("backend") or "", "run_status": run.get("status") or "",
+            "cost_usd": summ.get("cost_usd"),
+            "tokens": {"prompt": int(tokens.get("prompt", 0)), "completion": int(tokens.get("completion", 0))},
+            "rounds": round_verdicts(store, run_id)}
 
 
 def cell_args(cell: Cell, args: dict[str, Any], out: Path) -> dict[str, Any]:

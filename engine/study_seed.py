@@ -12,7 +12,7 @@ A bench task is taken only where all of these hold, else the study runs the cell
 - on a GPU its run had its profiles (a machine without Nsight Compute gives rounds the taxonomy cannot read);
 - the bench recorded the flags (results older than the field are not taken) and they equal the cell's;
 - its optimize run finished (not stopped by a deadline, not killed) and is in the bench's run store, for
-  the rounds the taxonomy's miss rate reads (engine/study.round_verdicts);
+  the rounds the taxonomy's miss rate reads (engine/study.run_facts);
 - the task file is the one that run optimized (the run's task_hash against the file's).
 A taken cell says where it came from (CellResult.source) and is written like any other, so the study resumes
 and reports it the same way.
@@ -27,9 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from contracts.runstore import StoreReader
+from contracts.wording import is_cpu
 from engine import suite_bench
 from engine.bench_records import Cell, CellResult, TaskResult
-from engine.study import cell_args, round_verdicts
+from engine.study import cell_args, run_facts
 
 
 @dataclass
@@ -48,7 +49,7 @@ def bench_store(bench: Path) -> StoreReader | None:
 
 def _why_not(r: TaskResult, run: dict[str, Any] | None, want: list[str], task: Path, device: str, card: str
              ) -> str | None:
-    if (r.device or "").split(":")[0] != device.split(":")[0]:
+    if not r.device or is_cpu(r.device) != is_cpu(device):
         return f"measured on {r.device or 'an unrecorded device'}; this study runs on {device}"
     if suite_bench.other_card(r.device_name, card):
         return f"measured on another card ({r.device_name}; this study runs on {card})"
@@ -57,7 +58,7 @@ def _why_not(r: TaskResult, run: dict[str, Any] | None, want: list[str], task: P
     if r.optimize_flags != want:
         return f"ran with other flags (bench: {' '.join(r.optimize_flags)}; this study: {' '.join(want)})"
     off = (r.profiling or {}).get("off") if isinstance(r.profiling, dict) else None
-    if off and device.startswith("cuda"):  # on a CPU no run is profiled, the study's cells neither
+    if off and not is_cpu(device):  # on a CPU no run is profiled, the study's cells neither
         return f"its run had no profiles ({off}), which the study's taxonomy reads"
     if r.status == "stopped":
         return f"its run was stopped ({r.stop_reason or 'no reason recorded'})"
@@ -102,16 +103,11 @@ def seed_adaptive(bench: Path, out: Path, tasks: list[tuple[str, Path]], args: d
             if why:
                 got.passed[name] = why
                 continue
-            assert run is not None and store is not None and r.run_id
-            tokens = (run.get("summary") or {}).get("tokens") or {}
+            assert store is not None and r.run_id
             # The bench's baselines are not the cell's: neither their figures nor their seconds (wall_s).
             seeded = CellResult(**{**asdict(r), "compile": {}, "compile_status": {}, "compile_reason": {},
                                    "compile_spread": {}, "wall_s": r.optimize_wall_s},
-                                variant="adaptive", repeat=0, backend=run.get("backend") or "",
-                                tokens={"prompt": int(tokens.get("prompt", 0)),
-                                        "completion": int(tokens.get("completion", 0))},
-                                cost_usd=(run.get("summary") or {}).get("cost_usd"),
-                                rounds=round_verdicts(store, r.run_id), run_status="finished",
+                                variant="adaptive", repeat=0, **run_facts(store, r.run_id),
                                 source=f"hiera bench {bench}")
             tmp = dest.with_suffix(".json.part")
             tmp.write_text(json.dumps(asdict(seeded), indent=1))

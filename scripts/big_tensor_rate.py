@@ -10,10 +10,11 @@ the same cliff). Each row times one operation in one plain process with the chec
   sigmoid_perturbed  torch.sigmoid(buf), buf written before each call from x with the checker's per-element noise
 
 at rows 2605 (2 GB of bf16 input: under 2**31 bytes) and 4096 (3.2 GB), alone and with FILL GiB of other tensors
-allocated beside them (the checker's timing pool and copies fill the card), and (on a GPU) between buffers allocated as the
-checker's exchange allocates them (exchange_buffers()) and after the card's memory was left in scattered pieces
-(fragmented()). H100, 2026-12-07: no cliff in any of the first rows; the last two kinds not run yet (BENCHMARKS.md). From the repo root on the device
-machine:  python3 scripts/big_tensor_rate.py cuda:0 [FILL_GIB] > $OUT/big_tensor_rate.json
+allocated beside them (the checker's timing pool and copies fill the card), and (on a GPU) between buffers
+allocated as the checker's exchange allocates them (exchange_buffers()) and after the card's memory was left in
+scattered pieces (fragmented()). H100, 2026-12-07: no cliff in any of the first rows; the last two kinds not run
+yet (BENCHMARKS.md). From the repo root on the device machine:
+  python3 scripts/big_tensor_rate.py cuda:0 [FILL_GIB] > $OUT/big_tensor_rate.json
 """
 
 from __future__ import annotations

@@ -30,4 +30,4 @@ r.get('candidate_ms'), r.get('flags'))" "$OUT/parity-$name-$mode.json" "$name" "
 done
 # The same forward in one plain process, strict fp32 as the checker sets it, waiting before each call in the ways the
 # checker's loop and the runner do (scripts/parity_wake.py; the figure here before 2026-12-07 left cuDNN's TF32 on).
-[ "${WAKE:-1}" = 1 ] && python3 scripts/parity_wake.py "$DEV" "$@" > "$OUT/parity-wake.json"
+if [ "${WAKE:-1}" = 1 ]; then python3 scripts/parity_wake.py "$DEV" "$@" > "$OUT/parity-wake.json"; fi

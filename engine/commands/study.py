@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from contracts import strict_json
+from contracts.device import Device
 from engine.bench_render import study_markdown, study_plot
 from engine.bench_stats import study_summary
 from engine.commands.bench import add_ray, budget_shape, levels_of, ray_pool
@@ -114,14 +115,12 @@ def _seed_usable(bench: Path, variants: list[str]) -> None:
 
 def _card(device: str) -> str:
     """The name of the GPU the study's cells run on ("" on a CPU, or where it cannot be told)."""
-    if not device.startswith("cuda"):
+    dev = Device.parse(device)
+    if not dev.is_cuda:
         return ""
     import torch
 
-    if not torch.cuda.is_available():
-        return ""
-    index = int(device.split(":")[1]) if ":" in device else 0
-    return torch.cuda.get_device_name(index)
+    return torch.cuda.get_device_name(dev.index) if torch.cuda.is_available() else ""
 
 
 def _seed(bench: Path, out: Path, tasks: list[tuple[str, Path]], opts: dict[str, Any], device: str,
