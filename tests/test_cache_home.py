@@ -79,3 +79,29 @@ def test_the_checker_worker_starts_with_the_kernel_cache_in_hieras_folder(tmp_pa
         w.start()
     assert seen["PYTORCH_KERNEL_CACHE_PATH"] == str(tmp_path / "hiera" / "torch-kernels")
     assert seen["CUDA_CACHE_PATH"] == str(tmp_path / "hiera" / "cuda-jit")
+
+
+def test_hiera_doctor_points_the_driver_jit_cache_before_it_looks_for_the_device(tmp_path: Path, monkeypatch) -> None:
+    """The driver reads CUDA_CACHE_PATH when CUDA starts in the process, and finding the device may start it: the
+    doctor's command sets it first (the ceilings' measure set it only after its memory probes had run CUDA)."""
+    import argparse
+
+    from engine.commands import doctor
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    for var in ("PYTORCH_KERNEL_CACHE_PATH", "USE_PYTORCH_KERNEL_CACHE", "CUDA_CACHE_PATH", "CUDA_CACHE_DISABLE"):
+        monkeypatch.delenv(var, raising=False)
+    seen: dict[str, str | None] = {}
+
+    class Looked(Exception):
+        pass
+
+    def device_or_exit(_: str):
+        seen["CUDA_CACHE_PATH"] = os.environ.get("CUDA_CACHE_PATH")
+        raise Looked
+
+    monkeypatch.setattr(doctor, "device_or_exit", device_or_exit)
+    with pytest.raises(Looked):
+        doctor.cmd_doctor(argparse.Namespace(device="auto", quick=True, no_sandbox=False, json=False,
+                                             measure_ceilings=False))
+    assert seen["CUDA_CACHE_PATH"] == str(tmp_path / "hiera" / "cuda-jit")

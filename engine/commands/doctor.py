@@ -7,6 +7,7 @@ one does not, 2 on a usage error.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -19,8 +20,13 @@ _STYLE = {"ok": "green", "skipped": "dim", "missing": "yellow", "failed": "red"}
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
+    from engine.cache_home import gpu_caches
     from engine.doctor import OK, SKIPPED, as_json, run_checks
 
+    # The driver reads its JIT cache's folder when CUDA starts in this process (finding the device may start
+    # it): hiera's folder, not the user's ~/.nv, from the first CUDA call on (the ceilings' measure sets it
+    # again, too late for the driver's).
+    os.environ.update(gpu_caches(dict(os.environ)))
     device = device_or_exit(args.device)
     # Each check as it ends, on stderr (stdout keeps the table or the JSON): the full doctor builds, evaluates,
     # profiles and compiles a kernel, a minute or more on a cold GPU, and printed nothing until the end.

@@ -268,8 +268,9 @@ def measure(device: torch.device, flush_bytes: int | None = None, thorough: bool
         kw["cache_bytes"] = l2
         kw["flush_bytes"] = flush_bytes or max(4 * l2, 256 << 20)
         # The FMA probes' jiterator kernels are cached in hiera's folder, not the user's ~/.cache/torch (where
-        # PyTorch would put them): in the checker the worker set this already; in `hiera doctor` it is set here,
-        # once, before the first compile.
+        # PyTorch would put them): in the checker the worker set this already, in `hiera doctor` its command
+        # did (before CUDA started: the driver's JIT cache is read then); here for any other caller, before the
+        # first jiterator compile.
         os.environ.update(gpu_caches(dict(os.environ)))
         fma = _fma_gflops(device, torch.float32, reps)
         sgemm = _matmul_gflops(device, torch.float32, 8192 if thorough else 4096, reps)
