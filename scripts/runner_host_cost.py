@@ -7,7 +7,7 @@ The runner differs from the checker's loop, for a ModelNew in libraries_pytorch,
 installs before the candidate loads (engine/evaluate/runner.py Attempts: called for every audit event the
 process raises), and in its environment and process. This takes the first apart in one plain process, strict
 fp32, the forward back to back with the checker's procedure (timing.time_call with the L2 flush), 60 calls a row:
-  plain     as the checker's reference loop
+  plain     as the checker's reference loop (twice: plain_again is the drift between blocks, nothing changed)
   hooked    with the runner's own audit hook installed (an audit hook cannot be removed: this row comes last)
 and counts the audit events one forward raises on this device, by name (none fired on the CPU, 2026-12-06).
 From the repo root on the device machine:
@@ -61,6 +61,10 @@ def main() -> None:
                 return model(*inputs)
         forwards.append((Path(path).stem, fwd))
     rows: dict[str, dict[str, object]] = {name: {"plain": timed(fwd, dev, flusher)} for name, fwd in forwards}
+    # The same rows again, a moment later: how far the host drifts between blocks with nothing changed (the
+    # hooked rows can only come after both).
+    for name, fwd in forwards:
+        rows[name]["plain_again"] = timed(fwd, dev, flusher)
     events: Counter[str] = Counter()
     counting = [False]
 
