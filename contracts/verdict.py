@@ -71,6 +71,7 @@ class FlagKind(str, enum.Enum):
     HELPER_THREADS = "helper_threads"  # threads left in the runner after its timed calls (checker.py)
     BACK_TO_BACK_SLOWER = "back_to_back_slower"  # held to its back-to-back time (back_to_back.py)
     HOST_DRIFT = "host_drift"  # a host-bound forward's reference drifted between its timing blocks (checker.py)
+    CHECKER_ERROR = "checker_error"  # hiera's checker itself raised: no verdict on the candidate (checker.py)
 
 
 # The evaluator's flag on a pair whose two sides were not timed alike (engine/evaluate/clock_check.py): such a

@@ -95,3 +95,26 @@ def test_a_speculated_round_is_the_round_and_leaves_no_trace(tmp_path: Path) -> 
     assert [c.source for c in guessed] == [c.source for c in real]
     again = be.speculate(ctx, (Space.PURE_CUDA,), 6)  # a fixed space is kept to, and memory now counts
     assert all(c.space in (None, Space.PURE_CUDA) for c in again)
+
+
+def test_a_round_the_checker_failed_on_does_not_count_against_its_space(tmp_path: Path) -> None:
+    """A round whose every candidate got hiera's checker_error (the checker raised: no verdict) says nothing about
+    its space: the next round stays there, where a round of real failures moves on (the control)."""
+    from contracts.verdict import FlagKind, flag_text
+    from engine.evaluate.outcome import Outcome, Status
+
+    spec = load_task(TASKS / "expert_chain.py")
+    be = ExpertBackend()
+    ctx = Context(spec, tmp_path, "cuda:0", {"sms": 132, "capability": "90"}, Precision.FP32, 1, 3, tuple(Space),
+                  None, None, None)
+    first = be.ssda.select_space(ctx)
+    scores = be.ssda.score_directions(ctx, first.space)
+
+    def after(flags: tuple[str, ...]) -> Space:
+        outcomes = tuple(Outcome(f"c{i}", Status.RUNTIME_ERROR, "failed", flags) for i in range(3))
+        history = (RoundRecord(1, first.space, scores.best(), "s", None, outcomes),)
+        return be.ssda.select_space(replace(ctx, round=2, history=history)).space
+
+    unjudged = (flag_text(FlagKind.CHECKER_ERROR, "hiera's checker failed while judging this candidate"),)
+    assert after(unjudged) is first.space
+    assert after(()) is not first.space

@@ -29,6 +29,7 @@ import random
 import statistics
 import sys
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -94,6 +95,16 @@ def self_disagreement(expected: Sequence[torch.Tensor], again: Sequence[torch.Te
 ACCUMULATION = "accumulation"  # the bf16/fp16 policies' trial on built inputs (accumulation.py)
 SAMPLE_RATE = 0.25  # the share of timed calls whose outputs are checked
 FIRST_CALL_S = 30.0  # a first call, which may compile or search algorithms
+
+
+def checker_error_reason(e: Exception) -> str:
+    """An exception of the checker's own, in words: where it was raised (the innermost frame) and that it is no
+    verdict on the candidate."""
+    frames = traceback.extract_tb(e.__traceback__)
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return (f"hiera's checker failed while judging this candidate ({type(e).__name__}{where}: {str(e)[:300]}); "
+            "this is an error of hiera's or of the task's reference, not a verdict on the candidate: please report "
+            "it with the run's folder")
 
 
 class Checker:
@@ -425,6 +436,15 @@ class Checker:
         except torch.cuda.OutOfMemoryError as e:
             reply.status, reply.reason = Status.RUNTIME_ERROR, f"out of GPU memory in the checker: {str(e)[:300]}"
             reply.fatal = True
+        except Exception as e:
+            # hiera's own code (or the task's reference) raised while judging: no verdict on the candidate, and
+            # said so, instead of the worker dying and the candidate being blamed for "crashing" it (a per-row
+            # input at batch 1 once did that to every candidate of a module). A fresh worker takes the next one.
+            reply.status, reply.fatal = Status.RUNTIME_ERROR, True
+            reply.reason = checker_error_reason(e)
+            reply.flags.append(flag_text(FlagKind.CHECKER_ERROR, reply.reason))
+            reply.extra["checker_traceback"] = traceback.format_exc(limit=8)[-4000:]
+            print(reply.extra["checker_traceback"], file=sys.stderr, flush=True)
         finally:
             if proc is not None:
                 proc.cleanup()

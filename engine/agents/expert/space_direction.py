@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from contracts.verdict import FlagKind, flag_kind
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import Context, DirectionScores, SpaceChoice
 from engine.agents.expert.analysis import Workload, WorkloadKind, analyze
@@ -94,9 +95,16 @@ def _rounds_in(ctx: Context, space: Space) -> list[Any]:
     return [r for r in ctx.history if r.space is space]
 
 
+def _judged(r: Any) -> bool:
+    """Whether a round's candidates got a verdict: not when hiera's checker itself failed on every one of them
+    (its checker_error flag), which says nothing about the space."""
+    return not r.outcomes or any(all(flag_kind(f)[0] is not FlagKind.CHECKER_ERROR for f in o.flags or ())
+                                 for o in r.outcomes)
+
+
 def _valid_in(ctx: Context, space: Space) -> bool | None:
-    """Whether rounds in this space produced a valid candidate (None: never tried)."""
-    rounds = _rounds_in(ctx, space)
+    """Whether rounds in this space produced a valid candidate (None: never tried, or never judged)."""
+    rounds = [r for r in _rounds_in(ctx, space) if _judged(r)]
     if not rounds:
         return None
     return any(r.best_speedup is not None for r in rounds)

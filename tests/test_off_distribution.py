@@ -1,0 +1,67 @@
+"""The off-distribution transforms (engine/evaluate/off_distribution.py) on every tensor a trial can hold, and a
+checker that fails on its own is said to have failed, not the candidate."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import torch
+
+from contracts.verdict import FlagKind, flag_kind
+from engine.evaluate.off_distribution import TRANSFORMS
+from tests.conftest import TASKS
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float64])
+@pytest.mark.parametrize("shape", [(1,), (), (0,), (3, 1), (5,)])
+@pytest.mark.parametrize("name", [n for n, _ in TRANSFORMS])
+def test_each_transform_keeps_the_shape_and_dtype_of_any_input(name: str, shape: tuple[int, ...],
+                                                               dtype: torch.dtype) -> None:
+    x = torch.rand(shape, dtype=torch.float64).to(dtype) + 0.5
+    y = dict(TRANSFORMS)[name](x)
+    assert y.shape == x.shape and y.dtype == x.dtype
+    assert torch.isfinite(y).all()
+
+
+def test_a_one_element_input_is_shifted_by_one() -> None:
+    x = torch.tensor([2.0])
+    assert dict(TRANSFORMS)["shifted by its standard deviation"](x).item() == 3.0
+
+
+def _evaluate(tmp_path: Path, task: str, variants: tuple[int, ...]):
+    from engine.evaluate.checker import Checker
+    from engine.evaluate.requests import EvalRequest
+
+    artifact = tmp_path / "candidate.py"
+    artifact.write_text((TASKS / task).read_text() + "\n\nclass ModelNew(Model):\n    pass\n")
+    checker = Checker(str(TASKS / task), "cpu", "fp32", str(tmp_path / "work"), sandboxed=False)
+    try:
+        return checker.evaluate(EvalRequest("c", "modelnew", str(artifact), None, correctness_trials=1,
+                                            timing_trials=5, batch=8, variants=variants))
+    finally:
+        checker.close()
+
+
+def test_a_per_row_input_at_batch_one_is_verified(tmp_path: Path) -> None:
+    reply = _evaluate(tmp_path, "per_row_weights.py", (1, 3))
+    assert reply.status.value == "valid", reply.reason
+    assert reply.shapes is not None and {c.batch for c in reply.shapes.checks} >= {1, 3}
+    assert all(c.status == "valid" for c in reply.shapes.checks if c.batch in (1, 3)), reply.shapes
+
+
+def test_an_error_of_the_checkers_own_is_no_verdict_on_the_candidate(tmp_path: Path, monkeypatch) -> None:
+    from engine.evaluate import variants
+
+    def broken(*args, **kwargs):
+        raise ValueError("a bug of hiera's")
+
+    monkeypatch.setattr(variants.VariantCheck, "run", broken)
+    reply = _evaluate(tmp_path, "per_row_weights.py", (1,))
+    assert reply.status.value == "runtime_error" and reply.fatal
+    assert "hiera's checker failed" in reply.reason and "ValueError" in reply.reason
+    assert "not a verdict on the candidate" in reply.reason
+    assert [flag_kind(f)[0] for f in reply.flags] == [FlagKind.CHECKER_ERROR]
+    assert "a bug of hiera's" in reply.extra["checker_traceback"]
+    assert shutil.which("true")  # the process lives on: the reply came back instead of an exception
