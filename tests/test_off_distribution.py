@@ -65,3 +65,21 @@ def test_an_error_of_the_checkers_own_is_no_verdict_on_the_candidate(tmp_path: P
     assert [flag_kind(f)[0] for f in reply.flags] == [FlagKind.CHECKER_ERROR]
     assert "a bug of hiera's" in reply.extra["checker_traceback"]
     assert shutil.which("true")  # the process lives on: the reply came back instead of an exception
+
+
+def test_a_modelnews_forward_gets_its_non_tensor_arguments_at_their_positions(tmp_path: Path) -> None:
+    reply = _evaluate(tmp_path, "float_argument.py", (1, 3))
+    assert reply.status.value == "valid", reply.reason
+    assert all(c.status == "valid" for c in reply.shapes.checks if c.batch in (1, 3)), reply.shapes
+
+
+def test_call_args_puts_each_value_back_at_its_position() -> None:
+    from engine.evaluate.runner import Refused, call_args
+
+    assert call_args(["x", "y"], {}) == ["x", "y"]
+    assert call_args(["x", "y"], {"__args__": [[1, 0.5]]}) == ["x", 0.5, "y"]
+    assert call_args(["x"], {"__args__": [[0, 2], [2, "mean"]]}) == [2, "x", "mean"]
+    with pytest.raises(Refused):
+        call_args(["x"], {"__args__": [[3, 1.0]]})
+    with pytest.raises(Refused):
+        call_args(["x"], {"__args__": [["a", 1.0]]})

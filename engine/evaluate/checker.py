@@ -250,8 +250,12 @@ class Checker:
     # --- one candidate --------------------------------------------------------------------------------
 
     def scalars(self, ref: torch.nn.Module, layout: dict[str, Any] | None, inputs: Sequence[Any]) -> dict[str, Any]:
+        """What a call passes beside the tensors: a contract's scalars by name; for a ModelNew (no contract) the
+        forward's non-tensor arguments by position (wire.CALL_ARGS), which its runner puts between the tensors
+        as get_inputs() had them (they were dropped, and every candidate of a forward taking a float failed)."""
         if layout is None:
-            return {}
+            fixed = [[i, x] for i, x in enumerate(inputs) if not isinstance(x, torch.Tensor)]
+            return {wire.CALL_ARGS: _json_args(fixed, "get_inputs()")} if fixed else {}
         values: dict[str, Any] = {k: getattr(ref, k) for k in layout["scalars"]}
         non_tensor = iter([x for x in inputs if not isinstance(x, torch.Tensor)])
         for a in layout["args"]:
@@ -868,13 +872,13 @@ def _out_of_memory(e: BaseException) -> bool:
     return isinstance(e, torch.cuda.OutOfMemoryError) or "out of memory" in text.lower() or "ALLOC_FAILED" in text
 
 
-def _json_args(values: Sequence[Any]) -> list[Any]:
+def _json_args(values: Sequence[Any], where: str = "get_init_inputs()") -> list[Any]:
     import json
 
     out = list(values)
     try:
         json.dumps(out)
     except TypeError as e:
-        raise Rejected(Status.RUNTIME_ERROR, f"get_init_inputs() returned values that cannot be handed to a "
+        raise Rejected(Status.RUNTIME_ERROR, f"{where} returned values that cannot be handed to a "
                                              f"sandboxed candidate ({e}); use numbers, strings and lists") from e
     return out

@@ -78,6 +78,24 @@ def select_group(groups: dict[int, Any], group: Any) -> Any:
     return groups[group]
 
 
+def call_args(tensors: list[Any], scalars: dict[str, Any]) -> list[Any]:
+    """A ModelNew's forward arguments: the call's tensors, with the forward's non-tensor arguments
+    (wire.CALL_ARGS, sent by the checker) back at their positions."""
+    fixed = scalars.get(wire.CALL_ARGS) if isinstance(scalars, dict) else None
+    if not fixed:
+        return list(tensors)
+    try:
+        at = {int(i): v for i, v in fixed}
+    except (TypeError, ValueError) as e:
+        raise Refused("protocol", f"non-tensor arguments that are not [position, value] pairs: {fixed!r}"[:300]) from e
+    it = iter(tensors)
+    try:
+        return [at[k] if k in at else next(it) for k in range(len(tensors) + len(at))]
+    except StopIteration as e:
+        raise Refused("protocol", f"non-tensor arguments at positions {sorted(at)} beside {len(tensors)} tensors "
+                                  "leave a gap") from e
+
+
 class Refused(Exception):
     """A request this runner answers with ok=False: kind (wire.ERROR_KINDS) and the detail."""
 
@@ -520,9 +538,9 @@ class ModelNewBackend:
                     out = [o.clone() for o in self.outputs]
                 elif audit is not None:
                     with audit:
-                        out = self.model(*self.inputs)
+                        out = self.model(*call_args(self.inputs, scalars))
                 else:
-                    out = self.model(*self.inputs)
+                    out = self.model(*call_args(self.inputs, scalars))
                 if timed:
                     if gpu:
                         end.record()
@@ -568,7 +586,7 @@ class ModelNewBackend:
                 for i, (inputs, outputs) in enumerate(sets):
                     if graphs:
                         self.new_step()
-                    out = self.model(*inputs)
+                    out = self.model(*call_args(inputs, scalars))
                     outs = list(out) if isinstance(out, (tuple, list)) else [out]
                     if len(outs) != len(outputs):
                         raise Refused("output", f"back-to-back call {i + 1} returned {len(outs)} outputs, not "

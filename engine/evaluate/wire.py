@@ -136,6 +136,11 @@ class Buffer:
                       int(d["nbytes"]), str(d["handle"]), int(d.get("group", 0)), int(d.get("offset", 0)))
 
 
+# A ModelNew call's non-tensor forward arguments, in its `scalars`: [[position, value], ...] as get_inputs() had
+# them (JSON values); the tensors fill the other positions in order (runner.call_args).
+CALL_ARGS = "__args__"
+
+
 @dataclass(frozen=True)
 class Setup:
     """The first message to a runner: everything it needs before the candidate is loaded."""
