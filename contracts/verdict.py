@@ -72,6 +72,7 @@ class FlagKind(str, enum.Enum):
     BACK_TO_BACK_SLOWER = "back_to_back_slower"  # held to its back-to-back time (back_to_back.py)
     HOST_DRIFT = "host_drift"  # a host-bound forward's reference drifted between its timing blocks (checker.py)
     CHECKER_ERROR = "checker_error"  # hiera's checker itself raised: no verdict on the candidate (checker.py)
+    TASK_STATEFUL = "task_stateful"  # the task's forward changes its own weights or buffers: no one can be judged
 
 
 # The evaluator's flag on a pair whose two sides were not timed alike (engine/evaluate/clock_check.py): such a
@@ -337,6 +338,18 @@ def flag_kind(flag: str) -> tuple[FlagKind | None, str]:
         return FlagKind(m.group("kind")), m.group("detail")
     except ValueError:
         return None, m.group("detail")
+
+
+def task_refused(outcome_flags: Iterable[Sequence[str]]) -> str | None:
+    """Why no candidate can be judged on this task (the task_stateful flag's words) when every outcome given
+    (their flags, one sequence each) carries it; else None."""
+    found = None
+    for flags in outcome_flags:
+        said = [d for k, d in map(flag_kind, flags) if k is FlagKind.TASK_STATEFUL]
+        if not said:
+            return None
+        found = said[0]
+    return found
 
 
 def noisy_reference_flag(pair_ms: float, median_ms: float) -> str:

@@ -42,6 +42,7 @@ from contracts.runrecord import (
     event_json,
     figure_key,
 )
+from contracts.verdict import task_refused
 from contracts.vocabulary import Direction, Space
 from contracts.wording import space_title
 from engine.agents.base import Backend, Context, DirectionScores, Invalid, RoundRecord, SpaceChoice
@@ -202,6 +203,12 @@ class Loop:
         for r in range(first_round, len(self.sizes) + 1):
             if not self._round(state, r):
                 self.plan.rounds_left_out(r, self.sizes)
+                break
+            unjudgeable = task_refused([o.flags for o in state.history[-1].outcomes] if state.history else [])
+            if unjudgeable is not None:
+                # Every candidate was refused for what the task's own forward does: no later round can do
+                # better, and the user is told what to change.
+                self.notice(state, f"no more rounds: {unjudgeable}")
                 break
             state.stopped_early = stop_early(self.sizes, self.t0, state, r)
             if state.stopped_early is not None:

@@ -83,3 +83,42 @@ def test_call_args_puts_each_value_back_at_its_position() -> None:
         call_args(["x"], {"__args__": [[3, 1.0]]})
     with pytest.raises(Refused):
         call_args(["x"], {"__args__": [["a", 1.0]]})
+
+
+def test_a_forward_that_changes_its_own_buffer_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    reply = _evaluate(tmp_path, "running_mean.py", ())
+    assert reply.status.value == "runtime_error"
+    assert "buffer 'running'" in reply.reason and "To fix" in reply.reason
+    assert [flag_kind(f)[0] for f in reply.flags] == [FlagKind.TASK_STATEFUL]
+
+
+def test_a_forward_that_changes_its_input_in_place_lets_a_candidate_do_the_same(tmp_path: Path) -> None:
+    """The unchanged reference as its candidate: valid, the input named in the reply; and its weight, written in
+    place to the same values, does not make the task stateful."""
+    reply = _evaluate(tmp_path, "scales_input_in_place.py", (1, 3))
+    assert reply.status.value == "valid", reply.reason
+    assert reply.extra["inputs_the_reference_modifies"] == [0]
+
+
+def test_control_without_the_allowance_the_same_candidate_is_called_a_cheat(tmp_path: Path, monkeypatch) -> None:
+    from engine.evaluate.checker import Checker
+
+    real = Checker.reference_outputs
+
+    def forgetful(self, *args, **kwargs):
+        out = real(self, *args, **kwargs)
+        self.inputs_modified.clear()
+        return out
+
+    monkeypatch.setattr(Checker, "reference_outputs", forgetful)
+    reply = _evaluate(tmp_path, "scales_input_in_place.py", ())
+    assert reply.status.value == "suspect" and "modified input 0" in reply.reason
+
+
+def test_task_refused_needs_every_outcome_to_carry_the_flag() -> None:
+    from contracts.verdict import flag_text, task_refused
+
+    stateful = flag_text(FlagKind.TASK_STATEFUL, "it keeps a running mean")
+    assert task_refused([[stateful], ["other: x", stateful]]) == "it keeps a running mean"
+    assert task_refused([[stateful], []]) is None
+    assert task_refused([]) is None

@@ -97,6 +97,19 @@ SAMPLE_RATE = 0.25  # the share of timed calls whose outputs are checked
 FIRST_CALL_S = 30.0  # a first call, which may compile or search algorithms
 
 
+class TaskStateful(Rejected):
+    """The task's forward changes its own weights or buffers: no candidate can be judged (the run stops)."""
+
+
+def stateful_reason(changed: Sequence[str]) -> str:
+    """Why a forward that changes its own parameters or buffers cannot be optimized as it is, and what to do."""
+    names = ", ".join(changed[:4]) + (f" and {len(changed) - 4} more" if len(changed) > 4 else "")
+    return (f"the task's forward changes its own {names} in place on every call (a running statistic, a step "
+            "counter): its output then depends on how many times it was called, so no candidate can be compared "
+            "with it. To fix: pass that state in as an input and return its new value, or leave it out of forward "
+            "(for BatchNorm, evaluation mode)")
+
+
 def checker_error_reason(e: Exception) -> str:
     """An exception of the checker's own, in words: where it was raised (the innermost frame) and that it is no
     verdict on the candidate."""
@@ -133,6 +146,11 @@ class Checker:
         self._shapes: list[tuple[tuple[int, ...], torch.dtype]] | None = None
         # What the back-to-back and variants checks may read or use is the TrialSeam (trial_seam.py).
         self.ref_ms: float | None = None
+        # Inputs (tensor positions) the reference's forward changes in place: a candidate may change them too
+        # (its outputs are what is compared; the inputs are written anew before every call).
+        self.inputs_modified: set[int] = set()
+        self._state_checked = False  # whether the reference was seen to keep its own weights and buffers
+        self._stateful: str | None = None  # why the task cannot be judged, once seen (TaskStateful)
         self.ref_host_bound = False  # a GPU forward issued at the host's speed (_estimate_reference)
         self.min_call_s = 0.0
         self.perturbation: Perturber | None = None  # set as a request's timing starts
@@ -180,13 +198,42 @@ class Checker:
         """The reference's outputs on `inputs`, called on copies of them (a forward may work in place on its
         inputs, and the cached sets serve every candidate) unless they are `fresh`: made for this call alone
         (a perturbed set made again), when a copy would be one more set of several GiB for nothing."""
+        if self._stateful is not None:
+            raise TaskStateful(Status.RUNTIME_ERROR, self._stateful)
+        args = [x.clone() if isinstance(x, torch.Tensor) and not fresh else x for x in inputs]
+        own = [] if self._state_checked else [
+            *((f"parameter '{n}'", t, t._version) for n, t in ref.named_parameters()),
+            *((f"buffer '{n}'", t, t._version) for n, t in ref.named_buffers())]
+        tensors = [x for x in args if isinstance(x, torch.Tensor)]
+        before = [x._version for x in tensors]
         with torch.no_grad():
-            out = ref(*[x.clone() if isinstance(x, torch.Tensor) and not fresh else x for x in inputs])
+            out = ref(*args)
+        # What the forward changed in place (a tensor's version counter counts its in-place writes). Its inputs
+        # (x.mul_(2)): a candidate may change them too. Its own weights or buffers, once: see _check_stateless.
+        self.inputs_modified |= {i for i, (x, v) in enumerate(zip(tensors, before)) if x._version != v}
+        if not self._state_checked:
+            self._state_checked = True
+            self._check_stateless(ref, inputs, [(n, t) for n, t, v in own if t._version != v])
         outs = verify.as_outputs(out)
         for o in outs:
             if not isinstance(o, torch.Tensor):
                 raise Rejected(Status.RUNTIME_ERROR, f"the reference returned a {type(o).__name__}, not tensors")
         return outs  # type: ignore[return-value]
+
+    def _check_stateless(self, ref: torch.nn.Module, inputs: Sequence[Any], written: list[tuple[str, Any]]) -> None:
+        """A forward that changes its own weights or buffers on every call (a running statistic) gives outputs
+        that depend on the calls before: nothing can be judged against it, and the run is told why and what to
+        do (TaskStateful). Written in place is not enough (an LSTM may lay its weights out again, to the same
+        values): the reference is called once more, and what changes value again is the state."""
+        if not written:
+            return
+        kept = [t.detach().clone() for _, t in written]
+        with torch.no_grad():
+            ref(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
+        moving = [n for (n, t), k in zip(written, kept) if not torch.equal(t, k)]
+        if moving:
+            self._stateful = stateful_reason(moving)
+            raise TaskStateful(Status.RUNTIME_ERROR, self._stateful)
 
     # --- shared buffers -------------------------------------------------------------------------------
 
@@ -233,6 +280,8 @@ class Checker:
                                              "kernel that writes more than a tensor holds corrupts the memory after it")
         tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
         for i, (buf, x) in enumerate(zip(ex.of_role("input", group), tensors)):
+            if i in self.inputs_modified:
+                continue  # the reference's own forward changes it in place: so may a candidate's
             if not torch.equal(verify.raw_bytes(buf), verify.raw_bytes(x)):
                 raise Rejected(Status.SUSPECT, f"{when}: the candidate modified input {i} (inputs, parameters and "
                                                "buffers are read-only)")
@@ -414,6 +463,10 @@ class Checker:
             reply.extra["runner_reported_ms"] = round(statistics.median(reported), 6)
             reply.extra["timing_gap"] = gap
             reply.extra["inputs_per_call"] = self.perturbation.describe()
+            if self.inputs_modified:
+                # Changed in place by the reference's own forward, so the candidate was allowed to as well; its
+                # outputs were compared, what it left in these inputs was not.
+                reply.extra["inputs_the_reference_modifies"] = sorted(self.inputs_modified)
             reply.extra["timing_pool_sets"] = len(self.timing_pool(req))
             reply.extra["runner_threads"] = dict(self._runner_threads)
             reply.extra["runner_frozen_by"] = frozen_by
@@ -433,6 +486,8 @@ class Checker:
             return reply
         except Rejected as r:
             reply.status, reply.reason, reply.error = r.status, r.reason, r.error
+            if isinstance(r, TaskStateful):
+                reply.flags.append(flag_text(FlagKind.TASK_STATEFUL, r.reason))
         except RunnerFailed as f:
             status = Status.TIMEOUT if f.kind == "timeout" else (Status.SUSPECT if f.kind == "protocol"
                                                                  else Status.RUNTIME_ERROR)
