@@ -95,7 +95,9 @@ def test_a_host_bound_reference_is_timed_beside_the_candidate_and_after_it(tmp_p
     reads 1.0x is measured by scripts/parity_gpu.sh, not asserted here (a timing, not a behaviour)."""
     task = tmp_path / "host_bound.py"
     task.write_text(HOST_BOUND_TASK)
-    copy = tmp_path / "copy.py"
+    # Not copy.py: the task's folder comes first on its import path, and torch's `import copy` found the
+    # candidate (a circular import; H100 2026-12-07).
+    copy = tmp_path / "unchanged_copy.py"
     copy.write_text(HOST_BOUND_TASK + '\n\nclass ModelNew(Model):\n    """The reference unchanged."""\n')
     with evaluator(task, tmp_path / "work", device="cuda:0") as e:
         o = evaluate_one(e, copy)
