@@ -37,6 +37,17 @@ def test_missing_get_inputs_says_what_to_add(tmp_path):
     assert "get_inputs" in e.value.message and "def get_inputs()" in e.value.fix
 
 
+def test_a_list_of_tensors_among_the_inputs_is_said_by_what_it_holds(tmp_path):
+    p = write(tmp_path, "import torch\nclass Model(torch.nn.Module):\n    def forward(self, xs):\n"
+                        "        return xs[0] + xs[1]\n"
+                        "def get_inputs():\n    return [[torch.ones(2, 5), torch.ones(2, 5)]]\n"
+                        "def get_init_inputs():\n    return []\n")
+    with pytest.raises(TaskError) as e:
+        load_task(p)
+    assert "a list (2 items: Tensor)" in e.value.message and "tensor(" not in e.value.message
+    assert "separate arguments" in e.value.fix
+
+
 def test_model_failing_on_its_own_inputs_names_the_line(tmp_path):
     p = write(tmp_path, "import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n"
                         "        return x @ torch.ones(3, 3)\n"

@@ -115,7 +115,17 @@ def _describe_value(v: Any) -> dict[str, Any]:
         return {"kind": "scalar", "dtype": "int64", "value": v}
     if isinstance(v, float):
         return {"kind": "scalar", "dtype": "float64", "value": v if math.isfinite(v) else str(v)}
-    return {"kind": "other", "type": type(v).__name__, "repr": repr(v)[:200]}
+    return {"kind": "other", "type": type(v).__name__, "repr": _said(v)}
+
+
+def _said(v: Any) -> str:
+    """A value get_inputs() may not return, in a few words: a list or dict of tensors by what it holds (its repr
+    would print the tensors' numbers)."""
+    if isinstance(v, (list, tuple, dict)):
+        items = list(v.values()) if isinstance(v, dict) else list(v)
+        kinds = sorted({type(x).__name__ for x in items})
+        return f"{len(items)} item{'s' if len(items) != 1 else ''}: {', '.join(kinds) or 'none'}"
+    return repr(v)[:200]
 
 
 def _graph(model: Any, inputs: list[Any]) -> tuple[list[dict[str, Any]] | None, str | None]:

@@ -184,8 +184,9 @@ def spec_from_probe(path: Path, raw: dict[str, Any]) -> TaskSpec:
         elif d["kind"] == "scalar":
             args.append(Arg(d["name"], "scalar", None, d["dtype"], d["value"]))
         else:
-            raise TaskError(str(path), None, f"get_inputs() returns a {d['type']} ({d['repr']})",
-                            "return only tensors and Python numbers from get_inputs()")
+            raise TaskError(str(path), None, f"get_inputs() returns a {d['type']} ({d['repr']}) among its inputs",
+                            "return only tensors and Python numbers from get_inputs(), one per forward argument "
+                            "(a list of tensors: pass them as separate arguments)")
     args += [Arg(d["name"], "parameter", _tensor(d)) for d in raw["parameters"]]
     args += [Arg(d["name"], "buffer", _tensor(d)) for d in raw["buffers"]]
     args += [Arg(d["name"], "scalar", None, d["dtype"], d["value"]) for d in raw["scalars"]]
