@@ -56,6 +56,8 @@ from engine.evaluate.runner_limits import MAX_PROCESSES, cudnn_dirs, host_memory
 from engine.evaluate.task_module import import_file, set_precision
 from engine.evaluate.timing_policy import (
     DRIFT_NOTED,
+    SLOWER_STOP,
+    clearly_slower,
     counted,
     floor_for,
     host_bound,
@@ -151,6 +153,7 @@ class Checker:
         self.inputs_modified: set[int] = set()
         self._state_checked = False  # whether the reference was seen to keep its own weights and buffers
         self._stateful: str | None = None  # why the task cannot be judged, once seen (TaskStateful)
+        self._timing_cut: str | None = None  # why a candidate's timed calls stopped early (clearly_slower)
         self.ref_host_bound = False  # a GPU forward issued at the host's speed (_estimate_reference)
         self.min_call_s = 0.0
         self.perturbation: Perturber | None = None  # set as a request's timing starts
@@ -463,6 +466,8 @@ class Checker:
             reply.extra["runner_reported_ms"] = round(statistics.median(reported), 6)
             reply.extra["timing_gap"] = gap
             reply.extra["inputs_per_call"] = self.perturbation.describe()
+            if self._timing_cut:
+                reply.extra["timing_cut"] = self._timing_cut
             if self.inputs_modified:
                 # Changed in place by the reference's own forward, so the candidate was allowed to as well; its
                 # outputs were compared, what it left in these inputs was not.
@@ -748,8 +753,14 @@ class Checker:
         block = max(trials // 5, 1) if cpu or self.ref_host_bound else 0
         floor = min(floor_for(est_ms), trials)
         snap = None
+        self._timing_cut = None
         for i in range(trials):
             last = i == trials - 1 or (not block and i % 5 == 0 and timing.median_settled(cand_ms, floor))
+            if not last and clearly_slower(cand_ms, statistics.median(ref_ms) if ref_ms else self.ref_ms):
+                # Decided before the call, as any last call is (so it is checked like one).
+                last = True
+                self._timing_cut = (f"timed {i + 1} of {trials} calls: every one took over {SLOWER_STOP:g}x the "
+                                    "reference's time, so no more were needed")
             if snap is not None:
                 self.settled_since(snap, f"timed call {i}")
             if block and i % block == 0:

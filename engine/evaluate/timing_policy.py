@@ -30,6 +30,22 @@ MIN_TRIALS = 20
 MIN_SLOW_TRIALS = 5
 
 
+# A candidate whose fastest timed call so far is over this many times the reference's median, after at least
+# MIN_SLOW_TRIALS calls, stops being timed (clearly_slower).
+SLOWER_STOP = 2.0
+
+
+def clearly_slower(cand_ms: Sequence[float], ref_ms: float | None) -> bool:
+    """Whether the calls timed so far already say the candidate is far slower than the reference: at least
+    MIN_SLOW_TRIALS of them, the fastest over SLOWER_STOP times the reference's median. Its figure is then those
+    calls' (honest, from fewer samples): more calls would refine a number no decision needs, and on a large
+    module each costs seconds (a generated SGEMM at 8.6x slower than MKL spent 39 s being timed on the CPU). Only
+    ever the candidate's own loss: a runner that reports slower calls than it made is cut short at its own
+    figure."""
+    return (ref_ms is not None and ref_ms > 0 and len(cand_ms) >= MIN_SLOW_TRIALS
+            and min(cand_ms) > SLOWER_STOP * ref_ms)
+
+
 def trials_for(est_ms: float, timing_trials: int, device: torch.device) -> int:
     """Timed calls for a call of about est_ms: as many as the time target holds, at least MIN_TRIALS (or the
     request's cap, if lower) and at most the request's cap (timing_trials)."""
