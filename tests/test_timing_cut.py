@@ -28,7 +28,8 @@ def _reply(tmp_path: Path, body: str):
     checker = Checker(str(task), "cpu", "fp32", str(tmp_path / "work"), sandboxed=False)
     try:
         return checker.evaluate(EvalRequest("c", "modelnew", str(artifact), None, correctness_trials=1,
-                                            timing_trials=MIN_TRIALS, back_to_back=False))
+                                            timing_trials=MIN_TRIALS, back_to_back=False, batch=512,
+                                            variants=(1, 3)))
     finally:
         checker.close()
 
@@ -38,9 +39,13 @@ def test_a_candidate_far_slower_than_the_reference_is_timed_briefly(tmp_path: Pa
     assert reply.status.value == "valid", reply.reason
     assert reply.candidate.trials <= MIN_SLOW_TRIALS + 1
     assert "timed" in reply.extra["timing_cut"] and reply.reference.median_ms * SLOWER_STOP < reply.candidate.median_ms
+    # verified at the other sizes, not timed there
+    assert {c.batch: c.status for c in reply.shapes.checks} == {1: "valid", 3: "valid"}
+    assert all(c.candidate_ms is None for c in reply.shapes.checks)
 
 
 def test_control_a_candidate_as_fast_as_the_reference_is_timed_in_full(tmp_path: Path) -> None:
     reply = _reply(tmp_path, "pass")
     assert reply.status.value == "valid", reply.reason
     assert "timing_cut" not in reply.extra and reply.candidate.trials >= MIN_TRIALS
+    assert all(c.candidate_ms is not None for c in reply.shapes.checks)

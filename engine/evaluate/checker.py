@@ -414,7 +414,9 @@ class Checker:
                                        self._burst_overhead) if b2b else None
             check_libraries(proc, req)
             t3 = _perf_counter()
-            checks, later, proc = sizes.run(proc, ex, planned, skipped, deadline, statistics.median(cand_ms),
+            # A candidate cut short as far slower (clearly_slower) is verified at the other sizes, not timed there.
+            checks, later, proc = sizes.run(proc, ex, planned, skipped, deadline,
+                                            None if self._timing_cut else statistics.median(cand_ms),
                                             lambda: self._start_runner(req, ex, ref0, deadline))
             variants_s = _perf_counter() - t3
             if proc is not None:
