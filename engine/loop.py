@@ -69,7 +69,7 @@ from engine.loop_state import (
 from engine.phases import PhaseClock
 from engine.progress import WorkCount
 from engine.result_files import ResultFiles
-from engine.retiming import MAX_RETIMES, confirm_best, flag_noisy_reference
+from engine.retiming import MAX_RETIMES, confirm_best, flag_noisy_reference, worth_retiming
 from engine.store import RunStore
 from engine.task.export import first_call_note, first_import_note
 from engine.task.spec import TaskSpec
@@ -261,6 +261,8 @@ class Loop:
 
     def _retime_reserve(self, state: LoopState) -> float:
         best = state.best
+        if best is not None and not worth_retiming(best.speedup):
+            return 0.0  # it will not be re-timed (retiming.confirm_best)
         return self.plan.retime_reserve(best.candidate.id if best else None, bool(best and best.retimed))
 
     def _round(self, state: LoopState, r: int) -> bool:

@@ -63,3 +63,10 @@ def test_the_extra_pairs_stop_at_their_budget_and_the_verdict_is_level(tmp_path,
     assert BusyRetimes.retimes == 1 + MORE_PAIRS == result.retimed  # the budget holds
     assert result.best is not None and result.best.verdict == "level" and result.best.low < 1 < result.best.high
     assert result.best.not_delivered and "which includes 1" in result.best.not_delivered
+
+
+def test_a_best_far_slower_than_eager_is_not_worth_retiming() -> None:
+    from engine.retiming import NOT_WORTH_RETIMING, worth_retiming
+
+    assert worth_retiming(None) and worth_retiming(1.3) and worth_retiming(NOT_WORTH_RETIMING)
+    assert not worth_retiming(NOT_WORTH_RETIMING * 0.9) and not worth_retiming(0.05)
