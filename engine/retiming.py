@@ -24,9 +24,10 @@ if TYPE_CHECKING:
 NOISY_BAND = (2 / 3, 1.5)
 # At most this many candidates are re-timed before the run reports (each is one more verify + time).
 MAX_RETIMES = 3
-# A best whose figure is under this share of eager's speed is not timed again: re-timing guards a delivery
-# against the winner's curse, and no fresh pair moves a figure this far below 1 to a delivery (an 8x-slower SGEMM's
-# re-timing held back, under a deadline, the time its round's other candidates needed).
+# Under a deadline, a best whose figure is under this share of eager's speed is not timed again: re-timing guards
+# a delivery against the winner's curse, and a fresh pair seldom moves a figure this far below 1 to a delivery (an
+# 8x-slower SGEMM's re-timing held back the time its round's other candidates needed). Without a deadline it is
+# re-timed as any best: on a loaded CPU a first pair can read a 1x candidate at 0.5x.
 NOT_WORTH_RETIMING = 0.5
 
 
@@ -112,10 +113,10 @@ def confirm_best(loop: RetimeHost, state: LoopState) -> None:
     tried: set[str] = set()
     while state.best is not None and state.best.candidate.id not in tried and len(tried) < MAX_RETIMES:
         best = state.best
-        if not worth_retiming(best.speedup):
+        if loop.plan.active and not worth_retiming(best.speedup):
             loop.notice(state, f"the best so far ({best.candidate.id}, {best.speedup:.2f}x) is far slower than "
-                               "eager: not timed again on its own, as no fresh pair would make it a result to "
-                               "deliver")
+                               "eager: not timed again on its own under the deadline, as a fresh pair would "
+                               "hardly make it a result to deliver")
             break
         if not loop.plan.retime_fits(best.candidate.id):
             # Under a deadline: the figure stays its first pair (and says so), rather than the run ending late.

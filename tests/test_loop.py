@@ -53,9 +53,8 @@ def test_loop_records_every_decision_and_candidate_and_writes_results(tmp_path):
     assert notices[0].startswith("profiling off") and sum("profiling off" in n for n in notices) == 1  # once
     # a re-timing that moved the figure says so, and one whose interval was too wide to read says it times again
     assert all("timed again on its own" in n or "timing it again" in n for n in notices[1:]), notices
-    # a best far slower than eager is not re-timed (retiming.worth_retiming), and the run says so
-    far_slower = result["best"]["speedup"] < 0.5
-    assert far_slower == any("not timed again on its own" in n for n in notices), notices
+    # without a deadline the best is re-timed however slow its first pair read (retiming.worth_retiming)
+    assert not any("not timed again on its own" in n for n in notices), notices
     kinds = [e["event"] for e in events]
     assert kinds[0] == "run_started" and kinds.count("candidate_finished") == 6
     assert "reference_timed" in kinds and kinds.count("round_started") == 2

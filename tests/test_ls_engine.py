@@ -177,9 +177,13 @@ async def test_the_real_engine_through_the_server_and_the_fake_engine_against_it
     assert "Profile with Nsight Compute" not in real["actions"]  # a CPU workspace: nothing for ncu to profile
     reports = [p["message"] for p in real["progress"] if p.get("kind") == "report"]
     assert any(r.startswith("round 1/1 · candidate 2/2 · best") for r in reports)
-    assert any(r.startswith("re-timing ") for r in reports)  # the engine re-times its best: shown as progress
     best = res["best"]
     assert best is not None, f"the expert backend found no valid candidate for a pointwise task: {res['rounds']}"
+    # The engine re-times its best, shown as progress; under the editor's deadline not a best far slower than eager
+    # (retiming.worth_retiming: a loaded CPU's first pair can read so).
+    from engine.retiming import NOT_WORTH_RETIMING
+
+    assert any(r.startswith("re-timing ") for r in reports) or best["speedup"] < NOT_WORTH_RETIMING, (reports, best)
     assert best["speedup"] == pytest.approx(best["reference_ms"] / best["candidate_ms"])  # one pair
     # the one rule: the verdict is the engine's, read off its 95% interval, and its words are contracts/verdict.py's,
     # in every view (a pair the evaluator flagged unstable_timing is unstable whatever its interval says)
