@@ -340,15 +340,19 @@ def flag_kind(flag: str) -> tuple[FlagKind | None, str]:
         return None, m.group("detail")
 
 
+def flag_detail(flags: Iterable[str], kind: FlagKind) -> str | None:
+    """The detail of the first flag of `kind` among an outcome's flags; None when it carries none."""
+    return next((d for k, d in map(flag_kind, flags) if k is kind), None)
+
+
 def task_refused(outcome_flags: Iterable[Sequence[str]]) -> str | None:
     """Why no candidate can be judged on this task (the task_stateful flag's words) when every outcome given
     (their flags, one sequence each) carries it; else None."""
     found = None
     for flags in outcome_flags:
-        said = [d for k, d in map(flag_kind, flags) if k is FlagKind.TASK_STATEFUL]
-        if not said:
+        found = flag_detail(flags, FlagKind.TASK_STATEFUL)
+        if found is None:
             return None
-        found = said[0]
     return found
 
 

@@ -261,7 +261,7 @@ class Loop:
 
     def _retime_reserve(self, state: LoopState) -> float:
         best = state.best
-        if best is not None and self.plan.active and not worth_retiming(best.speedup):
+        if best is not None and not worth_retiming(best.speedup, self.plan.active):
             return 0.0  # under the deadline it will not be re-timed (retiming.confirm_best)
         return self.plan.retime_reserve(best.candidate.id if best else None, bool(best and best.retimed))
 

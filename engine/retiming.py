@@ -29,10 +29,6 @@ MAX_RETIMES = 3
 # 8x-slower SGEMM's re-timing held back the time its round's other candidates needed). Without a deadline it is
 # re-timed as any best: on a loaded CPU a first pair can read a 1x candidate at 0.5x.
 NOT_WORTH_RETIMING = 0.5
-
-
-def worth_retiming(speedup: float | None) -> bool:
-    return speedup is None or speedup >= NOT_WORTH_RETIMING
 # The budget for an interval too wide to say anything: at most this many more evaluations of one re-timed
 # candidate, their samples pooled with its re-timing's (on a busy 2-core machine one evaluation is 5-20 s).
 MORE_PAIRS = 2
@@ -98,6 +94,12 @@ def retime_one(loop: RetimeHost, state: LoopState, best: Best, c: Candidate) -> 
                            f"again (evaluation {len(outs) + 1} of at most {MORE_PAIRS + 1}, samples pooled)")
 
 
+def worth_retiming(speedup: float | None, under_deadline: bool) -> bool:
+    """Whether a best with this first-pair figure is timed again (NOT_WORTH_RETIMING): confirm_best's rule, and
+    the loop's for the time it holds back for it."""
+    return not under_deadline or speedup is None or speedup >= NOT_WORTH_RETIMING
+
+
 def confirm_best(loop: RetimeHost, state: LoopState) -> None:
     """Time the best again, on its own, before the run reports it.
 
@@ -113,7 +115,7 @@ def confirm_best(loop: RetimeHost, state: LoopState) -> None:
     tried: set[str] = set()
     while state.best is not None and state.best.candidate.id not in tried and len(tried) < MAX_RETIMES:
         best = state.best
-        if loop.plan.active and not worth_retiming(best.speedup):
+        if not worth_retiming(best.speedup, loop.plan.active):
             loop.notice(state, f"the best so far ({best.candidate.id}, {best.speedup:.2f}x) is far slower than "
                                "eager: not timed again on its own under the deadline, as a fresh pair would "
                                "hardly make it a result to deliver")

@@ -68,5 +68,6 @@ def test_the_extra_pairs_stop_at_their_budget_and_the_verdict_is_level(tmp_path,
 def test_a_best_far_slower_than_eager_is_not_worth_retiming() -> None:
     from engine.retiming import NOT_WORTH_RETIMING, worth_retiming
 
-    assert worth_retiming(None) and worth_retiming(1.3) and worth_retiming(NOT_WORTH_RETIMING)
-    assert not worth_retiming(NOT_WORTH_RETIMING * 0.9) and not worth_retiming(0.05)
+    assert worth_retiming(None, True) and worth_retiming(1.3, True) and worth_retiming(NOT_WORTH_RETIMING, True)
+    assert not worth_retiming(NOT_WORTH_RETIMING * 0.9, True) and not worth_retiming(0.05, True)
+    assert worth_retiming(0.05, False)  # without a deadline every best is re-timed

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from contracts.verdict import FlagKind, flag_kind
+from contracts.verdict import FlagKind, flag_detail
 from contracts.vocabulary import Direction, Space
 from engine.agents.base import Context, DirectionScores, SpaceChoice
 from engine.agents.expert.analysis import Workload, WorkloadKind, analyze
@@ -98,8 +98,7 @@ def _rounds_in(ctx: Context, space: Space) -> list[Any]:
 def _judged(r: Any) -> bool:
     """Whether a round's candidates got a verdict: not when hiera's checker itself failed on every one of them
     (its checker_error flag), which says nothing about the space."""
-    return not r.outcomes or any(all(flag_kind(f)[0] is not FlagKind.CHECKER_ERROR for f in o.flags or ())
-                                 for o in r.outcomes)
+    return not r.outcomes or any(flag_detail(o.flags or (), FlagKind.CHECKER_ERROR) is None for o in r.outcomes)
 
 
 def _valid_in(ctx: Context, space: Space) -> bool | None:
