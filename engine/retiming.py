@@ -116,9 +116,10 @@ def confirm_best(loop: RetimeHost, state: LoopState) -> None:
     while state.best is not None and state.best.candidate.id not in tried and len(tried) < MAX_RETIMES:
         best = state.best
         if not worth_retiming(best.speedup, loop.plan.active):
-            loop.notice(state, f"the best so far ({best.candidate.id}, {best.speedup:.2f}x) is far slower than "
-                               "eager: not timed again on its own under the deadline, as a fresh pair would "
-                               "hardly make it a result to deliver")
+            # Said with the run's other left-out steps (the result and its message name them), not as a notice:
+            # the job's end message already says the figure is a first pair; a toast would say it twice.
+            loop.plan.leave_out(f"the re-timing of {best.candidate.id} (its first pair read {best.speedup:.2f}x, far "
+                                "slower than eager: a fresh pair would hardly make it a result to deliver)")
             break
         if not loop.plan.retime_fits(best.candidate.id):
             # Under a deadline: the figure stays its first pair (and says so), rather than the run ending late.

@@ -174,9 +174,15 @@ def test_optimize_then_export_gives_a_file_whose_kernel_serves_a_doubled_and_an_
     served = ShapeReport.from_json(shapes).served.batch_range
     assert said["batch_range"] == (list(served) if served else None), said
     assert "as run" in said["serves"] or not served, said
-    # the file's docstring gives its speed at each size checked as it serves them, beside the given figure
+    # the file's docstring gives its speed at each size checked as it serves them, beside the given figure; where no
+    # other size was timed (a candidate far slower than eager at its given batch stops being timed there and is not
+    # timed at the others: timing_policy.clearly_slower, which a loaded 2-core CI machine can trigger) and every size
+    # is served, there is no speed to give and the file says none
     doc = (tmp_path / said["py"]).read_text().split('"""')[1]
-    assert "At the other batch sizes checked (brief timings):" in doc and "(geometric mean)" in doc, doc
+    report = ShapeReport.from_json(shapes)
+    told = any(c.speedup is not None or not report.serves(c.batch) for c in report.checked)
+    line = "At the other batch sizes checked (brief timings):" in doc and "(geometric mean)" in doc
+    assert line == told, (told, shapes, doc)
     inside = [x for x in (512, 301) if served and served[0] <= x <= served[1]]
     rows, calls, err = _call(tmp_path / said["py"], 256, [512, 301], tmp_path / "ext")
     assert [r["ok"] for r in rows] == [True, True], (rows, err[-2000:])
