@@ -32,7 +32,8 @@ from engine.evaluate.capped_output import CappedOutput
 from engine.exit_status import exit_text
 
 _HERE = Path(__file__).resolve().parent
-RUNNER_FILES = ("runner.py", "wire.py", "cudadrv.py", "warm_compile.py")  # all of hiera a runner's sandbox holds
+# All of hiera a runner's sandbox holds.
+RUNNER_FILES = ("runner.py", "wire.py", "cudadrv.py", "heap_policy.py", "warm_compile.py")
 
 # Libraries whose presence in a runner's memory means the candidate left its space (read from outside,
 # in /proc/PID/maps, after the calls).

@@ -59,6 +59,10 @@ def _child(conn: Connection, task_path: str, device: str, precision: str, workdi
 def main() -> None:
     address, task_path, device, precision, workdir, sandboxed = sys.argv[1:7]
     _die_with_parent()
+    # The runners' policy too (runner.py): the reference and the candidates are timed with the same heap.
+    from engine.evaluate.heap_policy import keep_heap_warm
+
+    keep_heap_warm()
     key = bytes.fromhex(os.environ.pop("HIERA_WORKER_KEY"))
     conn = Client(address, family="AF_UNIX", authkey=key)
     _child(conn, task_path, device, precision, workdir, sandboxed == "1")
