@@ -364,7 +364,10 @@ class Loop:
             self.evaluator.evaluate(batch, on_outcome=finished, on_start=started, admit=admit,
                                     cap=lambda s: self.deadline.cap(s, self._retime_reserve(state)))
         self._round_costs(cands, outcomes)
-        self.plan.end_round(r, of)
+        left = set(self.plan.end_round(r, of))
+        forget = getattr(self.backend, "forget", None)  # the expert's: what was never evaluated was not played
+        if left and forget is not None:
+            forget([c.source for c in cands if c.id in left])
         round_best = best_by([o for o in outcomes if o.valid], lambda o: figure_key(figure(o, False)),
                              lambda o: o.shapes)
         if self.settings.profile and state.best is not None and round_best is not None \

@@ -117,12 +117,13 @@ class Plan:
 
     # --- what was left out ------------------------------------------------------------------------------------
 
-    def end_round(self, r: int, of: int) -> None:
-        """Name the round's candidates the deadline left out, once the round has ended."""
-        if self._skipped:
-            n = len(self._skipped)
+    def end_round(self, r: int, of: int) -> list[str]:
+        """Name the round's candidates the deadline left out, once the round has ended; returns their ids."""
+        skipped, self._skipped = self._skipped, []
+        if skipped:
+            n = len(skipped)
             self.deadline.leave_out(f"round {r}: {n} of its {of} candidate{'s' if of != 1 else ''} not evaluated")
-        self._skipped = []
+        return skipped
 
     def rounds_left_out(self, first: int, sizes: list[int]) -> None:
         """Rounds `first`.. (1-based) not played at all."""

@@ -118,3 +118,18 @@ def test_a_round_the_checker_failed_on_does_not_count_against_its_space(tmp_path
     unjudged = (flag_text(FlagKind.CHECKER_ERROR, "hiera's checker failed while judging this candidate"),)
     assert after(unjudged) is first.space
     assert after(()) is not first.space
+
+
+def test_a_source_the_deadline_left_out_is_not_played_and_comes_again(tmp_path: Path) -> None:
+    """A candidate generated but never evaluated (the deadline left it out of its round) is forgotten: a later round
+    may write it again instead of finding its strategy used up."""
+    ctx = _ctx(tmp_path)
+    be = ExpertBackend()
+    scores = be.ssda.score_directions(ctx, Space.PURE_CUDA)
+    st = be.spa.plan(ctx, Space.PURE_CUDA, scores)
+    first = [c for c in be.oa.generate(ctx, Space.PURE_CUDA, st, 1) if not isinstance(c, Invalid)]
+    assert len(first) == 1
+    again = be.oa.generate(ctx, Space.PURE_CUDA, st, 1)
+    assert all(c.source != first[0].source for c in again if not isinstance(c, Invalid))  # played: not again
+    be.forget([first[0].source])
+    assert [c.source for c in be.oa.generate(ctx, Space.PURE_CUDA, st, 1)] == [first[0].source]

@@ -102,6 +102,12 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("R.torch_compile", R, _T, "torch.compile (Inductor) fusion",
           "Let Inductor fuse the graph's pointwise and reduction ops; modes default, max-autotune.",
           fits=frozenset({"pointwise", "reduction", "composite", "gemm", "conv", "data_movement", "stencil"})),
+    Entry("R.fused_attention", R, _T, "Fused attention (scaled_dot_product_attention)",
+          "Rewrite hand-written attention, softmax(q @ k^T * scale [masked]) @ v, into PyTorch's "
+          "scaled_dot_product_attention (flash / memory-efficient kernels): the L x S scores stay on chip instead "
+          "of being written and read three times; a causal mask from the module's buffers becomes is_causal. The "
+          "rest of the forward runs as written (a TorchDynamo capture, no Inductor compile).",
+          fits=frozenset({"any"})),
     # --- T: tensor cores and instruction pipeline
     Entry("T.cublas_sgemm", T, _L, "cuBLAS SGEMM (strict fp32)",
           "Call cuBLAS/cuBLASLt with CUBLAS_COMPUTE_32F (no TF32): the best strict-fp32 GEMM there is.",

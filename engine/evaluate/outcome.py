@@ -10,6 +10,7 @@ from contracts import precision as precision_policy
 from contracts.shapes import ShapeReport
 from contracts.speed_of_light import SpeedOfLight
 from contracts.verdict import timing_spread
+from engine.task.compile_calls import compiles_with_inductor
 from engine.task.spaces import Space
 from engine.untrusted import clean, scrub
 
@@ -94,7 +95,8 @@ class Candidate:
     def hieras_compile(self) -> bool:
         """hiera's own torch.compile ModelNew (the expert's): trusted code, compiled ahead into the run's shared
         cache (pipeline), and priced by its compile (loop_plan). A compile from anywhere else gets no cache."""
-        return self.kind is CandidateKind.MODELNEW and self.origin.startswith("expert:") and ".compile(" in self.source
+        return (self.kind is CandidateKind.MODELNEW and self.origin.startswith("expert:")
+                and compiles_with_inductor(self.source))
 
 
 @dataclass(frozen=True)

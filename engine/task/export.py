@@ -33,6 +33,7 @@ from pathlib import Path
 
 from contracts.shapes import Coverage, ShapeReport
 from engine.task import kernel_build
+from engine.task.compile_calls import captures_only, compiles_with_inductor
 from engine.task.contract import binding_source, contract_header
 from engine.task.hidden_text import refusal
 from engine.task.libraries import find_cudnn, libraries_called
@@ -61,12 +62,12 @@ def first_import_note(cuda: bool) -> str:
 # torch.compile best of examples/fused_gelu_scale.py, each first call in a fresh process on the shared 2-core
 # CPU: 19-34 s at load 2 and 46 s at load 7 with an empty Inductor cache, 5.8 s and 17 s with the cache the
 # first one filled; then 6-40 ms a call).
-_TORCH_COMPILE = re.compile(r"\b(?:torch|_hiera_torch)\.compile\(")
-
-
 def first_call_note(modelnew_source_text: str) -> str | None:
     """What a user should know before calling an exported ModelNew that compiles itself (None: it does not)."""
-    if not _TORCH_COMPILE.search(modelnew_source_text):
+    if captures_only(modelnew_source_text):
+        return ("its first call captures the forward with TorchDynamo (a second or two; no Inductor compile) and "
+                "again at each new input shape; later calls in the same process run at the measured speed")
+    if not compiles_with_inductor(modelnew_source_text):
         return None
     return ("its first call compiles the forward with torch.compile (20-45 s on a 2-core CPU with an empty "
             "Inductor cache, 6-17 s in a later process that finds Inductor's cache, more as the machine's load "

@@ -86,6 +86,20 @@ def _no_mark(step: str) -> None:
     pass
 
 
+def _census(ops: set[str]) -> Any:
+    """A context in which every torch function the forward calls is recorded by name in `ops` ('matmul',
+    '__matmul__', 'softmax', 'linear', ...): what the forward computes, also where torch.fx cannot trace it
+    (`B, T, C = x.size()`), for rules that look for a pattern of operators (the expert's fused attention)."""
+    from torch.overrides import TorchFunctionMode
+
+    class Census(TorchFunctionMode):
+        def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            ops.add(str(getattr(func, "__name__", func)))
+            return func(*args, **(kwargs or {}))
+
+    return Census()
+
+
 def _task_line(tb: Any, path: Path) -> int | None:
     """The deepest traceback frame inside the task file: where the user should look."""
     line = None
@@ -213,7 +227,7 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
     # run; a small one, or one the meta device cannot run, is run for real as before (its value ranges go
     # into the contract's notes).
     described = _on_meta(module, init_inputs, mark)
-    size = _nbytes(*described) if described is not None else 0
+    size = _nbytes(*described[:3]) if described is not None else 0
     # The task runs on its device, which may hold more than this machine's memory (an H200 has 141 GB):
     # only a size no machine holds is refused here, before anything is allocated.
     if size > max(machine_bytes(), UNHOLDABLE_BYTES):
@@ -222,9 +236,10 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
                       f"this machine's {machine_bytes() / 2**30:.0f} GiB of memory or any GPU's",
                       "get_inputs() asks for more memory than this machine has; make its tensors smaller")
     on_meta = False  # described from a meta-device run (shapes only, no values)
+    ops = set(described[3]) if described is not None else set()  # the forward's torch functions (_census)
     real: tuple[Any, float] | None = None  # the model run for real, and its forward's seconds
     if described is not None and described[2] is not None and size > REAL_RUN_BYTES:
-        model, inputs, out = described
+        model, inputs, out, _ = described
         on_meta = True
     else:
         mark("__init__")
@@ -246,7 +261,7 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
         mark("forward")
         try:
             t_forward = time.perf_counter()
-            with torch.no_grad():
+            with torch.no_grad(), _census(ops):
                 out = model(*inputs)
             real = (model, time.perf_counter() - t_forward)
         except Exception as e:
@@ -298,6 +313,7 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
         "output_is_tuple": isinstance(out, (tuple, list)),
         "graph": graph,
         "trace_error": trace_error,
+        "ops": sorted(ops),
         "batch": batch,
         "batch_note": batch_note,
         "torch_version": torch.__version__,
@@ -318,7 +334,7 @@ def machine_bytes() -> int:
         return 1 << 62
 
 
-def _on_meta(module: Any, init_inputs: list[Any], mark: Any) -> tuple[Any, list[Any], Any] | None:
+def _on_meta(module: Any, init_inputs: list[Any], mark: Any) -> tuple[Any, list[Any], Any, set[str]] | None:
     """(model, inputs, output) built and run on the meta device, or None when any of it fails there
     (data-dependent code, .item(), an operator without a meta kernel): the real run then says what. The
     output is None, the forward not run, when the parameters and inputs alone are small (the real run follows).
@@ -340,16 +356,17 @@ def _on_meta(module: Any, init_inputs: list[Any], mark: Any) -> tuple[Any, list[
                 # Small enough to run for real: the forward on the meta device is skipped here (a recurrent
                 # layer runs there step by step: 11 s for a 6-layer LSTM of 512 steps on the 2-core machine,
                 # where the real forward takes 0.3 s). Whether it runs there at all, _batch_dim finds out.
-                return model, inputs, None
+                return model, inputs, None, set()
             mark("forward")
-            with torch.no_grad():
+            ops: set[str] = set()
+            with torch.no_grad(), _census(ops):
                 out = model(*inputs)
     except Exception:
         return None
     tensors = [*inputs, *(out if isinstance(out, (tuple, list)) else [out])]
     if not all(t.is_meta for t in tensors if isinstance(t, torch.Tensor)):
         return None
-    return model, inputs, out
+    return model, inputs, out, ops
 
 
 def _nbytes(model: Any, inputs: list[Any], out: Any) -> int:
@@ -377,7 +394,7 @@ def _meta_forward(model: Any, inputs: list[Any]) -> Any | None:
         return None
 
 
-def _batch_dim(described: tuple[Any, list[Any], Any] | None, inputs: list[Any], outs: list[Any],
+def _batch_dim(described: tuple[Any, list[Any], Any, set[str]] | None, inputs: list[Any], outs: list[Any],
                real: tuple[Any, float] | None = None) -> tuple[dict[str, Any] | None, str]:
     """The batch dimension (issue 29): dim 0, when every tensor input and every output has the same size B
     there, and the reference, run on the meta device with that size changed, accepts it and returns

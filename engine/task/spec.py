@@ -124,6 +124,8 @@ class TaskSpec:
     init_inputs: tuple[Any, ...] = field(default=())
     batch: BatchDim | None = None  # None: the task fixes every shape
     batch_note: str = ""  # how the batch was found, or why there is none
+    # The torch functions the forward calls, by name (probe._census: also where torch.fx cannot trace it).
+    ops: frozenset[str] = frozenset()
 
     @property
     def name(self) -> str:
@@ -207,6 +209,7 @@ def spec_from_probe(path: Path, raw: dict[str, Any]) -> TaskSpec:
         init_inputs=tuple(d.get("value", d.get("repr")) for d in raw["init_inputs"]),
         batch=batch,
         batch_note=str(raw.get("batch_note", "")),
+        ops=frozenset(raw.get("ops", ())),
     )
 
 

@@ -63,6 +63,12 @@ class ExpertBackend:
             self._memory.seen.add(oa.source_identity(c.source))
         return c
 
+    def forget(self, sources: list[str]) -> None:
+        """Sources generated but never evaluated (the deadline left them out of their round): not played, so a
+        later round may generate them again instead of finding its strategy used up."""
+        for source in sources:
+            self._memory.seen.discard(oa.source_identity(source))
+
     def speculate(self, ctx: Context, allowed: tuple[Space, ...], k: int) -> list[Candidate]:
         """The round `ctx` describes, decided as it stands (round 1: before the reference's profile is in),
         leaving no trace: no usage, nothing remembered as played. The loop builds these while the profile is

@@ -93,6 +93,8 @@ class Workload:
     notes: tuple[str, ...] = field(default=())
     # The task as a stencil (stencil_recognize.py: one convolution with no sum across channels), on the GPU only.
     stencil: StencilSpec | None = None
+    # Hand-written attention (attention_hint): what the forward calls that looks like it, else None.
+    attention: str | None = None
 
     @property
     def intensity(self) -> float:
@@ -268,8 +270,28 @@ def analyze(spec: TaskSpec, facts: DeviceFacts | Mapping[str, Any] | None = None
         notes.append(f"a stencil: {stencil.describe()}")
     if eager_bytes > 1.5 * min_bytes:
         notes.append(f"eager moves {eager_bytes / max(min_bytes, 1):.1f}x the minimal bytes: fusion pays")
+    attention = attention_hint(spec)
+    if attention is not None:
+        notes.append(f"hand-written attention: {attention}")
     return Workload(tuple(infos), counts, kind, pattern, flops, min_bytes, max(eager_bytes, min_bytes), roof_ms,
-                    bound, ceil, eager_ms, program, unsupported, tuple(notes), stencil)
+                    bound, ceil, eager_ms, program, unsupported, tuple(notes), stencil, attention)
+
+
+# The products a hand-written attention is made of, as the probe's census and the fx graph name them; the rewrite
+# (codegen/attention_rewrite.py) matches these (not einsum).
+ATTENTION_PRODUCTS = frozenset({"matmul", "__matmul__", "bmm"})
+
+
+def attention_hint(spec: TaskSpec) -> str | None:
+    """Whether the forward may hold hand-written attention, softmax(q @ k^T) @ v: it calls softmax and a matrix
+    product (the probe's census of torch functions, which sees what torch.fx cannot trace; else the fx graph).
+    Only a hint: whether a chain of them is attention is found when the candidate captures the forward, and a
+    candidate that finds none says so and is not kept."""
+    names = set(spec.ops) or {n.target.rsplit(":", 1)[0] for n in spec.graph or () if n.op != "placeholder"}
+    products = sorted(names & ATTENTION_PRODUCTS)
+    if "softmax" not in names or not products:
+        return None
+    return f"the forward calls softmax and {', '.join(products)}"
 
 
 def _classify(counts: dict[str, int], infos: list[OpInfo], flops: int, min_bytes: int, eager_ms: float,

@@ -103,6 +103,8 @@ TORCH: dict[str, list[TorchVariant]] = {
               TorchVariant("compile", "max-autotune-no-cudagraphs"), TorchVariant("cudagraph"),
               TorchVariant("compile", "default"), TorchVariant("cudnn", channels_last=True, benchmark=False)],
     "cpu": [TorchVariant("compile", "default"), TorchVariant("eager"), TorchVariant("compile", "max-autotune")],
+    # Only for a forward with hand-written attention (Workload.attention); on any device.
+    "attention": [TorchVariant("attention"), TorchVariant("attention", causal=False)],
 }
 
 
@@ -217,9 +219,15 @@ def program_variants(family: str, focus: str, w: Workload, ctx: Context, space: 
 
 
 def _torch_renders(ctx: Context, focus: str, strategy: Strategy) -> list[tuple[str, Any, CandidateKind, str, Space]]:
-    """The PyTorch-level ModelNew variants (torch.compile modes, CUDA graphs, cuDNN settings), focus first."""
-    tvs = TORCH["cpu"] if not ctx.on_gpu else TORCH.get(focus, TORCH["compile"]) + [
-        v for key, lst in TORCH.items() if key not in (focus, "cpu") for v in lst]
+    """The PyTorch-level ModelNew variants (torch.compile modes, CUDA graphs, cuDNN settings, the attention
+    rewrite where the forward has attention), focus first."""
+    attention = TORCH["attention"] if workload(ctx).attention is not None else []
+    if not ctx.on_gpu:
+        tvs = (attention + TORCH["cpu"]) if focus == "attention" else (TORCH["cpu"] + attention)
+    else:
+        tvs = TORCH.get(focus, TORCH["compile"]) if focus != "attention" else attention
+        tvs = tvs + [v for key, lst in TORCH.items() if key not in (focus, "cpu")
+                     for v in (lst if key != "attention" else attention)]
     return [("torch", tv, CandidateKind.MODELNEW, modelnew_source(ctx.spec, tv, strategy=strategy.name),
              Space.LIBRARIES_PYTORCH) for tv in tvs]
 

@@ -46,6 +46,7 @@ FAMILY: dict[str, tuple[str, str]] = {
     "P.cpu_threads": ("cpu", "threads"),
     "R.cpu_blocking": ("cpu", "blocking"),
     "R.torch_compile": ("torch", "compile"),
+    "R.fused_attention": ("torch", "attention"),
     "P.cuda_graph": ("torch", "cudagraph"),
     "M.channels_last": ("torch", "cudnn"),
     "T.cudnn_benchmark": ("torch", "cudnn"),
@@ -80,6 +81,8 @@ def implementable(key: str, w: Workload, ctx: Context, space: Space) -> bool:
         return True  # pure CUDA: allowed in every space
     fam = FAMILY.get(key, ("", ""))[0]
     prog = w.program
+    if key == "R.fused_attention":
+        return space.allows(Space.LIBRARIES_PYTORCH) and w.attention is not None
     if fam == "torch":
         return space.allows(Space.LIBRARIES_PYTORCH) and (ctx.on_gpu or key == "R.torch_compile")
     if prog is None:
@@ -109,6 +112,10 @@ def suitability(key: str, w: Workload, ctx: Context, space: Space) -> float:
         # for M); the generated stencil kernel beats the PyTorch-level candidates as the first try.
         return {"R.register_blocking": 1.0, "R.smem_tiling": 0.95, "M.coalesce": 1.0, "P.grid_block_shape": 1.0,
                 "P.work_per_thread": 0.9}[key]
+    if key == "R.fused_attention":
+        # Before torch.compile and the generated kernels: the rewrite costs a second to capture, keeps the rest of
+        # the forward as written, and is the lever on attention's L x S scores that neither has.
+        return 1.2 if w.attention is not None else 0.0
     fam, _ = FAMILY.get(key, ("", ""))
     prog = w.program
     gemms = bool(prog and (prog.gemms or prog.convs))  # a library call (cuBLAS, cuDNN) leads the program
@@ -301,7 +308,10 @@ def _steps(fam: str, focus: str, w: Workload, ctx: Context) -> tuple[str, ...]:
     if fam == "cpu":
         return ("OpenMP over rows/elements, SIMD inner loops", "cache-blocked products with packed B panels")
     if fam == "torch":
-        return {"compile": ("torch.compile in its modes", "CUDA-graph capture of the compiled forward"),
+        return {"attention": ("TorchDynamo captures the forward (no Inductor compile)",
+                              "each softmax(q @ k^T) @ v chain becomes one scaled_dot_product_attention call",
+                              "a mask from the module's own buffers found lower triangular becomes is_causal"),
+                "compile": ("torch.compile in its modes", "CUDA-graph capture of the compiled forward"),
                 "cudagraph": ("capture the forward once, replay it", "static inputs copied in, outputs cloned out"),
                 "cudnn": ("cuDNN autotuning scoped to the model's calls", "channels_last variants")}.get(focus, ())
     return ()

@@ -39,7 +39,18 @@ class SpaceRank:
 
 
 def space_ranking(w: Workload, on_gpu: bool) -> list[SpaceRank]:
-    """Spaces from the most to the least promising for this workload, each with its reason."""
+    """Spaces from the most to the least promising for this workload, each with its reason. Hand-written attention
+    puts libraries + PyTorch first, on any device: the framework's fused attention is the lever on its scores."""
+    ranking = _space_ranking(w, on_gpu)
+    if w.attention is None:
+        return ranking
+    first = SpaceRank(Space.LIBRARIES_PYTORCH, f"hand-written attention ({w.attention}): PyTorch's fused "
+                                               "scaled_dot_product_attention keeps the L x S scores on chip, the "
+                                               "rest of the forward as written")
+    return [first, *[r for r in ranking if r.space is not Space.LIBRARIES_PYTORCH]]
+
+
+def _space_ranking(w: Workload, on_gpu: bool) -> list[SpaceRank]:
     P, L, T = Space.PURE_CUDA, Space.CUDA_LIBRARIES, Space.LIBRARIES_PYTORCH
     prog = w.program
     if not on_gpu:
@@ -195,6 +206,16 @@ C, P, M, R, T = Direction.C, Direction.P, Direction.M, Direction.R, Direction.T
 
 
 def _base_scores(w: Workload, space: Space, ctx: Context) -> tuple[dict[Direction, float], dict[Direction, list[str]]]:
+    s, ev = _workload_scores(w, space, ctx)
+    if w.attention is not None and space.allows(Space.LIBRARIES_PYTORCH):
+        s[Direction.R] = max(s[Direction.R], 0.9)
+        ev[Direction.R].insert(0, f"hand-written attention ({w.attention}): one scaled_dot_product_attention call "
+                                  "reads q, k and v once instead of writing and reading the L x S scores")
+    return s, ev
+
+
+def _workload_scores(w: Workload, space: Space, ctx: Context
+                     ) -> tuple[dict[Direction, float], dict[Direction, list[str]]]:
     s = dict.fromkeys(Direction, 0.1)
     ev: dict[Direction, list[str]] = {d: [] for d in Direction}
     prog = w.program

@@ -11,24 +11,33 @@ runs:
   buffers, the output is cloned out (a fresh tensor every call, never a buffer the next call reuses).
 - cudnn: cuDNN autotuning (benchmark mode) and optionally channels_last, scoped to this model's own
   forward so the reference's timing is left as it is; fp32 policy flags are never touched.
+- attention: the forward captured by TorchDynamo with a backend of hiera's (attention_rewrite.py, embedded in
+  the file) that rewrites hand-written attention into scaled_dot_product_attention and runs the rest eagerly.
 """
 
 from __future__ import annotations
 
+import inspect
+import textwrap
 from dataclasses import dataclass
 
+from engine.agents.expert.codegen import attention_rewrite
 from engine.task.spec import TaskSpec
 
 
 @dataclass(frozen=True)
 class TorchVariant:
-    kind: str  # compile | cudagraph | cudnn | eager
+    kind: str  # compile | cudagraph | cudnn | attention | eager
     mode: str = "default"  # torch.compile mode
     channels_last: bool = False
     benchmark: bool = True
     graph_over_compile: bool = False  # cudagraph: capture the compiled forward (mode default)
+    causal: bool = True  # attention: a mask from the module's state found lower triangular becomes is_causal
 
     def label(self) -> str:
+        if self.kind == "attention":
+            return ("scaled_dot_product_attention for hand-written attention (TorchDynamo, no Inductor; "
+                    + ("causal masks found" if self.causal else "masks passed as written") + ")")
         if self.kind == "compile":
             return f"torch.compile(mode={self.mode!r})"
         if self.kind == "cudagraph":
@@ -96,11 +105,7 @@ class ModelNew(Model):
             return Model.forward(self, *inputs)
 
     def _hiera_capture(self, inputs):
-        fn = self._hiera_forward
-        if {over_compile}:
-            import torch._inductor.config as _cfg
-            _cfg.compile_threads = 1
-            fn = _hiera_torch.compile(self._hiera_forward, mode="default", dynamic=False)
+        fn = self._hiera_forward{over_compile}
         self._hiera_in = [x.clone() if isinstance(x, _hiera_torch.Tensor) else x for x in inputs]
         side = _hiera_torch.cuda.Stream()
         side.wait_stream(_hiera_torch.cuda.current_stream())
@@ -150,6 +155,52 @@ class ModelNew(Model):
         return out
 '''
 
+# Only in the variant that compiles: a file that calls torch.compile is one of the compile candidates
+# (outcome.Candidate.hieras_compile: compiled ahead, priced by its compile).
+_OVER_COMPILE = """
+        import torch._inductor.config as _cfg
+        _cfg.compile_threads = 1
+        fn = _hiera_torch.compile(self._hiera_forward, mode="default", dynamic=False)"""
+
+_ATTENTION = '''
+
+
+def _hiera_attention_module():
+{module}
+    return StateTensors, backend
+
+
+_HieraStateTensors, _hiera_attention_backend = _hiera_attention_module()
+# One backend for the process (TorchDynamo reuses a graph it captured for one ModelNew for the next: its
+# parameters and buffers are the graph's inputs), with what its captures rewrote, one line per attention.
+_hiera_state = _HieraStateTensors()
+_hiera_fused = []
+_hiera_backend = _hiera_attention_backend(_hiera_state, causal={causal}, said=_hiera_fused)
+
+
+class ModelNew(Model):
+    """The reference forward with its hand-written attention rewritten into scaled_dot_product_attention
+    ({label}); everything else runs as the reference wrote it."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._hiera_fn = None
+
+    def _hiera_forward(self, *inputs):
+        return Model.forward(self, *inputs)
+
+    def forward(self, *inputs):
+        if self._hiera_fn is None:
+            _hiera_state.add_module(self)
+            # A custom backend: TorchDynamo's capture only, no Inductor (about a second, not a compile).
+            self._hiera_fn = _hiera_torch.compile(self._hiera_forward, backend=_hiera_backend, dynamic=False)
+        out = self._hiera_fn(*inputs)
+        if not _hiera_fused:
+            raise RuntimeError("no hand-written attention found to rewrite: no softmax(q @ k^T) @ v chain in the "
+                               "forward's captured graph, so this candidate is the reference unchanged")
+        return out
+'''
+
 _EAGER = '''
 
 class ModelNew(Model):
@@ -169,9 +220,18 @@ def modelnew_source(spec: TaskSpec, variant: TorchVariant, *, strategy: str) -> 
         graphs = variant.mode in ("max-autotune", "reduce-overhead")
         body = _COMPILE.format(mode=variant.mode, call=_COMPILE_GRAPH_CALL if graphs else _COMPILE_PLAIN_CALL)
     elif variant.kind == "cudagraph":
-        body = _CUDAGRAPH.format(label=variant.label(), flags=flags, over_compile=variant.graph_over_compile)
+        body = _CUDAGRAPH.format(label=variant.label(), flags=flags,
+                                 over_compile=_OVER_COMPILE if variant.graph_over_compile else "")
+    elif variant.kind == "attention":
+        body = _ATTENTION.format(label=variant.label(), causal=variant.causal, module=_attention_module())
     elif variant.kind == "cudnn":
         body = _CUDNN.format(label=variant.label(), flags=flags, channels_last=variant.channels_last)
     else:
         body = _EAGER
     return head + body
+
+
+def _attention_module() -> str:
+    """attention_rewrite.py's source, indented into the body of a function: the candidate file carries it whole
+    (the runner has no hiera to import) without its names meeting the task's."""
+    return textwrap.indent(inspect.getsource(attention_rewrite), "    ")

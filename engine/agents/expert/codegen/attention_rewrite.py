@@ -1,0 +1,346 @@
+"""Attention written by hand, rewritten into the framework's fused attention: a TorchDynamo backend.
+
+A module that computes `softmax(q @ k^T * scale [masked]) @ v` with separate operators materialises the L x S
+score matrix and reads it three times (the product, the softmax, the second product); PyTorch's
+scaled_dot_product_attention (flash / memory-efficient kernels on a GPU, a flash kernel on the CPU) keeps it
+on chip. This backend receives the forward's graph from TorchDynamo, which captures what torch.fx cannot
+(`B, T, C = x.size()`, `math.sqrt(k.size(-1))`), finds each such chain by its operators and shapes, and
+replaces it with one scaled_dot_product_attention call; everything else runs as the reference wrote it,
+eagerly (no Inductor: the capture takes about a second, not a compile's minute).
+
+What is matched, from the softmax outwards (each intermediate used by the chain alone):
+  scores = q @ B            (matmul / bmm / @; k is B with its last two dims swapped)
+  scores * c, scores / c    (Python numbers; their product is SDPA's `scale`)
+  masked_fill(m, v)         (v = -inf, or <= -1e4: exp() of it is 0 in fp32 as of -inf) -> a boolean keep mask
+  scores + a                (a tensor not computed from the scores: an additive float mask, scaled as it was)
+  softmax(dim=-1), then an inactive dropout (p = 0 or training False), then @ v.
+A mask that depends only on the module's own parameters and buffers (or on nothing) and is lower triangular
+when captured is passed as `is_causal=True` when `causal` is asked for (the flash kernels then skip the masked
+half); otherwise it is passed as it is.
+
+Written to be embedded verbatim in a candidate file (engine/agents/expert/codegen/torch_variants.py): it imports
+torch and the standard library only, and names nothing of hiera's.
+"""
+
+import operator
+import weakref
+
+import torch
+
+
+def _name(node):
+    """An fx node's operator as one word: 'matmul', 'softmax', 'mul', ... ('' for placeholders and outputs)."""
+    if node.op == "call_method":
+        return str(node.target)
+    if node.op == "call_function":
+        target = node.target
+        special = {operator.matmul: "matmul", operator.mul: "mul", operator.truediv: "div",
+                   operator.add: "add", operator.getitem: "getitem"}
+        if target in special:
+            return special[target]
+        return getattr(target, "__name__", str(target))
+    return ""
+
+
+_MATMUL = {"matmul", "bmm", "__matmul__"}
+_MUL = {"mul", "__mul__", "__rmul__", "multiply"}
+_DIV = {"div", "__truediv__", "true_divide", "truediv"}
+_ADD = {"add", "__add__", "__radd__"}
+_FILL_AT_MOST = -1e4  # a fill value whose exp() underflows to 0 in fp32 as exp(-inf) does
+
+
+def _shape(node):
+    value = node.meta.get("example_value") if isinstance(node, torch.fx.Node) else None
+    return tuple(value.shape) if isinstance(value, torch.Tensor) else None
+
+
+def _dtype(node):
+    value = node.meta.get("example_value") if isinstance(node, torch.fx.Node) else None
+    return value.dtype if isinstance(value, torch.Tensor) else None
+
+
+def _arg(node, index, key, default=None):
+    if len(node.args) > index:
+        return node.args[index]
+    return node.kwargs.get(key, default)
+
+
+def _number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _depends_on(node, target):
+    """Whether `node` is computed from `target` (walking its inputs)."""
+    seen, stack = set(), [node]
+    while stack:
+        n = stack.pop()
+        if n is target:
+            return True
+        if n in seen:
+            continue
+        seen.add(n)
+        stack.extend(x for x in n.all_input_nodes)
+    return False
+
+
+def _placeholders_of(node):
+    seen, stack, found = set(), [node], []
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        if n.op == "placeholder":
+            found.append(n)
+        stack.extend(n.all_input_nodes)
+    return found
+
+
+def _inactive_dropout(node):
+    if _name(node) != "dropout":
+        return False
+    p, training = _arg(node, 1, "p", 0.5), _arg(node, 2, "training", True)
+    return (_number(p) and p == 0) or training is False
+
+
+def _swapped_last_two(node):
+    """k when `node` is k with its last two dims swapped by transpose/permute/mT, else None."""
+    nd = len(_shape(node) or ())
+    name = _name(node)
+    if name == "transpose" and len(node.args) >= 3:
+        dims = {d % nd for d in node.args[1:3] if isinstance(d, int)} if nd else set()
+        if dims == {nd - 2, nd - 1}:
+            return node.args[0]
+    if name == "permute" and nd:
+        dims = node.args[1:] if len(node.args) > 2 else node.args[1] if len(node.args) == 2 else ()
+        dims = [d % nd for d in dims] if all(isinstance(d, int) for d in dims) else []
+        if dims == [*range(nd - 2), nd - 1, nd - 2]:
+            return node.args[0]
+    if name == "getattr" and len(node.args) == 2 and node.args[1] == "mT":
+        return node.args[0]
+    return None
+
+
+class _Match:
+    def __init__(self, first, second, q, kt, v, scale, fills, adds, last):
+        self.first, self.second, self.q, self.kt, self.v = first, second, q, kt, v
+        self.scale, self.fills, self.adds, self.last = scale, fills, adds, last
+
+
+def _match(softmax):
+    """The attention chain around this softmax node, or None."""
+    x = _arg(softmax, 0, "input")
+    dim = _arg(softmax, 1, "dim")
+    shape = _shape(softmax)
+    if not isinstance(x, torch.fx.Node) or shape is None or len(shape) < 2 or not isinstance(dim, int):
+        return None
+    if dim % len(shape) != len(shape) - 1 or softmax.kwargs.get("dtype") is not None:
+        return None
+    # forward: softmax -> [inactive dropout] -> @ v
+    after = softmax
+    users = list(after.users)
+    if len(users) == 1 and _inactive_dropout(users[0]):
+        after = users[0]
+        users = list(after.users)
+    if len(users) != 1 or _name(users[0]) not in _MATMUL or users[0].args[0] is not after:
+        return None
+    second = users[0]
+    v = second.args[1] if len(second.args) > 1 else None
+    # backward: the ops between the first product and the softmax, nearest the softmax first
+    ops, cur = [], x
+    while isinstance(cur, torch.fx.Node) and _name(cur) not in _MATMUL:
+        if len(cur.users) != 1:
+            return None
+        name = _name(cur)
+        if name in _MUL | _DIV and len(cur.args) == 2:
+            a, b = cur.args
+            if name in _MUL and _number(a) and isinstance(b, torch.fx.Node):
+                a, b = b, a
+            if not (isinstance(a, torch.fx.Node) and _number(b)) or (name in _DIV and b == 0):
+                return None
+            if cur.kwargs:
+                return None
+            ops.append(("scale", float(b) if name in _MUL else 1.0 / float(b)))
+            cur = a
+        elif name == "masked_fill" and len(cur.args) == 3:
+            src, mask, value = cur.args
+            if not (isinstance(mask, torch.fx.Node) and _number(value) and value <= _FILL_AT_MOST):
+                return None
+            ops.append(("fill", mask))
+            cur = src
+        elif name in _ADD and len(cur.args) == 2 and not cur.kwargs:
+            a, b = cur.args
+            if not (isinstance(a, torch.fx.Node) and isinstance(b, torch.fx.Node)):
+                return None
+            chain, other = (a, b) if _leads_to_matmul(a) else (b, a)
+            if not _leads_to_matmul(chain) or _dtype(other) is None or not _dtype(other).is_floating_point:
+                return None
+            ops.append(("add", other))
+            cur = chain
+        else:
+            return None
+    first = cur
+    if not isinstance(first, torch.fx.Node) or len(first.users) != 1 or len(first.args) != 2:
+        return None
+    q, kt = first.args
+    if any(_depends_on(node, first) for kind, node in ops if kind in ("fill", "add")):
+        return None  # a mask computed from the scores themselves is no mask SDPA can take
+    shapes = [_shape(t) if isinstance(t, torch.fx.Node) else None for t in (q, kt, v)]
+    if any(s is None for s in shapes):
+        return None
+    sq, skt, sv = shapes
+    if not (len(sq) == len(skt) == len(sv) >= 3) or not (sq[:-2] == skt[:-2] == sv[:-2]):
+        return None
+    if sq[-1] != skt[-2] or skt[-1] != sv[-2]:
+        return None
+    dtypes = {_dtype(q), _dtype(kt), _dtype(v)}
+    if len(dtypes) != 1 or not next(iter(dtypes)).is_floating_point:
+        return None
+    # The scale applies to the raw scores; an additive mask is scaled by the factors applied after it, and a
+    # boolean one only survives factors > 0 (-inf times a negative number is +inf).
+    scale, fills, adds = 1.0, [], []
+    for kind, what in reversed(ops):  # nearest the first product first
+        if kind == "scale":
+            if what <= 0 and fills:
+                return None
+            scale *= what
+            adds = [(node, factor * what) for node, factor in adds]
+        elif kind == "fill":
+            fills.append(what)
+        else:
+            adds.append((what, 1.0))
+    if scale <= 0:
+        return None
+    return _Match(first, second, q, kt, v, scale, fills, adds, after)
+
+
+def _leads_to_matmul(node):
+    """Whether `node` is (a chain of single-use scale/mask ops over) a matrix product."""
+    cur = node
+    while isinstance(cur, torch.fx.Node):
+        name = _name(cur)
+        if name in _MATMUL:
+            return True
+        if name in _MUL | _DIV | _ADD or name == "masked_fill":
+            cur = next((a for a in cur.args if isinstance(a, torch.fx.Node)), None)
+            continue
+        return False
+    return False
+
+
+def _is_causal_mask(keep, length, source):
+    """Whether the boolean keep mask `keep` (a concrete tensor) is tril(ones(L, S)) in every broadcast slice."""
+    if keep is None or keep.dtype != torch.bool or keep.dim() < 2 or tuple(keep.shape[-2:]) != (length, source):
+        return False
+    tril = torch.ones(length, source, dtype=torch.bool, device=keep.device).tril()
+    return bool((keep == tril).all())
+
+
+class StateTensors:
+    """The parameters and buffers of the modules a backend serves, held weakly (a tensor's id alone could be a
+    later input's, once the module is gone)."""
+
+    def __init__(self):
+        self._refs = {}
+
+    def add_module(self, module):
+        for t in (*module.parameters(), *module.buffers()):
+            self._refs[id(t)] = weakref.ref(t)
+
+    def holds(self, t):
+        ref = self._refs.get(id(t))
+        return ref is not None and ref() is t
+
+
+def fuse_attention(gm, example_inputs, *, causal=True, state=None):
+    """Rewrite every attention chain in `gm` (a TorchDynamo graph) into scaled_dot_product_attention. Returns
+    the descriptions of what was rewritten (empty: nothing matched, the graph unchanged). `state` (StateTensors):
+    the module's parameters and buffers; a mask computed from them alone (or from nothing) may be found causal."""
+    graph = gm.graph
+    matches = [m for m in (_match(n) for n in list(graph.nodes) if _name(n) == "softmax") if m is not None]
+    if not matches:
+        return []
+    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+    from_module = {p for p, x in zip(placeholders, example_inputs) if state is not None and state.holds(x)}
+    values = {}
+    if causal and any(m.fills and not m.adds for m in matches):
+        values = _values(gm, example_inputs, [f for m in matches for f in m.fills])
+    said = []
+    for m in matches:
+        length, source = _shape(m.first)[-2:]
+        with graph.inserting_before(m.second):
+            k = graph.call_method("transpose", (m.kt, -2, -1))
+            keep = None
+            for fill in m.fills:
+                kept = graph.call_method("logical_not", (fill,))
+                keep = kept if keep is None else graph.call_function(torch.logical_and, (keep, kept))
+            is_causal = False
+            if keep is not None and not m.adds and causal:
+                from_state = all(p in from_module for f in m.fills for p in _placeholders_of(f))
+                concrete = None
+                if from_state and all(f in values for f in m.fills):
+                    concrete = ~values[m.fills[0]]
+                    for f in m.fills[1:]:
+                        concrete = concrete & ~values[f]
+                is_causal = from_state and _is_causal_mask(concrete, length, source)
+            mask = None
+            if m.adds:
+                for node, factor in m.adds:
+                    term = node if factor == 1.0 else graph.call_function(operator.mul, (node, factor))
+                    mask = term if mask is None else graph.call_function(operator.add, (mask, term))
+                if keep is not None:
+                    mask = graph.call_method("masked_fill", (mask, graph.call_method("logical_not", (keep,)),
+                                                             float("-inf")))
+            elif keep is not None and not is_causal:
+                mask = keep
+            q, v = m.q, m.v
+            three = len(_shape(m.q)) == 3  # SDPA's fused kernels take (batch, heads, L, E): one head added
+            if three:
+                q, k, v = (graph.call_method("unsqueeze", (t, 1)) for t in (q, k, v))
+                if mask is not None and max(len(_shape(n) or ()) for n in [*m.fills, *(a for a, _ in m.adds)]) >= 3:
+                    mask = graph.call_method("unsqueeze", (mask, -3))
+            out = graph.call_function(torch.nn.functional.scaled_dot_product_attention, (q, k, v),
+                                      {"attn_mask": mask, "dropout_p": 0.0, "is_causal": is_causal,
+                                       "scale": m.scale})
+            if three:
+                out = graph.call_method("squeeze", (out, 1))
+        m.second.replace_all_uses_with(out)
+        masked = "causal" if is_causal else "masked" if mask is not None else "unmasked"
+        said.append(f"softmax({m.q.name} @ {m.kt.name} x {m.scale:.6g}, {masked}) @ {m.v.name} "
+                    f"[{length} x {source}] -> scaled_dot_product_attention(is_causal={is_causal})")
+    graph.eliminate_dead_code()
+    graph.lint()
+    gm.recompile()
+    return said
+
+
+def _values(gm, example_inputs, nodes):
+    """The concrete values of `nodes`, from one run of the graph on the example inputs."""
+    wanted = set(nodes)
+    got = {}
+
+    class Recorder(torch.fx.Interpreter):
+        def run_node(self, n):
+            out = super().run_node(n)
+            if n in wanted:
+                got[n] = out
+            return out
+
+    with torch.no_grad():
+        Recorder(gm).run(*example_inputs)
+    return got
+
+
+def backend(state, *, causal=True, said=None):
+    """A TorchDynamo backend: each captured graph with its attention chains rewritten, run eagerly. `state`
+    (StateTensors) holds the served modules' parameters and buffers; `said` (a list) collects what was
+    rewritten. One backend for every module of the process: TorchDynamo reuses a graph only for the backend
+    it was captured with (a new one per module captured each again, and past its cache's 8 entries ran the
+    forward unrewritten)."""
+    notes = said if said is not None else []
+
+    def compile_graph(gm, example_inputs):
+        notes.extend(fuse_attention(gm, example_inputs, causal=causal, state=state))
+        return gm.forward
+
+    return compile_graph
