@@ -84,6 +84,38 @@ def test_a_buffer_mask_that_is_not_lower_triangular_is_passed_as_written() -> No
     assert len(said) == 1 and "is_causal=False" in said[0] and err < 1e-5, said
 
 
+class _Llama(nn.Module):
+    """LLaMA's layout: scores divided by sqrt(d), an additive causal mask built in the forward (-inf above the
+    diagonal), the softmax taken in fp32 and cast back to the query's dtype; or (`bias`) a finite additive bias from
+    a buffer, which is no mask and stays as written."""
+
+    def __init__(self, bias: torch.Tensor | None = None):
+        super().__init__()
+        self.register_buffer("bias", bias)
+
+    def forward(self, q, k, v):
+        t = q.shape[-2]
+        scores = torch.matmul(q, k.transpose(2, 3)) / math.sqrt(q.shape[-1])
+        mask = torch.full((t, t), float("-inf")).triu(1) if self.bias is None else self.bias
+        scores = F.softmax((scores + mask).float(), dim=-1).type_as(q)
+        return torch.matmul(scores, v)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_an_additive_causal_mask_and_a_softmax_upcast_to_fp32_become_is_causal(dtype) -> None:
+    q, k, v = (t.to(dtype) for t in _qkv())
+    said, err = _rewritten(_Llama(), q, k, v)
+    assert len(said) == 1 and "is_causal=True" in said[0], said
+    assert err < (1e-5 if dtype == torch.float32 else 2e-2), err
+
+
+def test_a_finite_additive_bias_from_a_buffer_is_passed_as_written_not_taken_for_a_mask() -> None:
+    torch.manual_seed(1)
+    alibi = -0.25 * (torch.arange(16)[None, :] - torch.arange(16)[:, None]).abs().float()
+    said, err = _rewritten(_Llama(alibi), *_qkv())
+    assert len(said) == 1 and "is_causal=False" in said[0] and "masked" in said[0] and err < 1e-5, said
+
+
 class _ThreeD(nn.Module):
     """Single-head attention over 3-D tensors with bmm, divided by sqrt(d), an additive mask input and a dropout
     that is inactive in eval."""

@@ -96,6 +96,16 @@ def _placeholders_of(node):
     return found
 
 
+def _cast(node):
+    """A dtype conversion and nothing else: x.float(), x.half(), x.bfloat16(), x.type_as(y), x.to(dtype)."""
+    name = _name(node)
+    if name in ("float", "half", "bfloat16") and len(node.args) == 1 and not node.kwargs:
+        return True
+    if name == "type_as" and len(node.args) == 2 and not node.kwargs:
+        return True
+    return name == "to" and len(node.args) == 2 and isinstance(node.args[1], torch.dtype) and not node.kwargs
+
+
 def _inactive_dropout(node):
     if _name(node) != "dropout":
         return False
@@ -136,9 +146,12 @@ def _match(softmax):
         return None
     if dim % len(shape) != len(shape) - 1 or softmax.kwargs.get("dtype") is not None:
         return None
-    # forward: softmax -> [inactive dropout] -> @ v
+    # forward: softmax -> [a cast back to v's dtype] -> [inactive dropout] -> @ v
     after = softmax
     users = list(after.users)
+    if len(users) == 1 and _cast(users[0]):
+        after = users[0]  # softmax(scores.float()).type_as(q): checked against v's dtype below
+        users = list(after.users)
     if len(users) == 1 and _inactive_dropout(users[0]):
         after = users[0]
         users = list(after.users)
@@ -152,6 +165,9 @@ def _match(softmax):
         if len(cur.users) != 1:
             return None
         name = _name(cur)
+        if _cast(cur) and _dtype(cur) == torch.float32:  # scores upcast for the softmax (the flash kernels'
+            cur = cur.args[0]  # own accumulation is fp32)
+            continue
         if name in _MUL | _DIV and len(cur.args) == 2:
             a, b = cur.args
             if name in _MUL and _number(a) and isinstance(b, torch.fx.Node):
@@ -193,7 +209,7 @@ def _match(softmax):
         return None
     if sq[-1] != skt[-2] or skt[-1] != sv[-2]:
         return None
-    dtypes = {_dtype(q), _dtype(kt), _dtype(v)}
+    dtypes = {_dtype(q), _dtype(kt), _dtype(v), _dtype(after)}
     if len(dtypes) != 1 or not next(iter(dtypes)).is_floating_point:
         return None
     # The scale applies to the raw scores; an additive mask is scaled by the factors applied after it, and a
@@ -221,7 +237,7 @@ def _leads_to_matmul(node):
         name = _name(cur)
         if name in _MATMUL:
             return True
-        if name in _MUL | _DIV | _ADD or name == "masked_fill":
+        if name in _MUL | _DIV | _ADD or name == "masked_fill" or _cast(cur):
             cur = next((a for a in cur.args if isinstance(a, torch.fx.Node)), None)
             continue
         return False
@@ -262,37 +278,22 @@ def fuse_attention(gm, example_inputs, *, causal=True, state=None):
         return []
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     from_module = {p for p, x in zip(placeholders, example_inputs) if state is not None and state.holds(x)}
-    values = {}
-    if causal and any(m.fills and not m.adds for m in matches):
-        values = _values(gm, example_inputs, [f for m in matches for f in m.fills])
+
+    def constant(m):
+        # Every mask of the chain computed from the module's state or from nothing: its value now is its value.
+        nodes = [*m.fills, *(a for a, _ in m.adds)]
+        return bool(nodes) and all(p in from_module for n in nodes for p in _placeholders_of(n))
+
+    found = [m for m in matches if causal and constant(m)]
+    values = _values(gm, example_inputs, [n for m in found for n in (*m.fills, *(a for a, _ in m.adds))]) \
+        if found else {}
     said = []
     for m in matches:
         length, source = _shape(m.first)[-2:]
+        is_causal = m in found and _is_causal_mask(_kept(m, values), length, source)
         with graph.inserting_before(m.second):
             k = graph.call_method("transpose", (m.kt, -2, -1))
-            keep = None
-            for fill in m.fills:
-                kept = graph.call_method("logical_not", (fill,))
-                keep = kept if keep is None else graph.call_function(torch.logical_and, (keep, kept))
-            is_causal = False
-            if keep is not None and not m.adds and causal:
-                from_state = all(p in from_module for f in m.fills for p in _placeholders_of(f))
-                concrete = None
-                if from_state and all(f in values for f in m.fills):
-                    concrete = ~values[m.fills[0]]
-                    for f in m.fills[1:]:
-                        concrete = concrete & ~values[f]
-                is_causal = from_state and _is_causal_mask(concrete, length, source)
-            mask = None
-            if m.adds:
-                for node, factor in m.adds:
-                    term = node if factor == 1.0 else graph.call_function(operator.mul, (node, factor))
-                    mask = term if mask is None else graph.call_function(operator.add, (mask, term))
-                if keep is not None:
-                    mask = graph.call_method("masked_fill", (mask, graph.call_method("logical_not", (keep,)),
-                                                             float("-inf")))
-            elif keep is not None and not is_causal:
-                mask = keep
+            mask = None if is_causal else _mask_node(graph, m)
             q, v = m.q, m.v
             three = len(_shape(m.q)) == 3  # SDPA's fused kernels take (batch, heads, L, E): one head added
             if three:
@@ -312,6 +313,44 @@ def fuse_attention(gm, example_inputs, *, causal=True, state=None):
     graph.lint()
     gm.recompile()
     return said
+
+
+def _kept(m, values):
+    """Which scores the chain's masks keep (a concrete boolean tensor), or None when an additive mask adds anything
+    but 0 (kept) or a value whose exp() is 0 (masked) somewhere: a bias, not a mask."""
+    keep = None
+    for f in m.fills:
+        kept = ~values[f]
+        keep = kept if keep is None else keep & kept
+    if m.adds:
+        total = None
+        for node, factor in m.adds:
+            term = values[node].float() * factor
+            total = term if total is None else total + term
+        if not bool(((total == 0) | (total <= _FILL_AT_MOST)).all()):
+            return None
+        keep = (total == 0) if keep is None else keep & (total == 0)
+    return keep
+
+
+def _mask_node(graph, m):
+    """SDPA's attn_mask for the chain's masks, as graph nodes: the boolean keep mask of its fills, or the sum of its
+    additive masks (each scaled as it was, in q's dtype) with the fills' positions at -inf; None without masks."""
+    keep = None
+    for fill in m.fills:
+        kept = graph.call_method("logical_not", (fill,))
+        keep = kept if keep is None else graph.call_function(torch.logical_and, (keep, kept))
+    if not m.adds:
+        return keep
+    mask = None
+    for node, factor in m.adds:
+        term = node if factor == 1.0 else graph.call_function(operator.mul, (node, factor))
+        mask = term if mask is None else graph.call_function(operator.add, (mask, term))
+    if keep is not None:
+        mask = graph.call_method("masked_fill", (mask, graph.call_method("logical_not", (keep,)), float("-inf")))
+    if any(_dtype(node) != _dtype(m.q) for node, _ in m.adds):
+        mask = graph.call_method("to", (mask, _dtype(m.q)))  # SDPA takes a float mask in the query's dtype
+    return mask
 
 
 def _values(gm, example_inputs, nodes):
