@@ -103,8 +103,10 @@ TORCH: dict[str, list[TorchVariant]] = {
               TorchVariant("compile", "max-autotune-no-cudagraphs"), TorchVariant("cudagraph"),
               TorchVariant("compile", "default"), TorchVariant("cudnn", channels_last=True, benchmark=False)],
     "cpu": [TorchVariant("compile", "default"), TorchVariant("eager"), TorchVariant("compile", "max-autotune")],
-    # Only for a forward with hand-written attention (Workload.attention); on any device.
-    "attention": [TorchVariant("attention"), TorchVariant("attention", causal=False)],
+    # Only for a forward with hand-written attention (Workload.attention); on any device (the CUDA-graph replay of
+    # the rewritten forward on a GPU only: _torch_renders).
+    "attention": [TorchVariant("attention"), TorchVariant("attention", causal=False),
+                  TorchVariant("cudagraph", graph_over_attention=True)],
 }
 
 
@@ -221,7 +223,8 @@ def program_variants(family: str, focus: str, w: Workload, ctx: Context, space: 
 def _torch_renders(ctx: Context, focus: str, strategy: Strategy) -> list[tuple[str, Any, CandidateKind, str, Space]]:
     """The PyTorch-level ModelNew variants (torch.compile modes, CUDA graphs, cuDNN settings, the attention
     rewrite where the forward has attention), focus first."""
-    attention = TORCH["attention"] if workload(ctx).attention is not None else []
+    attention = [v for v in TORCH["attention"] if ctx.on_gpu or v.kind != "cudagraph"] \
+        if workload(ctx).attention is not None else []
     if not ctx.on_gpu:
         tvs = (attention + TORCH["cpu"]) if focus == "attention" else (TORCH["cpu"] + attention)
     else:

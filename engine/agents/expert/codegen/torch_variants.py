@@ -32,6 +32,7 @@ class TorchVariant:
     channels_last: bool = False
     benchmark: bool = True
     graph_over_compile: bool = False  # cudagraph: capture the compiled forward (mode default)
+    graph_over_attention: bool = False  # cudagraph: capture the forward with its attention rewritten
     causal: bool = True  # attention: a mask from the module's state found lower triangular becomes is_causal
 
     def label(self) -> str:
@@ -41,7 +42,9 @@ class TorchVariant:
         if self.kind == "compile":
             return f"torch.compile(mode={self.mode!r})"
         if self.kind == "cudagraph":
-            extra = " over torch.compile" if self.graph_over_compile else ""
+            extra = (" over torch.compile" if self.graph_over_compile else
+                     " over scaled_dot_product_attention for hand-written attention" if self.graph_over_attention
+                     else "")
             return f"CUDA graph replay{extra}" + (" + cudnn.benchmark" if self.benchmark else "")
         if self.kind == "cudnn":
             return ("channels_last + " if self.channels_last else "") + "cudnn.benchmark"
@@ -111,7 +114,7 @@ class ModelNew(Model):
         side.wait_stream(_hiera_torch.cuda.current_stream())
         with _hiera_torch.cuda.stream(side):
             for _ in range(3):  # warm-up: library handles, workspaces and autotuning happen outside the graph
-                fn(*self._hiera_in)
+                fn(*self._hiera_in){after_warmup}
         _hiera_torch.cuda.current_stream().wait_stream(side)
         graph = _hiera_torch.cuda.CUDAGraph()
         with _hiera_torch.cuda.graph(graph):
@@ -162,7 +165,7 @@ _OVER_COMPILE = """
         _cfg.compile_threads = 1
         fn = _hiera_torch.compile(self._hiera_forward, mode="default", dynamic=False)"""
 
-_ATTENTION = '''
+_ATTENTION_PRELUDE = '''
 
 
 def _hiera_attention_module():
@@ -176,7 +179,21 @@ _HieraStateTensors, _hiera_attention_backend = _hiera_attention_module()
 _hiera_state = _HieraStateTensors()
 _hiera_fused = []
 _hiera_backend = _hiera_attention_backend(_hiera_state, causal={causal}, said=_hiera_fused)
+'''
 
+_NO_ATTENTION = ("no hand-written attention found to rewrite: no softmax(q @ k^T) @ v chain in the forward's captured "
+                 "graph, so this candidate is the reference unchanged")
+
+# The CUDA graph replay of the forward with its attention rewritten (attention: the capture happens in the warm-up).
+_OVER_ATTENTION = """
+        _hiera_state.add_module(self)
+        # The task's forward itself (not _hiera_forward's cuDNN-flags context, which TorchDynamo would break at).
+        fn = _hiera_torch.compile(Model.forward.__get__(self), backend=_hiera_backend, dynamic=False)"""
+_AFTER_ATTENTION = f"""
+        if not _hiera_fused:
+            raise RuntimeError({_NO_ATTENTION!r})"""
+
+_ATTENTION = '''
 
 class ModelNew(Model):
     """The reference forward with its hand-written attention rewritten into scaled_dot_product_attention
@@ -196,8 +213,7 @@ class ModelNew(Model):
             self._hiera_fn = _hiera_torch.compile(self._hiera_forward, backend=_hiera_backend, dynamic=False)
         out = self._hiera_fn(*inputs)
         if not _hiera_fused:
-            raise RuntimeError("no hand-written attention found to rewrite: no softmax(q @ k^T) @ v chain in the "
-                               "forward's captured graph, so this candidate is the reference unchanged")
+            raise RuntimeError({no_attention!r})
         return out
 '''
 
@@ -220,10 +236,14 @@ def modelnew_source(spec: TaskSpec, variant: TorchVariant, *, strategy: str) -> 
         graphs = variant.mode in ("max-autotune", "reduce-overhead")
         body = _COMPILE.format(mode=variant.mode, call=_COMPILE_GRAPH_CALL if graphs else _COMPILE_PLAIN_CALL)
     elif variant.kind == "cudagraph":
-        body = _CUDAGRAPH.format(label=variant.label(), flags=flags,
-                                 over_compile=_OVER_COMPILE if variant.graph_over_compile else "")
+        over = _OVER_COMPILE if variant.graph_over_compile else _OVER_ATTENTION if variant.graph_over_attention else ""
+        body = _CUDAGRAPH.format(label=variant.label(), flags=flags, over_compile=over,
+                                 after_warmup=_AFTER_ATTENTION if variant.graph_over_attention else "")
+        if variant.graph_over_attention:
+            body = _ATTENTION_PRELUDE.format(causal=variant.causal, module=_attention_module()) + body
     elif variant.kind == "attention":
-        body = _ATTENTION.format(label=variant.label(), causal=variant.causal, module=_attention_module())
+        body = (_ATTENTION_PRELUDE.format(causal=variant.causal, module=_attention_module())
+                + _ATTENTION.format(label=variant.label(), no_attention=_NO_ATTENTION))
     elif variant.kind == "cudnn":
         body = _CUDNN.format(label=variant.label(), flags=flags, channels_last=variant.channels_last)
     else:
