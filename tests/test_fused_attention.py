@@ -109,10 +109,15 @@ def test_an_additive_causal_mask_and_a_softmax_upcast_to_fp32_become_is_causal(d
     assert err < (1e-5 if dtype == torch.float32 else 2e-2), err
 
 
-def test_a_finite_additive_bias_from_a_buffer_is_passed_as_written_not_taken_for_a_mask() -> None:
+@pytest.mark.parametrize("above", [None, -5.0])
+def test_a_finite_additive_bias_from_a_buffer_is_passed_as_written_not_taken_for_a_mask(above) -> None:
+    """An ALiBi-like bias, and a 'soft' causal one (0 on and below the diagonal, -5 above: exp(-5) is no 0)."""
     torch.manual_seed(1)
-    alibi = -0.25 * (torch.arange(16)[None, :] - torch.arange(16)[:, None]).abs().float()
-    said, err = _rewritten(_Llama(alibi), *_qkv())
+    if above is None:
+        bias = -0.25 * (torch.arange(16)[None, :] - torch.arange(16)[:, None]).abs().float()
+    else:
+        bias = torch.full((16, 16), above).triu(1)
+    said, err = _rewritten(_Llama(bias), *_qkv())
     assert len(said) == 1 and "is_causal=False" in said[0] and "masked" in said[0] and err < 1e-5, said
 
 
@@ -164,6 +169,79 @@ def test_chains_that_are_not_attention_or_need_their_scores_are_left_as_written(
     assert len(said) == 1 and "unmasked" in said[0] and err < 1e-5, said
 
 
+class _Decoder(nn.Module):
+    """Self-attention masked by an in-place masked_fill_ (its scores have two users: not matched), then an unmasked
+    cross-attention (matched), and a buffer counting calls in place."""
+
+    def __init__(self, n: int):
+        super().__init__()
+        self.register_buffer("causal", torch.ones(n, n).tril().bool())
+        self.register_buffer("calls", torch.zeros(()))
+
+    def forward(self, x, mem):
+        s = x @ x.transpose(-2, -1) / math.sqrt(x.size(-1))
+        s.masked_fill_(~self.causal, float("-inf"))
+        x = x + F.softmax(s, dim=-1) @ x
+        self.calls.add_(1)
+        return x + F.softmax(x @ mem.transpose(-2, -1) / math.sqrt(x.size(-1)), dim=-1) @ mem
+
+
+def test_in_place_operations_outside_the_rewritten_chain_are_kept() -> None:
+    """A dead-code pass over the graph took masked_fill_ and add_ on a buffer for pure and dropped them."""
+    torch.manual_seed(0)
+    model = _Decoder(16).eval()
+    x, mem = torch.randn(2, 4, 16, 8), torch.randn(2, 4, 10, 8)
+    said, err = _rewritten(model, x, mem)
+    assert len(said) == 1 and "unmasked" in said[0] and err < 1e-5, (said, err)
+    assert float(model.calls) == 2.0  # the reference's call and the rewritten one each counted once
+
+
+class _Finite(nn.Module):
+    """Masks a finite fill would replace scores with (a whole row masked then averages v; SDPA's masks cannot), a
+    softmax with its dtype given by position, and a mask that broadcasts the scores wider than q."""
+
+    def forward(self, q, k, v, pad, wide):
+        a = F.softmax((q @ k.transpose(-1, -2)).masked_fill(pad, -1e9), dim=-1) @ v
+        b = torch.softmax(q @ k.transpose(-1, -2), -1, torch.float32) @ v
+        c = F.softmax(q @ k.transpose(-1, -2) + wide, dim=-1) @ v
+        return a, b, c
+
+
+def test_finite_fills_positional_dtypes_and_widening_masks_are_left_as_written() -> None:
+    q, k, v = _qkv(b=1)
+    pad = torch.zeros(1, 1, 16, 16, dtype=torch.bool)
+    pad[..., 3, :] = True  # one query row masked whole
+    said, err = _rewritten(_Finite(), q, k, v, pad, torch.zeros(2, 3, 16, 16))
+    assert said == [] and err == 0.0, said
+
+
+def test_a_module_whose_causal_buffer_differs_from_the_captured_one_runs_the_reference(tmp_path) -> None:
+    """TorchDynamo reuses a capture across instances without looking at tensor values: the buffer a causal decision
+    was made on is pinned, and a module whose buffer holds anything else (an encoder sharing the class, a
+    load_state_dict after the first call) is served by its own reference forward."""
+    spec = load_task(TASKS / "causal_self_attention.py")
+    path = tmp_path / "cand.py"
+    path.write_text(modelnew_source(spec, TorchVariant("attention"), strategy="R.fused_attention"))
+    namespace: dict = {"__name__": "cand", "__file__": str(path)}
+    torch._dynamo.reset()
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    x = namespace["get_inputs"]()[0]
+    make = lambda: namespace["ModelNew"](*namespace["get_init_inputs"]()).eval()  # noqa: E731
+    with torch.no_grad():
+        first = make()
+        first(x)
+        assert "is_causal=True" in namespace["_hiera_fused"][0]
+        encoder = make()
+        encoder.bias.fill_(1.0)  # no mask at all
+        want = namespace["Model"].forward(encoder, x)
+        assert float((encoder(x) - want).abs().max()) < 1e-5
+        first.load_state_dict(encoder.state_dict())
+        assert float((first(x) - want).abs().max()) < 1e-5
+        again = make()  # a fresh causal instance is served by the capture again
+        again.load_state_dict({k: v for k, v in first.state_dict().items() if k != "bias"}, strict=False)
+        assert float((again(x) - namespace["Model"].forward(again, x)).abs().max()) < 1e-5
+
+
 def test_the_probe_sees_attention_where_torch_fx_cannot_trace_the_module() -> None:
     spec = load_task(TASKS / "causal_self_attention.py")
     assert spec.graph is None  # B, T, C = x.size() and math.sqrt(k.size(-1)) stop torch.fx
@@ -201,6 +279,10 @@ def test_the_rewrite_is_a_capture_not_a_compile_and_the_cuda_graph_replay_is_not
     spec = load_task(TASKS / "causal_self_attention.py")
     att = modelnew_source(spec, TorchVariant("attention"), strategy="R.fused_attention")
     graph = modelnew_source(spec, TorchVariant("cudagraph"), strategy="P.cuda_graph")
+    over_att = modelnew_source(spec, TorchVariant("cudagraph", graph_over_attention=True), strategy="R.fused_attention")
+    assert captures_only(over_att) and not compiles_with_inductor(over_att)
+    assert compiles_with_inductor("torch.compile(f, backend='inductor')") and not compiles_with_inductor(
+        "torch.compile(f, backend=hiera_backend(model, said=[]))")
     over = modelnew_source(spec, TorchVariant("cudagraph", graph_over_compile=True), strategy="P.cuda_graph")
     comp = modelnew_source(spec, TorchVariant("compile", "default"), strategy="R.torch_compile")
     assert captures_only(att) and not compiles_with_inductor(att)

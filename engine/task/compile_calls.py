@@ -4,23 +4,39 @@ delivered file's user reads (export.first_call_note)."""
 
 from __future__ import annotations
 
+import ast
 import re
 
-_COMPILE_CALL = re.compile(r"\b(?:torch|_hiera_torch)\.compile\(([^)]*)\)")
+_MODULES = ("torch", "_torch", "_hiera_torch")  # the names hiera's files import torch under
 
 
-def compile_calls(source: str) -> list[str]:
-    """The argument text of each torch.compile call in `source`."""
-    return [m.group(1) for m in _COMPILE_CALL.finditer(source)]
+def _backends(source: str) -> list[str | None]:
+    """The backend of each `torch.compile(...)` call in `source`: the keyword's text (a string's value, else the
+    expression's source), None where the call names none (Inductor). A file that does not parse is read by its
+    text: any `.compile(` counts as Inductor."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return [None] * len(re.findall(r"\b(?:torch|_hiera_torch)\.compile\(", source))
+    found: list[str | None] = []
+    for node in ast.walk(tree):
+        f = node.func if isinstance(node, ast.Call) else None
+        if isinstance(f, ast.Attribute) and f.attr == "compile" and isinstance(f.value, ast.Name) \
+                and f.value.id in _MODULES:
+            kw = next((k.value for k in node.keywords if k.arg == "backend"), None)  # type: ignore[union-attr]
+            found.append(None if kw is None else kw.value if isinstance(kw, ast.Constant) and
+                         isinstance(kw.value, str) else ast.unparse(kw))
+    return found
 
 
 def compiles_with_inductor(source: str) -> bool:
-    """Whether the file compiles with Inductor: a torch.compile call that names no backend of its own (a custom
-    backend, such as the expert's attention rewrite, captures the graph in about a second and compiles nothing)."""
-    return any(not re.search(r"\bbackend\s*=", args) for args in compile_calls(source))
+    """Whether the file compiles with Inductor: a torch.compile call with no backend or backend="inductor" (a
+    backend of its own, such as the expert's attention rewrite, captures the graph in about a second and compiles
+    nothing)."""
+    return any(b is None or b == "inductor" for b in _backends(source))
 
 
 def captures_only(source: str) -> bool:
-    """Whether every torch.compile call of the file names a backend of its own (TorchDynamo's capture only)."""
-    calls = compile_calls(source)
-    return bool(calls) and not compiles_with_inductor(source)
+    """Whether the file calls torch.compile and every call names a backend of its own (TorchDynamo's capture)."""
+    found = _backends(source)
+    return bool(found) and not compiles_with_inductor(source)

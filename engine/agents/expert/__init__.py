@@ -36,6 +36,7 @@ class ExpertBackend:
     def __init__(self) -> None:
         self._usage: list[Usage] = []
         self._memory = oa.Memory()
+        self._forgotten: set[str] = set()  # sources the deadline left out once (forget)
         self.ssda = _SSDA(self)
         self.spa = _SPA(self)
         self.oa = _OA(self)
@@ -67,7 +68,10 @@ class ExpertBackend:
         """Sources generated but never evaluated (the deadline left them out of their round): not played, so a
         later round may generate them again instead of finding its strategy used up."""
         for source in sources:
-            self._memory.seen.discard(oa.source_identity(source))
+            identity = oa.source_identity(source)
+            if identity not in self._forgotten:  # once: one that can never fit is not generated round after round
+                self._forgotten.add(identity)
+                self._memory.seen.discard(identity)
 
     def speculate(self, ctx: Context, allowed: tuple[Space, ...], k: int) -> list[Candidate]:
         """The round `ctx` describes, decided as it stands (round 1: before the reference's profile is in),

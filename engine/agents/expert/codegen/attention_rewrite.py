@@ -11,12 +11,15 @@ eagerly (no Inductor: the capture takes about a second, not a compile's minute).
 What is matched, from the softmax outwards (each intermediate used by the chain alone):
   scores = q @ B            (matmul / bmm / @; k is B with its last two dims swapped)
   scores * c, scores / c    (Python numbers; their product is SDPA's `scale`)
-  masked_fill(m, v)         (v = -inf, or <= -1e4: exp() of it is 0 in fp32 as of -inf) -> a boolean keep mask
+  masked_fill(m, -inf)      -> a boolean keep mask (a finite fill replaces the scores: a row it masks whole
+                            averages v, which no mask of SDPA's does, so it is left as written)
   scores + a                (a tensor not computed from the scores: an additive float mask, scaled as it was)
   softmax(dim=-1), then an inactive dropout (p = 0 or training False), then @ v.
-A mask that depends only on the module's own parameters and buffers (or on nothing) and is lower triangular
-when captured is passed as `is_causal=True` when `causal` is asked for (the flash kernels then skip the masked
-half); otherwise it is passed as it is.
+A mask computed from nothing but shapes and constants, or from the module's own buffers, that is lower
+triangular when captured is passed as `is_causal=True` when `causal` is asked for (the flash kernels then skip
+the masked half); otherwise it is passed as it is. A buffer such a decision was made on is pinned
+(StateTensors.pin): a module whose buffer then holds anything else (another instance, a load_state_dict) is not
+served by the capture (StateTensors.unchanged; the candidate runs the reference's forward for it instead).
 
 Written to be embedded verbatim in a candidate file (engine/agents/expert/codegen/torch_variants.py): it imports
 torch and the standard library only, and names nothing of hiera's.
@@ -46,7 +49,9 @@ _MATMUL = {"matmul", "bmm", "__matmul__"}
 _MUL = {"mul", "__mul__", "__rmul__", "multiply"}
 _DIV = {"div", "__truediv__", "true_divide", "truediv"}
 _ADD = {"add", "__add__", "__radd__"}
-_FILL_AT_MOST = -1e4  # a fill value whose exp() underflows to 0 in fp32 as exp(-inf) does
+# An additive mask value that masks as -inf does where a row keeps its diagonal (0 added there): its exp() after
+# the row's max is taken away underflows to 0 in fp32. Read only to find an additive mask causal.
+_MASKED_AT_MOST = -1e4
 
 
 def _shape(node):
@@ -83,17 +88,19 @@ def _depends_on(node, target):
     return False
 
 
-def _placeholders_of(node):
-    seen, stack, found = set(), [node], []
+def _ancestors(node):
+    """`node` and every node it is computed from."""
+    seen, stack = set(), [node]
     while stack:
         n = stack.pop()
-        if n in seen:
-            continue
-        seen.add(n)
-        if n.op == "placeholder":
-            found.append(n)
-        stack.extend(n.all_input_nodes)
-    return found
+        if n not in seen:
+            seen.add(n)
+            stack.extend(n.all_input_nodes)
+    return seen
+
+
+def _placeholders_of(node):
+    return [n for n in _ancestors(node) if n.op == "placeholder"]
 
 
 def _cast(node):
@@ -132,9 +139,10 @@ def _swapped_last_two(node):
 
 
 class _Match:
-    def __init__(self, first, second, q, kt, v, scale, fills, adds, last):
+    def __init__(self, first, second, q, kt, v, scale, fills, adds, chain):
         self.first, self.second, self.q, self.kt, self.v = first, second, q, kt, v
-        self.scale, self.fills, self.adds, self.last = scale, fills, adds, last
+        self.scale, self.fills, self.adds = scale, fills, adds
+        self.chain = chain  # the chain's own nodes, from the second product back to the first: replaced whole
 
 
 def _match(softmax):
@@ -146,24 +154,31 @@ def _match(softmax):
         return None
     if dim % len(shape) != len(shape) - 1 or softmax.kwargs.get("dtype") is not None:
         return None
+    if any(isinstance(a, torch.dtype) for a in softmax.args[2:]):
+        return None  # softmax(x, dim, dtype) given by position
     # forward: softmax -> [a cast back to v's dtype] -> [inactive dropout] -> @ v
     after = softmax
+    chain = [softmax]
     users = list(after.users)
     if len(users) == 1 and _cast(users[0]):
         after = users[0]  # softmax(scores.float()).type_as(q): checked against v's dtype below
+        chain.insert(0, after)
         users = list(after.users)
     if len(users) == 1 and _inactive_dropout(users[0]):
         after = users[0]
+        chain.insert(0, after)
         users = list(after.users)
     if len(users) != 1 or _name(users[0]) not in _MATMUL or users[0].args[0] is not after:
         return None
     second = users[0]
+    chain.insert(0, second)
     v = second.args[1] if len(second.args) > 1 else None
     # backward: the ops between the first product and the softmax, nearest the softmax first
     ops, cur = [], x
     while isinstance(cur, torch.fx.Node) and _name(cur) not in _MATMUL:
         if len(cur.users) != 1:
             return None
+        chain.append(cur)
         name = _name(cur)
         if _cast(cur) and _dtype(cur) == torch.float32:  # scores upcast for the softmax (the flash kernels'
             cur = cur.args[0]  # own accumulation is fp32)
@@ -180,7 +195,7 @@ def _match(softmax):
             cur = a
         elif name == "masked_fill" and len(cur.args) == 3:
             src, mask, value = cur.args
-            if not (isinstance(mask, torch.fx.Node) and _number(value) and value <= _FILL_AT_MOST):
+            if not (isinstance(mask, torch.fx.Node) and _number(value) and value == float("-inf")):
                 return None
             ops.append(("fill", mask))
             cur = src
@@ -188,16 +203,17 @@ def _match(softmax):
             a, b = cur.args
             if not (isinstance(a, torch.fx.Node) and isinstance(b, torch.fx.Node)):
                 return None
-            chain, other = (a, b) if _leads_to_matmul(a) else (b, a)
-            if not _leads_to_matmul(chain) or _dtype(other) is None or not _dtype(other).is_floating_point:
+            scores, other = (a, b) if _leads_to_matmul(a) else (b, a)
+            if not _leads_to_matmul(scores) or _dtype(other) is None or not _dtype(other).is_floating_point:
                 return None
             ops.append(("add", other))
-            cur = chain
+            cur = scores
         else:
             return None
     first = cur
     if not isinstance(first, torch.fx.Node) or len(first.users) != 1 or len(first.args) != 2:
         return None
+    chain.append(first)
     q, kt = first.args
     if any(_depends_on(node, first) for kind, node in ops if kind in ("fill", "add")):
         return None  # a mask computed from the scores themselves is no mask SDPA can take
@@ -209,6 +225,8 @@ def _match(softmax):
         return None
     if sq[-1] != skt[-2] or skt[-1] != sv[-2]:
         return None
+    if _shape(softmax)[:-2] != sq[:-2]:
+        return None  # a mask broadcast the scores wider than q: SDPA's output could not take that shape
     dtypes = {_dtype(q), _dtype(kt), _dtype(v), _dtype(after)}
     if len(dtypes) != 1 or not next(iter(dtypes)).is_floating_point:
         return None
@@ -227,7 +245,7 @@ def _match(softmax):
             adds.append((what, 1.0))
     if scale <= 0:
         return None
-    return _Match(first, second, q, kt, v, scale, fills, adds, after)
+    return _Match(first, second, q, kt, v, scale, fills, adds, chain)
 
 
 def _leads_to_matmul(node):
@@ -253,19 +271,44 @@ def _is_causal_mask(keep, length, source):
 
 
 class StateTensors:
-    """The parameters and buffers of the modules a backend serves, held weakly (a tensor's id alone could be a
-    later input's, once the module is gone)."""
+    """The buffers of the modules a backend serves, held weakly (a tensor's id alone could be a later input's, once
+    the module is gone), and those a capture's decision was made on, pinned to the value it saw."""
 
     def __init__(self):
-        self._refs = {}
+        self._refs = {}  # id -> (weak reference, the buffer's name in its module)
+        self._pinned = {}  # name -> the value a decision was made on
+        self._verified = weakref.WeakKeyDictionary()  # module -> {name: (tensor, its version) found equal}
 
     def add_module(self, module):
-        for t in (*module.parameters(), *module.buffers()):
-            self._refs[id(t)] = weakref.ref(t)
+        for name, t in module.named_buffers():
+            self._refs[id(t)] = (weakref.ref(t), name)
 
     def holds(self, t):
-        ref = self._refs.get(id(t))
-        return ref is not None and ref() is t
+        entry = self._refs.get(id(t))
+        return entry is not None and entry[0]() is t
+
+    def pin(self, t):
+        """A capture decided something on buffer `t`'s value: a module is served only while its own holds it."""
+        self._pinned[self._refs[id(t)][1]] = t.detach().clone()
+
+    def unchanged(self, module):
+        """Whether `module`'s pinned buffers hold the values the captures' decisions were made on: compared once
+        per buffer and version (an in-place write, load_state_dict included, bumps the version)."""
+        if not self._pinned:
+            return True
+        seen = self._verified.setdefault(module, {})
+        for name, value in self._pinned.items():
+            try:
+                t = module.get_buffer(name)
+            except AttributeError:
+                return False
+            known = seen.get(name)
+            if known is not None and known[0] is t and known[1] == t._version:
+                continue
+            if t.shape != value.shape or t.dtype != value.dtype or not torch.equal(t, value.to(t.device)):
+                return False
+            seen[name] = (t, t._version)
+        return True
 
 
 def fuse_attention(gm, example_inputs, *, causal=True, state=None):
@@ -277,12 +320,13 @@ def fuse_attention(gm, example_inputs, *, causal=True, state=None):
     if not matches:
         return []
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
-    from_module = {p for p, x in zip(placeholders, example_inputs) if state is not None and state.holds(x)}
+    buffers = {p: x for p, x in zip(placeholders, example_inputs) if state is not None and state.holds(x)}
 
     def constant(m):
-        # Every mask of the chain computed from the module's state or from nothing: its value now is its value.
+        # Every mask of the chain computed from the module's buffers or from nothing: its value now is its value
+        # (the buffers it read are pinned below).
         nodes = [*m.fills, *(a for a, _ in m.adds)]
-        return bool(nodes) and all(p in from_module for n in nodes for p in _placeholders_of(n))
+        return bool(nodes) and all(p in buffers for n in nodes for p in _placeholders_of(n))
 
     found = [m for m in matches if causal and constant(m)]
     values = _values(gm, example_inputs, [n for m in found for n in (*m.fills, *(a for a, _ in m.adds))]) \
@@ -291,8 +335,11 @@ def fuse_attention(gm, example_inputs, *, causal=True, state=None):
     for m in matches:
         length, source = _shape(m.first)[-2:]
         is_causal = m in found and _is_causal_mask(_kept(m, values), length, source)
+        if is_causal:
+            for p in {p for n in [*m.fills, *(a for a, _ in m.adds)] for p in _placeholders_of(n)}:
+                state.pin(buffers[p])
         with graph.inserting_before(m.second):
-            k = graph.call_method("transpose", (m.kt, -2, -1))
+            k = _swapped_last_two(m.kt) or graph.call_method("transpose", (m.kt, -2, -1))
             mask = None if is_causal else _mask_node(graph, m)
             q, v = m.q, m.v
             three = len(_shape(m.q)) == 3  # SDPA's fused kernels take (batch, heads, L, E): one head added
@@ -309,7 +356,11 @@ def fuse_attention(gm, example_inputs, *, causal=True, state=None):
         masked = "causal" if is_causal else "masked" if mask is not None else "unmasked"
         said.append(f"softmax({m.q.name} @ {m.kt.name} x {m.scale:.6g}, {masked}) @ {m.v.name} "
                     f"[{length} x {source}] -> scaled_dot_product_attention(is_causal={is_causal})")
-    graph.eliminate_dead_code()
+        # Only the chain's own nodes go (not a dead-code pass over the graph: fx takes in-place methods such as
+        # masked_fill_ or add_ on a buffer for pure, and would drop them).
+        for node in m.chain:
+            if not node.users:
+                graph.erase_node(node)
     graph.lint()
     gm.recompile()
     return said
@@ -327,7 +378,7 @@ def _kept(m, values):
         for node, factor in m.adds:
             term = values[node].float() * factor
             total = term if total is None else total + term
-        if not bool(((total == 0) | (total <= _FILL_AT_MOST)).all()):
+        if not bool(((total == 0) | (total <= _MASKED_AT_MOST)).all()):
             return None
         keep = (total == 0) if keep is None else keep & (total == 0)
     return keep
@@ -354,20 +405,18 @@ def _mask_node(graph, m):
 
 
 def _values(gm, example_inputs, nodes):
-    """The concrete values of `nodes`, from one run of the graph on the example inputs."""
-    wanted = set(nodes)
-    got = {}
-
-    class Recorder(torch.fx.Interpreter):
-        def run_node(self, n):
-            out = super().run_node(n)
-            if n in wanted:
-                got[n] = out
-            return out
-
+    """The concrete values of `nodes` on the example inputs, running only the nodes they are computed from."""
+    needed = set()
+    for n in nodes:
+        needed |= _ancestors(n)
+    interpreter = torch.fx.Interpreter(gm)
+    inputs = iter(example_inputs)
     with torch.no_grad():
-        Recorder(gm).run(*example_inputs)
-    return got
+        for n in gm.graph.nodes:  # only what the masks are computed from: nothing else of the forward runs twice
+            value = next(inputs) if n.op == "placeholder" else None
+            if n in needed:
+                interpreter.env[n] = value if n.op == "placeholder" else interpreter.run_node(n)
+    return {n: interpreter.env[n] for n in nodes}
 
 
 def backend(state, *, causal=True, said=None):

@@ -41,10 +41,10 @@ class TorchVariant:
                     + ("causal masks found" if self.causal else "masks passed as written") + ")")
         if self.kind == "compile":
             return f"torch.compile(mode={self.mode!r})"
+        if self.kind == "cudagraph" and self.graph_over_attention:  # the task's forward itself: no cuDNN flags
+            return "CUDA graph replay over scaled_dot_product_attention for hand-written attention"
         if self.kind == "cudagraph":
-            extra = (" over torch.compile" if self.graph_over_compile else
-                     " over scaled_dot_product_attention for hand-written attention" if self.graph_over_attention
-                     else "")
+            extra = " over torch.compile" if self.graph_over_compile else ""
             return f"CUDA graph replay{extra}" + (" + cudnn.benchmark" if self.benchmark else "")
         if self.kind == "cudnn":
             return ("channels_last + " if self.channels_last else "") + "cudnn.benchmark"
@@ -124,7 +124,7 @@ class ModelNew(Model):
     def forward(self, *inputs):
         tensors = [x for x in inputs if isinstance(x, _hiera_torch.Tensor)]
         if not tensors or not tensors[0].is_cuda:
-            return self._hiera_forward(*inputs)
+            return self._hiera_forward(*inputs){check_state}
         key = tuple((tuple(x.shape), x.dtype, x.device) if isinstance(x, _hiera_torch.Tensor) else x
                     for x in inputs)
         if self._hiera_graph is None or key != self._hiera_key:
@@ -179,6 +179,17 @@ _HieraStateTensors, _hiera_attention_backend = _hiera_attention_module()
 _hiera_state = _HieraStateTensors()
 _hiera_fused = []
 _hiera_backend = _hiera_attention_backend(_hiera_state, causal={causal}, said=_hiera_fused)
+_hiera_told = []
+
+
+def _hiera_changed(model, inputs):
+    """A module whose buffers no longer hold what a capture decided on (a causal mask): its reference forward."""
+    if not _hiera_told:
+        _hiera_told.append(True)
+        import sys
+        print("hiera: a buffer the attention rewrite found causal holds other values in this module; running the "
+              "reference's own forward for it", file=sys.stderr)
+    return Model.forward(model, *inputs)
 '''
 
 _NO_ATTENTION = ("no hand-written attention found to rewrite: no softmax(q @ k^T) @ v chain in the forward's captured "
@@ -189,6 +200,9 @@ _OVER_ATTENTION = """
         _hiera_state.add_module(self)
         # The task's forward itself (not _hiera_forward's cuDNN-flags context, which TorchDynamo would break at).
         fn = _hiera_torch.compile(Model.forward.__get__(self), backend=_hiera_backend, dynamic=False)"""
+_CHECK_STATE = """
+        if not _hiera_state.unchanged(self):
+            return _hiera_changed(self, inputs)"""
 _AFTER_ATTENTION = f"""
         if not _hiera_fused:
             raise RuntimeError({_NO_ATTENTION!r})"""
@@ -207,6 +221,8 @@ class ModelNew(Model):
         return Model.forward(self, *inputs)
 
     def forward(self, *inputs):
+        if not _hiera_state.unchanged(self):
+            return _hiera_changed(self, inputs)
         if self._hiera_fn is None:
             _hiera_state.add_module(self)
             # A custom backend: TorchDynamo's capture only, no Inductor (about a second, not a compile).
@@ -238,7 +254,8 @@ def modelnew_source(spec: TaskSpec, variant: TorchVariant, *, strategy: str) -> 
     elif variant.kind == "cudagraph":
         over = _OVER_COMPILE if variant.graph_over_compile else _OVER_ATTENTION if variant.graph_over_attention else ""
         body = _CUDAGRAPH.format(label=variant.label(), flags=flags, over_compile=over,
-                                 after_warmup=_AFTER_ATTENTION if variant.graph_over_attention else "")
+                                 after_warmup=_AFTER_ATTENTION if variant.graph_over_attention else "",
+                                 check_state=_CHECK_STATE if variant.graph_over_attention else "")
         if variant.graph_over_attention:
             body = _ATTENTION_PRELUDE.format(causal=variant.causal, module=_attention_module()) + body
     elif variant.kind == "attention":
