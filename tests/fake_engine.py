@@ -27,6 +27,8 @@ it, since one server serves the whole test) or the environment:
   "device"           the device the run reports (default "cpu")
   "kernel"           the kernel's suffix: ".cu" (default) or ".cpp" (C++ candidates, as the engine writes on the CPU)
   "profile"          whether the best's run has a profile (default true; a CPU run has none)
+  "retime"           whether the best is timed again (default true; the engine does not, under a deadline, for a
+                     best far slower than eager: engine/retiming.py worth_retiming)
 Every invocation's argv is appended to `<workspace>/fake_engine_argv.jsonl`.
 """
 
@@ -297,7 +299,7 @@ def optimize(a: argparse.Namespace) -> int:
             rounds.append(rr.RoundSummary(r, space, scores, "M", strategy, rationale, rows,
                                           space_title=space_title(space, device)))
             emit(rr.RoundFinished(r, best.speedup if best else None, best.figure() if best else None))
-        if best is not None:
+        if best is not None and k.get("retime", True):
             best, retimed = retime(store, run_id, pool, mode, device, spread, kind, k.get("flags"))
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM from the language server (as the engine does)
         status = "stopped"

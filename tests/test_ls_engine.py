@@ -158,7 +158,7 @@ def fake_outcome(best: dict[str, Any]) -> dict[str, Any]:
     # The checker's flags as the real run had them (a busy machine's timing_swing or unstable_timing, fixed_shape
     # from the batch-size checks), less the one the fake adds itself on a figure over 10x; and what the sizes found.
     flags = [f for f in best.get("flags") or [] if not f.startswith("excessive_speedup")]
-    same = {"flags": flags, "shapes": best.get("shapes")}
+    same = {"flags": flags, "shapes": best.get("shapes"), "retime": bool(best.get("retimed"))}
     level = {"mode": "level" if best["speedup"] >= 1 else "level_slower"}  # level, on the same side of 1x
     return {**{"faster": {}, "slower": {"mode": "slower"}, "level": level, "unstable": side}[best["verdict"]],
             **same}
