@@ -247,8 +247,44 @@ def test_the_probe_sees_attention_where_torch_fx_cannot_trace_the_module() -> No
     assert spec.graph is None  # B, T, C = x.size() and math.sqrt(k.size(-1)) stop torch.fx
     assert {"softmax", "matmul", "linear"} <= spec.ops, spec.ops
     assert attention_hint(spec) is not None
+    assert spec.softmax_between_products
     chain = load_task(TASKS / "expert_chain.py")
     assert chain.ops and attention_hint(chain) is None  # a pointwise chain: no attention offered
+
+
+_GEMM_SOFTMAX = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(64, 32))
+
+    def forward(self, x):
+        b = x.size(0)  # fx traces this; the second file's int() of it does not trace
+        return torch.softmax(torch.matmul(x, self.w){tail}, dim=-1)
+
+
+def get_inputs():
+    return [torch.randn(8, 64)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+
+@pytest.mark.parametrize("traced", [True, False])
+def test_a_product_then_a_softmax_is_no_attention(traced: bool, tmp_path) -> None:
+    """A GEMM with a softmax after it calls softmax and matmul too, but no product reads the softmax: not offered
+    (from the fx graph, or from the census's order of calls where fx cannot trace the forward)."""
+    path = tmp_path / "gemm_softmax.py"
+    path.write_text(_GEMM_SOFTMAX.replace("{tail}", "" if traced else " + 0 * int(b)"))
+    spec = load_task(path)
+    assert (spec.graph is not None) is traced and {"softmax", "matmul"} <= spec.ops
+    assert not spec.softmax_between_products and attention_hint(spec) is None
 
 
 def _ctx(task: str, tmp_path: Path) -> Context:

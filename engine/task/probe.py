@@ -86,18 +86,42 @@ def _no_mark(step: str) -> None:
     pass
 
 
+# The torch functions whose order the census keeps (what a softmax between two matrix products is seen by).
+_SEQUENCED = frozenset({"matmul", "__matmul__", "__rmatmul__", "bmm", "softmax"})
+SEQUENCE_MAX = 10000
+
+
 def _census(ops: set[str]) -> Any:
     """A context in which every torch function the forward calls is recorded by name in `ops` ('matmul',
     '__matmul__', 'softmax', 'linear', ...): what the forward computes, also where torch.fx cannot trace it
-    (`B, T, C = x.size()`), for rules that look for a pattern of operators (the expert's fused attention)."""
+    (`B, T, C = x.size()`), for rules that look for a pattern of operators (the expert's fused attention). The
+    order of the products and softmaxes is kept too (the mode's `sequence`, at most SEQUENCE_MAX). Only the
+    forward's own calls are seen, not those inside a torch function."""
     from torch.overrides import TorchFunctionMode
 
     class Census(TorchFunctionMode):
+        def __init__(self) -> None:
+            super().__init__()
+            self.sequence: list[str] = []
+
         def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
-            ops.add(str(getattr(func, "__name__", func)))
+            name = str(getattr(func, "__name__", func))
+            ops.add(name)
+            if name in _SEQUENCED and len(self.sequence) < SEQUENCE_MAX:
+                self.sequence.append(name)
             return func(*args, **(kwargs or {}))
 
     return Census()
+
+
+def softmax_between_products(sequence: list[str]) -> bool:
+    """Whether a softmax was called after a matrix product and before another: attention's order of calls."""
+    products = ("matmul", "__matmul__", "__rmatmul__", "bmm")
+    for i, name in enumerate(sequence):
+        if name == "softmax" and any(n in products for n in sequence[:i]) and \
+                any(n in products for n in sequence[i + 1:]):
+            return True
+    return False
 
 
 def _task_line(tb: Any, path: Path) -> int | None:
@@ -237,9 +261,10 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
                       "get_inputs() asks for more memory than this machine has; make its tensors smaller")
     on_meta = False  # described from a meta-device run (shapes only, no values)
     ops = set(described[3]) if described is not None else set()  # the forward's torch functions (_census)
+    attention_order = bool(described[4]) if described is not None else False  # softmax_between_products
     real: tuple[Any, float] | None = None  # the model run for real, and its forward's seconds
     if described is not None and described[2] is not None and size > REAL_RUN_BYTES:
-        model, inputs, out, _ = described
+        model, inputs, out, _, _ = described
         on_meta = True
     else:
         mark("__init__")
@@ -261,8 +286,9 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
         mark("forward")
         try:
             t_forward = time.perf_counter()
-            with torch.no_grad(), _census(ops):
+            with torch.no_grad(), _census(ops) as census:
                 out = model(*inputs)
+            attention_order = softmax_between_products(census.sequence)
             real = (model, time.perf_counter() - t_forward)
         except Exception as e:
             fallback = None
@@ -314,6 +340,7 @@ def probe(path: Path, mark: Any = _no_mark) -> dict[str, Any]:
         "graph": graph,
         "trace_error": trace_error,
         "ops": sorted(ops),
+        "softmax_between_products": attention_order,
         "batch": batch,
         "batch_note": batch_note,
         "torch_version": torch.__version__,
@@ -334,7 +361,8 @@ def machine_bytes() -> int:
         return 1 << 62
 
 
-def _on_meta(module: Any, init_inputs: list[Any], mark: Any) -> tuple[Any, list[Any], Any, set[str]] | None:
+def _on_meta(module: Any, init_inputs: list[Any], mark: Any
+             ) -> tuple[Any, list[Any], Any, set[str], bool] | None:
     """(model, inputs, output) built and run on the meta device, or None when any of it fails there
     (data-dependent code, .item(), an operator without a meta kernel): the real run then says what. The
     output is None, the forward not run, when the parameters and inputs alone are small (the real run follows).
@@ -356,17 +384,17 @@ def _on_meta(module: Any, init_inputs: list[Any], mark: Any) -> tuple[Any, list[
                 # Small enough to run for real: the forward on the meta device is skipped here (a recurrent
                 # layer runs there step by step: 11 s for a 6-layer LSTM of 512 steps on the 2-core machine,
                 # where the real forward takes 0.3 s). Whether it runs there at all, _batch_dim finds out.
-                return model, inputs, None, set()
+                return model, inputs, None, set(), False
             mark("forward")
             ops: set[str] = set()
-            with torch.no_grad(), _census(ops):
+            with torch.no_grad(), _census(ops) as census:
                 out = model(*inputs)
     except Exception:
         return None
     tensors = [*inputs, *(out if isinstance(out, (tuple, list)) else [out])]
     if not all(t.is_meta for t in tensors if isinstance(t, torch.Tensor)):
         return None
-    return model, inputs, out, ops
+    return model, inputs, out, ops, softmax_between_products(census.sequence)
 
 
 def _nbytes(model: Any, inputs: list[Any], out: Any) -> int:
@@ -394,7 +422,7 @@ def _meta_forward(model: Any, inputs: list[Any]) -> Any | None:
         return None
 
 
-def _batch_dim(described: tuple[Any, list[Any], Any, set[str]] | None, inputs: list[Any], outs: list[Any],
+def _batch_dim(described: tuple[Any, list[Any], Any, set[str], bool] | None, inputs: list[Any], outs: list[Any],
                real: tuple[Any, float] | None = None) -> tuple[dict[str, Any] | None, str]:
     """The batch dimension (issue 29): dim 0, when every tensor input and every output has the same size B
     there, and the reference, run on the meta device with that size changed, accepts it and returns

@@ -126,6 +126,7 @@ class TaskSpec:
     batch_note: str = ""  # how the batch was found, or why there is none
     # The torch functions the forward calls, by name (probe._census: also where torch.fx cannot trace it).
     ops: frozenset[str] = frozenset()
+    softmax_between_products: bool = False  # the census saw a softmax called between two matrix products
 
     @property
     def name(self) -> str:
@@ -210,6 +211,7 @@ def spec_from_probe(path: Path, raw: dict[str, Any]) -> TaskSpec:
         batch=batch,
         batch_note=str(raw.get("batch_note", "")),
         ops=frozenset(raw.get("ops", ())),
+        softmax_between_products=bool(raw.get("softmax_between_products")),
     )
 
 

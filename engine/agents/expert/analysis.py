@@ -282,16 +282,76 @@ def analyze(spec: TaskSpec, facts: DeviceFacts | Mapping[str, Any] | None = None
 ATTENTION_PRODUCTS = frozenset({"matmul", "__matmul__", "bmm"})
 
 
+# What may stand between attention's products and its softmax in the fx graph (scale, mask, casts, dropout).
+_BETWEEN = frozenset({"mul", "truediv", "div", "add", "masked_fill", "float", "to", "type_as", "dropout", "Dropout",
+                      "getattr", "__mul__", "__truediv__", "__add__"})
+
+
 def attention_hint(spec: TaskSpec) -> str | None:
-    """Whether the forward may hold hand-written attention, softmax(q @ k^T) @ v: it calls softmax and a matrix
-    product (the probe's census of torch functions, which sees what torch.fx cannot trace; else the fx graph).
-    Only a hint: whether a chain of them is attention is found when the candidate captures the forward, and a
-    candidate that finds none says so and is not kept."""
-    names = set(spec.ops) or {n.target.rsplit(":", 1)[0] for n in spec.graph or () if n.op != "placeholder"}
-    products = sorted(names & ATTENTION_PRODUCTS)
-    if "softmax" not in names or not products:
-        return None
-    return f"the forward calls softmax and {', '.join(products)}"
+    """Whether the forward may hold hand-written attention, softmax(q @ k^T) @ v: in its fx graph a softmax computed
+    from a matrix product whose result feeds another; where torch.fx cannot trace it, the probe's census saw a
+    softmax called between two matrix products. Only a hint (a GEMM followed by a softmax is not one): whether a
+    chain is attention is found when the candidate captures the forward, and a candidate that finds none says so
+    and is not kept."""
+    if spec.graph is not None:
+        return _attention_in_graph(spec.graph)
+    if spec.softmax_between_products:
+        return "the forward calls softmax between two matrix products"
+    return None
+
+
+def _attention_in_graph(nodes: tuple[GraphNode, ...]) -> str | None:
+    by_name = {n.name: n for n in nodes}
+    users: dict[str, list[GraphNode]] = {}
+    for n in nodes:
+        for a in _node_args(n):
+            users.setdefault(a, []).append(n)
+
+    def op(n: GraphNode) -> str:
+        return n.target.rsplit(":", 1)[0]
+
+    def reaches_product(name: str, down: bool) -> bool:
+        seen, frontier = set(), [name]
+        while frontier:
+            cur = frontier.pop()
+            if cur in seen:
+                continue
+            seen.add(cur)
+            nexts = [u.name for u in users.get(cur, [])] if down else _node_args(by_name[cur]) if cur in by_name \
+                else []
+            for nxt in nexts:
+                node = by_name.get(nxt)
+                if node is None:
+                    continue
+                if op(node) in ATTENTION_PRODUCTS:
+                    return True
+                if op(node) in _BETWEEN:
+                    frontier.append(nxt)
+        return False
+
+    for n in nodes:
+        if op(n) == "softmax" and reaches_product(n.name, down=False) and reaches_product(n.name, down=True):
+            return f"softmax ({n.name}) between two matrix products in the forward's graph"
+    return None
+
+
+def _node_args(n: GraphNode) -> list[str]:
+    """The names of the nodes `n` reads (its args and kwargs, nested)."""
+    found: list[str] = []
+
+    def walk(a: Any) -> None:
+        if isinstance(a, dict) and set(a) == {"node"}:
+            found.append(a["node"])
+        elif isinstance(a, dict):
+            for v in a.values():
+                walk(v)
+        elif isinstance(a, (list, tuple)):
+            for v in a:
+                walk(v)
+
+    walk(list(n.args))
+    walk(n.kwargs)
+    return found
 
 
 def _classify(counts: dict[str, int], infos: list[OpInfo], flops: int, min_bytes: int, eager_ms: float,
