@@ -215,16 +215,23 @@ def test_finite_fills_positional_dtypes_and_widening_masks_are_left_as_written()
     assert said == [] and err == 0.0, said
 
 
-def test_a_module_whose_causal_buffer_differs_from_the_captured_one_runs_the_reference(tmp_path) -> None:
-    """TorchDynamo reuses a capture across instances without looking at tensor values: the buffer a causal decision
-    was made on is pinned, and a module whose buffer holds anything else (an encoder sharing the class, a
-    load_state_dict after the first call) is served by its own reference forward."""
+def _candidate_file(tmp_path: Path) -> dict:
+    """The attention candidate the expert writes for the test task, run as a file of its own (a fresh TorchDynamo):
+    its module namespace."""
     spec = load_task(TASKS / "causal_self_attention.py")
     path = tmp_path / "cand.py"
     path.write_text(modelnew_source(spec, TorchVariant("attention"), strategy="R.fused_attention"))
     namespace: dict = {"__name__": "cand", "__file__": str(path)}
     torch._dynamo.reset()
     exec(compile(path.read_text(), str(path), "exec"), namespace)
+    return namespace
+
+
+def test_a_module_whose_causal_buffer_differs_from_the_captured_one_runs_the_reference(tmp_path) -> None:
+    """TorchDynamo reuses a capture across instances without looking at tensor values: the buffer a causal decision
+    was made on is pinned, and a module whose buffer holds anything else (an encoder sharing the class, a
+    load_state_dict after the first call) is served by its own reference forward."""
+    namespace = _candidate_file(tmp_path)
     x = namespace["get_inputs"]()[0]
     make = lambda: namespace["ModelNew"](*namespace["get_init_inputs"]()).eval()  # noqa: E731
     with torch.no_grad():
@@ -332,12 +339,7 @@ def test_the_rewrite_is_a_capture_not_a_compile_and_the_cuda_graph_replay_is_not
 def test_one_capture_serves_every_modelnew_of_the_process(tmp_path) -> None:
     """The checker makes a ModelNew per trial: a backend per instance captured each again, and past TorchDynamo's
     cache of 8 the forward ran unrewritten (its speed was eager's)."""
-    spec = load_task(TASKS / "causal_self_attention.py")
-    path = tmp_path / "cand.py"
-    path.write_text(modelnew_source(spec, TorchVariant("attention"), strategy="R.fused_attention"))
-    namespace: dict = {"__name__": "cand", "__file__": str(path)}
-    torch._dynamo.reset()
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    namespace = _candidate_file(tmp_path)
     x = namespace["get_inputs"]()[0]
     torch.manual_seed(0)
     ref = namespace["Model"](*namespace["get_init_inputs"]()).eval()

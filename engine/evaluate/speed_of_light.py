@@ -28,10 +28,9 @@ ceilings' own margin, is not credited (caching, skipped work and forged clocks a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from math import prod
-from typing import Any
 
 from contracts.speed_of_light import Ceilings, SpeedOfLight, duration, quantity
 from engine.task.spec import GraphNode, TaskSpec
@@ -130,22 +129,6 @@ def _name(n: GraphNode) -> str:
     return n.target.split(":", 1)[0] if n.op == "call_module" else n.target
 
 
-def _refs(value: Any) -> Iterator[str]:
-    """The names of the nodes a node argument refers to (inside lists, tuples and dicts too)."""
-    if isinstance(value, dict):
-        if "node" in value and len(value) == 1:
-            yield value["node"]
-        else:
-            for v in value.values():
-                yield from _refs(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _refs(v)
-
-
-def _operands(n: GraphNode) -> list[str]:
-    return [r for a in (*n.args, *n.kwargs.values()) for r in _refs(a)]
-
 
 def _shape_only(n: GraphNode) -> bool:
     if n.op in ("call_function", "call_method") and n.target == "getattr":
@@ -202,7 +185,7 @@ class _Graph:
         self.order = [n.name for n in spec.graph]
         self.users: dict[str, list[str]] = {k: [] for k in self.nodes}
         for n in spec.graph:
-            for r in _operands(n):
+            for r in n.operands():
                 if r in self.users:
                     self.users[r].append(n.name)
         self.live = self._live()
@@ -219,7 +202,7 @@ class _Graph:
             n = self.nodes[name]
             if _shape_only(n):
                 continue
-            stack += [r for r in _operands(n) if r in self.nodes]
+            stack += [r for r in n.operands() if r in self.nodes]
         return live
 
     def shape(self, name: str) -> tuple[int, ...] | None:
@@ -252,7 +235,7 @@ def _arg_reads(g: _Graph, node: GraphNode, nbytes: int, itemsize: int) -> int:
                 for part in g.live_users(u.name):  # each element of the tuple a live getitem takes
                     split_parts[u.name] = split_parts.get(u.name, 0) + _numel(part.shape) * itemsize
             elif u.op != "call_module" and u.target in SELECTS:
-                refs = _operands(u)
+                refs = u.operands()
                 if refs and refs[0] != name:
                     return nbytes  # the indices of a selection are read whole
                 # A slice reads what it selects; a gather by values (indices, a mask) may read any part, repeats
@@ -310,7 +293,7 @@ class _Product:
 def _product(g: _Graph, n: GraphNode) -> _Product | None:
     name = _name(n)
     out = _numel(n.shape)
-    ops = [g.shape(r) for r in _operands(n)]
+    ops = [g.shape(r) for r in n.operands()]
     if n.op == "call_module" and name in ("Linear", "LazyLinear"):
         k = n.config.get("in_features") or (ops[0][-1] if ops and ops[0] else 0)
         return _Product(2 * out * int(k), int(k), n.dtype)
@@ -375,7 +358,7 @@ def _structured(g: _Graph, name: str, memo: dict[str, str | None] | None = None)
     elif n.op != "call_module" and (n.target in STRUCTURED or n.target in REPEATS or n.target in MASKS):
         found = n.target
     elif not _shape_only(n):
-        tensors = [r for r in _operands(n) if r in g.nodes]
+        tensors = [r for r in n.operands() if r in g.nodes]
         marks = [_structured(g, r, memo) for r in tensors]
         if n.op != "call_module" and n.target in _ADDS:
             dense = [r for r, m in zip(tensors, marks) if m is None and g.shape(r) is not None]
@@ -427,7 +410,7 @@ def _chain_inner(g: _Graph, n: GraphNode, inner: int, memo: dict[str, int]) -> i
         return memo[n.name]
     memo[n.name] = inner
     best = inner
-    stack, seen = list(_operands(n)), set()
+    stack, seen = list(n.operands()), set()
     while stack:
         cur = stack.pop()
         if cur in seen or cur not in g.nodes:
@@ -441,7 +424,7 @@ def _chain_inner(g: _Graph, n: GraphNode, inner: int, memo: dict[str, int]) -> i
         linear = (_is_view(m) or (m.op == "call_module" and _name(m) in LINEAR_MODULES)
                   or (m.op != "call_module" and (m.target in LINEAR or m.target in SPLITS or m.target == "getitem")))
         if linear:
-            stack += _operands(m)
+            stack += m.operands()
     memo[n.name] = best
     return best
 
@@ -449,7 +432,7 @@ def _chain_inner(g: _Graph, n: GraphNode, inner: int, memo: dict[str, int]) -> i
 def _other_flops(g: _Graph, n: GraphNode) -> int:
     name = _name(n)
     out = _numel(n.shape)
-    biggest = max((_numel(g.shape(r)) for r in _operands(n)), default=0)
+    biggest = max((_numel(g.shape(r)) for r in n.operands()), default=0)
     if n.op == "call_module":
         if name in POOL_MODULES:
             return out
@@ -465,7 +448,7 @@ def _other_flops(g: _Graph, n: GraphNode) -> int:
     if name in _UNARY:
         return out
     if name in _BINARY:
-        tensors = [r for r in _operands(n) if g.shape(r) is not None]
+        tensors = [r for r in n.operands() if g.shape(r) is not None]
         return out if len(tensors) >= 2 else 0
     return 0
 
@@ -524,9 +507,9 @@ def work_of(spec: TaskSpec) -> Work | str:
             if not fl and _unknown(n):
                 uncounted.add(_name(n))
             continue
-        operands = _operands(n)[:2] if n.op != "call_module" else []
+        operands = n.operands()[:2] if n.op != "call_module" else []
         if _name(n) in ("addmm", "baddbmm", "addmv"):
-            operands = _operands(n)[1:3]
+            operands = n.operands()[1:3]
         structure = next((s for r in operands if (s := _structured(g, r, structure_memo))), None)
         if structure:
             skipped["structured"].append(f"{name} ({structure})")

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -90,6 +90,24 @@ class GraphNode:
     config: dict[str, Any]
     shape: tuple[int, ...] | None
     dtype: str | None
+
+    def operands(self) -> list[str]:
+        """The names of the nodes this one reads (its args and kwargs, nested)."""
+        return [r for a in (*self.args, *self.kwargs.values()) for r in _node_refs(a)]
+
+
+def _node_refs(value: Any) -> Iterator[str]:
+    """The names of the nodes a GraphNode argument refers to (its {"node": name} entries, inside lists, tuples and
+    dicts too)."""
+    if isinstance(value, dict):
+        if "node" in value and len(value) == 1:
+            yield value["node"]
+        else:
+            for v in value.values():
+                yield from _node_refs(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _node_refs(v)
 
 
 @dataclass(frozen=True)

@@ -304,7 +304,7 @@ def _attention_in_graph(nodes: tuple[GraphNode, ...]) -> str | None:
     by_name = {n.name: n for n in nodes}
     users: dict[str, list[GraphNode]] = {}
     for n in nodes:
-        for a in _node_args(n):
+        for a in n.operands():
             users.setdefault(a, []).append(n)
 
     def op(n: GraphNode) -> str:
@@ -317,7 +317,7 @@ def _attention_in_graph(nodes: tuple[GraphNode, ...]) -> str | None:
             if cur in seen:
                 continue
             seen.add(cur)
-            nexts = [u.name for u in users.get(cur, [])] if down else _node_args(by_name[cur]) if cur in by_name \
+            nexts = [u.name for u in users.get(cur, [])] if down else by_name[cur].operands() if cur in by_name \
                 else []
             for nxt in nexts:
                 node = by_name.get(nxt)
@@ -335,23 +335,6 @@ def _attention_in_graph(nodes: tuple[GraphNode, ...]) -> str | None:
     return None
 
 
-def _node_args(n: GraphNode) -> list[str]:
-    """The names of the nodes `n` reads (its args and kwargs, nested)."""
-    found: list[str] = []
-
-    def walk(a: Any) -> None:
-        if isinstance(a, dict) and set(a) == {"node"}:
-            found.append(a["node"])
-        elif isinstance(a, dict):
-            for v in a.values():
-                walk(v)
-        elif isinstance(a, (list, tuple)):
-            for v in a:
-                walk(v)
-
-    walk(list(n.args))
-    walk(n.kwargs)
-    return found
 
 
 def _classify(counts: dict[str, int], infos: list[OpInfo], flops: int, min_bytes: int, eager_ms: float,
