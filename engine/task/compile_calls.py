@@ -33,10 +33,14 @@ def compiles_with_inductor(source: str) -> bool:
     """Whether the file compiles with Inductor: a torch.compile call with no backend or backend="inductor" (a
     backend of its own, such as the expert's attention rewrite, captures the graph in about a second and compiles
     nothing)."""
-    return any(b is None or b == "inductor" for b in _backends(source))
+    return any(_inductor(b) for b in _backends(source))
 
 
 def captures_only(source: str) -> bool:
     """Whether the file calls torch.compile and every call names a backend of its own (TorchDynamo's capture)."""
     found = _backends(source)
-    return bool(found) and not compiles_with_inductor(source)
+    return bool(found) and not any(_inductor(b) for b in found)
+
+
+def _inductor(backend: str | None) -> bool:
+    return backend is None or backend == "inductor"
