@@ -74,20 +74,6 @@ def _number(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
-def _depends_on(node, target):
-    """Whether `node` is computed from `target` (walking its inputs)."""
-    seen, stack = set(), [node]
-    while stack:
-        n = stack.pop()
-        if n is target:
-            return True
-        if n in seen:
-            continue
-        seen.add(n)
-        stack.extend(x for x in n.all_input_nodes)
-    return False
-
-
 def _ancestors(node):
     """`node` and every node it is computed from."""
     seen, stack = set(), [node]
@@ -215,7 +201,7 @@ def _match(softmax):
         return None
     chain.append(first)
     q, kt = first.args
-    if any(_depends_on(node, first) for kind, node in ops if kind in ("fill", "add")):
+    if any(first in _ancestors(node) for kind, node in ops if kind in ("fill", "add")):
         return None  # a mask computed from the scores themselves is no mask SDPA can take
     shapes = [_shape(t) if isinstance(t, torch.fx.Node) else None for t in (q, kt, v)]
     if any(s is None for s in shapes):
